@@ -1,0 +1,84 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppContext } from './context.ts';
+import { features } from './features/index.ts';
+import { registerAuth } from './http/auth.ts';
+import { registerErrorHandler } from './http/error-handler.ts';
+import { setCursorSecret } from './http/pagination.ts';
+import { registerTenantGuard } from './http/tenant.ts';
+import { registerDeferredValidation } from './http/validation.ts';
+import { hmacSha256 } from './lib/crypto.ts';
+
+export type App = FastifyInstance;
+const typed = (app: FastifyInstance) => app.withTypeProvider<ZodTypeProvider>();
+
+export type BuildOptions = { logger?: boolean | object };
+
+/** Builds the Fastify app from its parts; features are registered from one list (features/index.ts). */
+export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? { level: ctx.config.logLevel },
+    bodyLimit: ctx.config.bodyLimitBytes,
+    trustProxy: ctx.config.trustProxy,
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    ajv: undefined,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+  setCursorSecret(hmacSha256(ctx.config.encryptionKey, 'cursor'));
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandler(app);
+  registerDeferredValidation(app);
+  await app.register(fastifyCookie);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Parley API',
+        version: '1.0.0',
+        description: 'Parley: open-source AI customer support. See docs/ for the guide.',
+      },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'parley.session-token' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  registerAuth(app, ctx);
+  registerTenantGuard(app, ctx);
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await ctx.database.ping();
+      return { status: 'ready' };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable' });
+    }
+  });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  for (const feature of features) {
+    await app.register(async (scope) => feature(typed(scope), ctx));
+  }
+  return app;
+}
+
+export type FeatureApp = ReturnType<typeof typed>;
+export type Feature = (app: FeatureApp, ctx: AppContext) => void | Promise<void>;

@@ -1,0 +1,32 @@
+import { join } from 'node:path';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { type Database, openDatabase } from './db/client.ts';
+import { migrateDatabase } from './db/migrate.ts';
+import { createRateLimits } from './http/rate-limits.ts';
+import { createMailer } from './providers/mail/mailer.ts';
+
+/** Opens the configured database: PostgreSQL with DATABASE_URL, else PGlite under DATA_DIR. */
+export function openConfiguredDatabase(config: Config): Promise<Database> {
+  return config.databaseUrl
+    ? openDatabase({ kind: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize })
+    : openDatabase({ kind: 'pglite', dataDir: join(config.dataDir, 'pglite') });
+}
+
+/** Wires the context every feature receives. The caller owns `database`. */
+export function createContext(config: Config, database: Database): AppContext {
+  return {
+    config,
+    database,
+    db: database.db,
+    mail: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir }),
+    limits: createRateLimits({
+      redisUrl: config.redisUrl,
+      apiPerMinute: config.apiRateLimitPerMinute,
+      authPerMinute: config.authRateLimitPerMinute,
+      loginFailuresPerAccount: config.loginFailuresPerAccount,
+    }),
+  };
+}
+
+export { migrateDatabase };

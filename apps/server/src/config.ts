@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+/** The one place that reads process.env (ARCHITECTURE.md: config.ts). Every variable is documented in README.md. */
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .default('false')
+  .transform((v) => v === 'true' || v === '1');
+
+const envSchema = z.object({
+  NODE_ENV: z.string().default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_BASE_URL: z.url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
+  REDIS_URL: z.string().optional(),
+  ENCRYPTION_KEY: z.string().optional(),
+  TRUST_PROXY: bool,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Parley <no-reply@parley.local>'),
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(3000),
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(2 * 1024 * 1024),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+});
+
+export type Config = {
+  env: string;
+  port: number;
+  host: string;
+  publicBaseUrl: string | undefined;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  redisUrl: string | undefined;
+  encryptionKey: Buffer;
+  trustProxy: boolean;
+  logLevel: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  apiRateLimitPerMinute: number;
+  authRateLimitPerMinute: number;
+  loginFailuresPerAccount: number;
+  sessionTtlDays: number;
+  bodyLimitBytes: number;
+  shutdownGraceMs: number;
+};
+
+/** Parses an environment (process.env by default) into a Config; throws a readable error on bad values. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    dataDir,
+    databaseUrl: e.DATABASE_URL || undefined,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    redisUrl: e.REDIS_URL || undefined,
+    encryptionKey: resolveEncryptionKey(e.ENCRYPTION_KEY, dataDir),
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
+    authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
+    sessionTtlDays: e.SESSION_TTL_DAYS,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+  };
+}
+
+/**
+ * ENCRYPTION_KEY is 32 bytes as hex or base64. When absent, one is generated once into
+ * DATA_DIR/encryption.key so that a first `npm start` needs no setup (decisions §14).
+ */
+function resolveEncryptionKey(value: string | undefined, dataDir: string): Buffer {
+  if (value) {
+    const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+    if (key.length !== 32)
+      throw new Error('Invalid configuration:\n  ENCRYPTION_KEY: must be 32 bytes (hex or base64)');
+    return key;
+  }
+  const file = join(dataDir, 'encryption.key');
+  if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('hex'), { mode: 0o600 });
+  return key;
+}

@@ -1,0 +1,18 @@
+import type { Config } from './config.ts';
+import type { Database, Db } from './db/client.ts';
+import type { RateLimits } from './http/rate-limits.ts';
+import type { Mailer } from './providers/mail/mailer.ts';
+
+/** What every feature gets: built once in app.ts, never read from globals. */
+export type AppContext = {
+  config: Config;
+  database: Database;
+  db: Db;
+  mail: Mailer;
+  limits: RateLimits;
+};
+
+/** The public origin the app is served from (decisions §3 CSRF guard, invite links). */
+export function publicBaseUrl(ctx: AppContext, fallbackHost?: string): string {
+  return ctx.config.publicBaseUrl ?? `http://${fallbackHost ?? `localhost:${ctx.config.port}`}`;
+}

@@ -1,0 +1,42 @@
+import { index, integer, pgTable, primaryKey, real, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from './accounts.ts';
+import { workspaces } from './workspaces.ts';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export type Visibility = 'private' | 'workspace' | 'public';
+
+/** The assistant record (spec: Assistant). The knowledge issue extends what hangs off it. */
+export const assistants = pgTable(
+  'assistants',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    instructions: text('instructions').notNull().default(''),
+    visibility: text('visibility').$type<Visibility>().notNull().default('workspace'),
+    temperature: real('temperature').notNull().default(0.7),
+    maxTokens: integer('max_tokens').notNull().default(4096),
+    welcomeMessage: text('welcome_message'),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('assistants_workspace_idx').on(t.workspaceId, t.createdAt)],
+);
+
+export const assistantAccess = pgTable(
+  'assistant_access',
+  {
+    assistantId: text('assistant_id')
+      .notNull()
+      .references(() => assistants.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.assistantId, t.userId] })],
+);

@@ -1,0 +1,26 @@
+import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { workspaces } from './workspaces.ts';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/**
+ * The outbox (decisions §9): one row per happening, written in the same transaction as the
+ * change that caused it. `type` is the internal (Form A) name; Form B names are mapped on delivery.
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    dispatchedAt: ts('dispatched_at'),
+  },
+  (t) => [
+    index('events_workspace_idx').on(t.workspaceId, t.createdAt),
+    index('events_undispatched_idx').on(t.createdAt),
+  ],
+);

@@ -1,0 +1,5 @@
+export * from './accounts.ts';
+export * from './assistants.ts';
+export * from './events.ts';
+export * from './notifications.ts';
+export * from './workspaces.ts';

@@ -1,0 +1,5 @@
+import type { Feature } from '../app.ts';
+import { authRoutes } from './auth/auth.routes.ts';
+
+/** Every feature's routes, registered in this order by app.ts. */
+export const features: Feature[] = [authRoutes];

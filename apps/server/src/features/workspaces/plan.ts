@@ -1,0 +1,15 @@
+import type { Plan } from '../../db/schema/index.ts';
+import { now } from '../../lib/clock.ts';
+
+/**
+ * The plan in force (spec States: Workspace plan and trial): a Pro trial whose end has passed
+ * is Free even before the scheduled job rewrites the row.
+ */
+export function effectivePlan(ws: { plan: Plan; trialEndsAt: Date | null; billingStatus: string }): Plan {
+  if (ws.billingStatus === 'trialing' && ws.trialEndsAt && ws.trialEndsAt.getTime() <= now().getTime()) {
+    return 'free';
+  }
+  return ws.plan;
+}
+
+export const TRIAL_DAYS = 14;

@@ -1,0 +1,60 @@
+import type { Plan, Role } from '../db/schema/index.ts';
+
+/** Who is calling, resolved once per request from exactly one credential (decisions §3). */
+export type Actor =
+  | { kind: 'user'; userId: string; via: 'session'; sessionId: string }
+  | { kind: 'user'; userId: string; via: 'pat'; tokenId: string }
+  | { kind: 'apiKey'; keyId: string; workspaceId: string; scopes: string[] };
+
+/** Which credentials a route accepts. */
+export type AuthMode =
+  | 'none' // public
+  | 'session' // cookie only: the session surface
+  | 'user' // cookie or personal access token (`/api/workspaces/...`)
+  | 'user-or-key' // cookie, personal token, or a workspace API key of that workspace
+  | 'key'; // workspace API key only (`/api/v1/*`)
+
+export type Scope = 'contacts:write' | 'tickets:write' | 'chat:write' | 'events:read';
+export const SCOPES: readonly Scope[] = ['contacts:write', 'tickets:write', 'chat:write', 'events:read'];
+
+export type PlanFeature = 'api_v1_write' | 'channels' | 'sso';
+
+/** The workspace a request addresses and the caller's standing in it (the tenant guard's output). */
+export type Tenant = {
+  workspaceId: string;
+  /** null for API keys, which act for the whole workspace. */
+  role: Role | null;
+  plan: Plan;
+};
+
+/** Spec "Workspace" permission table: one row per action. */
+export const PERMISSIONS = {
+  'workspace.view': ['owner', 'admin', 'member', 'guest'],
+  'assistants.use': ['owner', 'admin', 'member'],
+  'assistants.read': ['owner', 'admin', 'member', 'guest'],
+  'assistants.manage': ['owner', 'admin'],
+  'members.manage': ['owner', 'admin'],
+  'workspace.update': ['owner', 'admin'],
+  'apiKeys.manage': ['owner', 'admin'],
+  'webhooks.manage': ['owner', 'admin'],
+  'billing.manage': ['owner'],
+  'workspace.delete': ['owner'],
+  'workspace.transfer': ['owner'],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export function can(role: Role | null, permission: Permission): boolean {
+  return role !== null && (PERMISSIONS[permission] as readonly Role[]).includes(role);
+}
+
+/** Plan features (spec "Plans"). */
+const PLAN_FEATURES: Record<Plan, readonly PlanFeature[]> = {
+  free: [],
+  pro: ['api_v1_write', 'channels'],
+  enterprise: ['api_v1_write', 'channels', 'sso'],
+};
+
+export function planHas(plan: Plan, feature: PlanFeature): boolean {
+  return PLAN_FEATURES[plan].includes(feature);
+}

@@ -1,0 +1,86 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import {
+  API_KEY_PREFIX,
+  actorFromBearer,
+  actorFromSessionToken,
+  PAT_PREFIX,
+  SESSION_COOKIE,
+} from '../features/auth/credentials.service.ts';
+import type { Actor, AuthMode } from './actor.ts';
+import { AppError, forbidden, unauthorized } from './errors.ts';
+import { consume } from './rate-limits.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Which bearer kinds each mode takes (decisions §3); anything else is a 401. */
+function bearerAllowed(mode: AuthMode, token: string): boolean {
+  if (token.startsWith(PAT_PREFIX)) return mode === 'user' || mode === 'user-or-key';
+  if (token.startsWith(API_KEY_PREFIX)) return mode === 'key' || mode === 'user-or-key';
+  return false;
+}
+
+const cookieAllowed = (mode: AuthMode) => mode === 'session' || mode === 'user' || mode === 'user-or-key';
+
+/** The app's own origins: PUBLIC_BASE_URL, or the scheme and Host the request came to. */
+export function isOwnOrigin(ctx: AppContext, request: FastifyRequest, origin: string): boolean {
+  if (ctx.config.publicBaseUrl && origin === new URL(ctx.config.publicBaseUrl).origin) return true;
+  const host = request.headers.host;
+  return !!host && origin === `${request.protocol}://${host}`;
+}
+
+async function resolveActor(ctx: AppContext, request: FastifyRequest, mode: AuthMode): Promise<Actor> {
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const match = /^Bearer ([!-~]+)$/.exec(header);
+    if (!match?.[1] || !bearerAllowed(mode, match[1]))
+      throw unauthorized('This credential is not accepted here');
+    const actor = await actorFromBearer(ctx, match[1]);
+    if (!actor) throw unauthorized('Invalid or revoked token');
+    return actor;
+  }
+  const cookie = request.cookies[SESSION_COOKIE];
+  if (cookie && cookieAllowed(mode)) {
+    const actor = await actorFromSessionToken(ctx, cookie);
+    if (actor) {
+      // CSRF guard (decisions §3): cookie-authenticated writes come from our own origin.
+      if (!SAFE_METHODS.has(request.method)) {
+        const origin = request.headers.origin;
+        if (!origin || !isOwnOrigin(ctx, request, origin)) throw forbidden('Cross-origin request refused');
+      }
+      return actor;
+    }
+    throw unauthorized('Session expired or invalid; sign in again');
+  }
+  throw unauthorized();
+}
+
+const rateKey = (actor: Actor) => (actor.kind === 'apiKey' ? `k:${actor.keyId}` : `u:${actor.userId}`);
+
+/**
+ * onRequest hook: authenticates per the route's `config.auth` before the body is parsed,
+ * then applies the per-caller rate limit (decisions §2).
+ */
+export function registerAuth(app: FastifyInstance, ctx: AppContext) {
+  app.decorateRequest('actor', null);
+  app.addHook('onRequest', async (request) => {
+    const mode = request.routeOptions.config?.auth ?? 'none';
+    if (mode === 'none') return;
+    const actor = await resolveActor(ctx, request, mode);
+    request.actor = actor;
+    await consume(ctx.limits.api, rateKey(actor), 'rate_limit:api');
+  });
+}
+
+/** The authenticated actor of a route that requires one. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new AppError('unauthorized:api', 'Authentication required');
+  return request.actor;
+}
+
+/** The user id of a route that only users reach. */
+export function userIdOf(request: FastifyRequest): string {
+  const actor = actorOf(request);
+  if (actor.kind !== 'user') throw unauthorized('This credential is not accepted here');
+  return actor.userId;
+}

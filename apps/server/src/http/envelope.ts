@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+/** decisions §2: a single resource comes back as `{data: resource}`. */
+export const dataOf = <T extends z.ZodType>(item: T) => z.object({ data: item });
+
+export const errorBody = z.object({
+  error: z.string(),
+  code: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const iso = (d: Date) => d.toISOString();
+export const isoOrNull = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+/** Bounded strings everywhere (no unbounded input reaches the database). */
+export const str = (max = 200, min = 1) => z.string().trim().min(min).max(max);
+export const idParam = z.string().min(1).max(100);

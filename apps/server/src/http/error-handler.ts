@@ -1,0 +1,103 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ZodError } from 'zod';
+import { AppError, ERROR_STATUS, type ErrorCode } from './errors.ts';
+
+type Body = { error: string; code: ErrorCode; details?: Record<string, unknown> };
+
+/** Which bad_request / not_found flavour a path uses (spec: chat and widget have their own codes). */
+function surface(url: string): 'chat' | 'widget' | 'api' {
+  if (url.startsWith('/api/widget/')) return 'widget';
+  if (url.startsWith('/api/chat')) return 'chat';
+  return 'api';
+}
+
+/** Zod issues → `details` mapping each field path to its first message. */
+export function zodDetails(issues: ReadonlyArray<Issue>) {
+  const details: Record<string, string> = {};
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys' && issue.keys) {
+      for (const key of issue.keys) {
+        const path = [...issue.path.map(String), key].join('.');
+        details[path] ??= 'Unknown field';
+      }
+      continue;
+    }
+    const path = issue.path.map(String).join('.') || '_';
+    details[path] ??= issue.message;
+  }
+  return details;
+}
+
+type Issue = { path: PropertyKey[]; message: string; code?: string; keys?: string[] };
+
+export function validationError(url: string, issues: ReadonlyArray<Issue>): AppError {
+  const code: ErrorCode = surface(url) === 'chat' ? 'bad_request:chat' : 'bad_request:api';
+  return new AppError(code, 'Validation failed', zodDetails(issues));
+}
+
+type FastifyValidationItem = {
+  instancePath?: string;
+  keyword?: string;
+  message?: string;
+  params?: { keys?: string[] };
+};
+
+function fastifyValidationIssues(err: FastifyError) {
+  const items = (err as unknown as { validation: FastifyValidationItem[] }).validation;
+  return items.map((item) => ({
+    path: (item.instancePath ?? '').split('/').filter(Boolean),
+    message: item.message ?? 'Invalid value',
+    code: item.keyword,
+    keys: item.params?.keys,
+  }));
+}
+
+/** Maps any thrown value to the spec's error body; unexpected errors become a logged 500. */
+export function toAppError(err: unknown, request: FastifyRequest): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof ZodError) return validationError(request.url, err.issues);
+  const fe = err as FastifyError;
+  if (fe && typeof fe === 'object' && 'validation' in fe && Array.isArray(fe.validation)) {
+    return validationError(request.url, fastifyValidationIssues(fe));
+  }
+  switch (fe?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large:api', 'Request body is too large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('unsupported_media_type:api', 'Unsupported Content-Type; send application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('bad_request:api', 'Request body is empty');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('bad_request:api', 'Malformed JSON body');
+  }
+  if (fe instanceof SyntaxError || fe?.statusCode === 400) {
+    return new AppError('bad_request:api', 'Malformed request');
+  }
+  if (fe?.statusCode === 413) return new AppError('payload_too_large:api', 'Request body is too large');
+  if (fe?.statusCode === 415) return new AppError('unsupported_media_type:api', 'Unsupported Content-Type');
+  return new AppError('internal_server_error:api', 'Internal server error');
+}
+
+export function sendError(reply: FastifyReply, error: AppError) {
+  const body: Body = { error: error.message, code: error.code };
+  if (error.details) body.details = error.details;
+  if (error.headers) reply.headers(error.headers);
+  return reply.status(ERROR_STATUS[error.code]).type('application/json').send(body);
+}
+
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((err, request, reply) => {
+    const error = toAppError(err, request);
+    if (error.code === 'internal_server_error:api') {
+      request.log.error({ err, reqId: request.id }, 'unhandled error');
+    }
+    return sendError(reply, error);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      reply,
+      new AppError('not_found:api', `Route ${request.method} ${request.url.split('?')[0]} not found`),
+    ),
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * The one error model (ARCHITECTURE.md; spec "Errors"; decisions §2). Services throw AppError
+ * with a spec code; the handler in error-handler.ts maps it to its status.
+ */
+export const ERROR_STATUS = {
+  'unauthorized:api': 401,
+  'unauthorized:chat': 401,
+  'unauthorized:widget': 401,
+  'forbidden:api': 403,
+  'bad_request:api': 400,
+  'bad_request:chat': 400,
+  'not_found:api': 404,
+  'not_found:chat': 404,
+  'not_found:widget': 404,
+  'conflict:api': 409,
+  credits_limit_exceeded: 403,
+  'rate_limit:widget': 429,
+  'rate_limit:api': 429,
+  'internal_server_error:api': 500,
+  plan_upgrade_required: 403,
+  missing_scope: 403,
+  plan_limit_reached: 403,
+  billing_not_configured: 400,
+  'payload_too_large:api': 413,
+  'unsupported_media_type:api': 415,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+  /** Extra response headers, e.g. Retry-After. */
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+    this.headers = headers;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const notFound = (what = 'Resource') => new AppError('not_found:api', `${what} not found`);
+export const forbidden = (message = 'You do not have permission to do this') =>
+  new AppError('forbidden:api', message);
+export const conflict = (message: string, details?: Record<string, unknown>) =>
+  new AppError('conflict:api', message, details);
+export const badRequest = (message: string, details?: Record<string, unknown>) =>
+  new AppError('bad_request:api', message, details);
+export const unauthorized = (message = 'Authentication required') =>
+  new AppError('unauthorized:api', message);

@@ -1,0 +1,46 @@
+import { buildApp } from './app.ts';
+import { createContext, migrateDatabase, openConfiguredDatabase } from './bootstrap.ts';
+import { loadConfig } from './config.ts';
+
+/** config → database → migrate → app → listen; SIGTERM drains (decisions §14). */
+async function main() {
+  const config = loadConfig();
+  const database = await openConfiguredDatabase(config);
+  const { vector } = await migrateDatabase(database);
+  const ctx = createContext(config, database);
+  const app = await buildApp(ctx);
+  await app.listen({ port: config.port, host: config.host });
+  const shown = config.publicBaseUrl ?? `http://localhost:${config.port}`;
+  app.log.info(
+    { database: database.kind, vectorIndex: vector },
+    `Parley is running at ${shown} (database: ${database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'})`,
+  );
+  process.stdout.write(`\n  Parley is ready: ${shown}\n\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: no new requests, finishing open ones');
+    const force = setTimeout(() => {
+      app.log.warn('grace period over; closing remaining connections');
+      app.server.closeAllConnections();
+    }, config.shutdownGraceMs);
+    force.unref();
+    try {
+      await app.close();
+      await ctx.limits.close();
+      await database.close();
+    } finally {
+      clearTimeout(force);
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`Parley failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,52 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../../src/db/client.ts';
+import { migrateDatabase } from '../../src/db/migrate.ts';
+
+/**
+ * One migrated template per run (ARCHITECTURE.md facts): a dumped PGlite data dir, or a
+ * PostgreSQL template database when DATABASE_URL is set. Each test file copies it.
+ */
+export default async function setup(project: TestProject) {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const template = `parley_tpl_${process.pid}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${template}`);
+    await admin.query(`CREATE DATABASE ${template}`);
+    const database = await openDatabase({ kind: 'postgres', url: withDatabase(url, template), poolSize: 2 });
+    await migrateDatabase(database);
+    await database.close();
+    project.provide('pgTemplate', template);
+    return async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
+      await admin.end();
+    };
+  }
+  const database = await openDatabase({ kind: 'pglite' });
+  await migrateDatabase(database);
+  const dump = await database.pglite!.dumpDataDir('none');
+  await database.close();
+  const dir = join(process.cwd(), '.tmp');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `pglite-template-${process.pid}.tar`);
+  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  project.provide('pgliteTemplate', file);
+  project.provide('pgTemplate', '');
+}
+
+export function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgTemplate: string;
+    pgliteTemplate: string;
+  }
+}

@@ -1,0 +1,56 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { createContext } from '../../src/bootstrap.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { AppContext } from '../../src/context.ts';
+import { freshDatabase, type TestDatabase } from './database.ts';
+
+export const ORIGIN = 'http://parley.test';
+
+export type TestApp = {
+  app: FastifyInstance;
+  ctx: AppContext;
+  db: TestDatabase;
+  dataDir: string;
+  /** Inject with the app's own Origin (the CSRF guard) unless the caller sets one. */
+  request(opts: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+};
+
+/**
+ * The real app on a fresh database for one test file. `env` overrides configuration, e.g.
+ * `{ API_RATE_LIMIT_PER_MINUTE: '5' }`.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-test-'));
+  const config = loadConfig({
+    PUBLIC_BASE_URL: ORIGIN,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+    REDIS_URL: '',
+    ...env,
+  });
+  const db = await freshDatabase();
+  const ctx = createContext(config, db.database);
+  const app = await buildApp(ctx, { logger: false });
+  await app.ready();
+  return {
+    app,
+    ctx,
+    db,
+    dataDir,
+    request: (opts) => {
+      const headers = { origin: ORIGIN, ...(opts.headers ?? {}) };
+      return app.inject({ ...opts, headers });
+    },
+    close: async () => {
+      await app.close();
+      await ctx.limits.close();
+      await db.drop();
+    },
+  };
+}
