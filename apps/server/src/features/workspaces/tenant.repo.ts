@@ -23,3 +23,12 @@ export async function findWorkspacePlan(db: Executor, workspaceId: string) {
   const [row] = await db.select(planColumns).from(workspaces).where(eq(workspaces.id, workspaceId)).limit(1);
   return row;
 }
+
+export async function firstMembershipWorkspaceIds(db: Executor, userId: string, limit: number) {
+  const rows = await db
+    .select({ workspaceId: memberships.workspaceId })
+    .from(memberships)
+    .where(eq(memberships.userId, userId))
+    .limit(limit);
+  return rows.map((r) => r.workspaceId);
+}

@@ -45,3 +45,9 @@ export function authorize(actor: Actor, tenant: Tenant, req: Requirement): void 
   }
   if (req.permission && !can(tenant.role, req.permission)) throw forbidden();
 }
+
+/** The role of `userId` in `workspaceId`, or null when not a member. */
+export async function memberRole(ctx: AppContext, workspaceId: string, userId: string) {
+  const row = await findMembershipWithPlan(ctx.db, workspaceId, userId);
+  return row?.role ?? null;
+}

@@ -1,0 +1,95 @@
+import { and, count, desc, eq, exists, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { assistantAccess, assistants } from '../../db/schema/index.ts';
+
+export type AssistantRow = typeof assistants.$inferSelect;
+
+/** Rows a user may see: all for managers; otherwise non-private, own, or granted (spec visibility table). */
+function visibleTo(userId: string | null) {
+  if (userId === null) return undefined;
+  return or(
+    sql`${assistants.visibility} <> 'private'`,
+    eq(assistants.createdBy, userId),
+    exists(
+      sql`(select 1 from ${assistantAccess} where ${assistantAccess.assistantId} = ${assistants.id} and ${assistantAccess.userId} = ${userId})`,
+    ),
+  );
+}
+
+export async function insertAssistant(
+  db: Executor,
+  row: typeof assistants.$inferInsert,
+): Promise<AssistantRow> {
+  const [created] = await db.insert(assistants).values(row).returning();
+  return created!;
+}
+
+/** By id alone: the caller then resolves the tenant of `workspaceId` (404 for non-members). */
+export async function findAssistant(db: Executor, id: string): Promise<AssistantRow | undefined> {
+  const [row] = await db.select().from(assistants).where(eq(assistants.id, id)).limit(1);
+  return row;
+}
+
+export async function hasAccessGrant(db: Executor, assistantId: string, userId: string): Promise<boolean> {
+  const rows = await db
+    .select({ one: sql`1` })
+    .from(assistantAccess)
+    .where(and(eq(assistantAccess.assistantId, assistantId), eq(assistantAccess.userId, userId)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** `restrictTo`: a user id whose private-visibility rules apply, or null for managers. */
+export async function listAssistants(
+  db: Executor,
+  workspaceId: string,
+  restrictTo: string | null,
+  page: { limit: number; offset: number },
+) {
+  const where = and(eq(assistants.workspaceId, workspaceId), visibleTo(restrictTo));
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(assistants)
+      .where(where)
+      .orderBy(desc(assistants.createdAt), desc(assistants.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(assistants).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function updateAssistant(
+  db: Executor,
+  workspaceId: string,
+  id: string,
+  patch: Partial<typeof assistants.$inferInsert>,
+): Promise<AssistantRow | undefined> {
+  const [row] = await db
+    .update(assistants)
+    .set(patch)
+    .where(and(eq(assistants.id, id), eq(assistants.workspaceId, workspaceId)))
+    .returning();
+  return row;
+}
+
+export async function deleteAssistant(db: Executor, workspaceId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(assistants)
+    .where(and(eq(assistants.id, id), eq(assistants.workspaceId, workspaceId)))
+    .returning({ id: assistants.id });
+  return rows.length > 0;
+}
+
+export async function grantAccess(db: Executor, assistantId: string, userId: string) {
+  await db.insert(assistantAccess).values({ assistantId, userId }).onConflictDoNothing();
+}
+
+export async function revokeAccess(db: Executor, assistantId: string, userId: string): Promise<boolean> {
+  const rows = await db
+    .delete(assistantAccess)
+    .where(and(eq(assistantAccess.assistantId, assistantId), eq(assistantAccess.userId, userId)))
+    .returning({ userId: assistantAccess.userId });
+  return rows.length > 0;
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { iso, isoOrNull } from '../../http/envelope.ts';
+import type { AssistantRow } from './assistants.repo.ts';
+
+/** Spec "Assistant" fields and decisions §6 rules. */
+const name = z.string().trim().min(1).max(100);
+const instructions = z.string().max(20_000);
+const temperature = z.number().min(0).max(2);
+const maxTokens = z.number().int().min(1).max(32_768);
+const welcomeMessage = z.string().max(2_000).nullable();
+const newVisibility = z.enum(['private', 'workspace'], {
+  message: "Must be 'private' or 'workspace' ('public' is legacy and cannot be set)",
+});
+
+export const assistantFields = { name, instructions, temperature, maxTokens, welcomeMessage };
+
+export const createAssistantBody = z.strictObject({
+  workspaceId: z.string().max(100).optional(),
+  name,
+  instructions: instructions.optional(),
+  visibility: newVisibility.optional(),
+  temperature: temperature.optional(),
+  maxTokens: maxTokens.optional(),
+  welcomeMessage: welcomeMessage.optional(),
+});
+
+/** PATCH: any subset; `public` may be kept by an assistant that already is public (legacy). */
+export const patchAssistantBody = z.strictObject({
+  name: name.optional(),
+  instructions: instructions.optional(),
+  visibility: z.enum(['private', 'workspace', 'public']).optional(),
+  temperature: temperature.optional(),
+  maxTokens: maxTokens.optional(),
+  welcomeMessage: welcomeMessage.optional(),
+});
+
+export const listAssistantsQuery = z.strictObject({
+  workspaceId: z.string().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+  offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+});
+
+export const assistantSchema = z.object({
+  id: z.string(),
+  workspaceId: z.string(),
+  name: z.string(),
+  instructions: z.string(),
+  visibility: z.enum(['private', 'workspace', 'public']),
+  temperature: z.number(),
+  maxTokens: z.number().int(),
+  welcomeMessage: z.string().nullable(),
+  model: z.literal('auto'),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const assistantListItem = assistantSchema.pick({
+  id: true,
+  name: true,
+  model: true,
+  visibility: true,
+  createdAt: true,
+});
+
+export type AssistantOut = z.infer<typeof assistantSchema>;
+
+/** Every assistant uses the same model; listings and objects show `auto` (spec "What the service does"). */
+export function toAssistant(a: AssistantRow): AssistantOut {
+  return {
+    id: a.id,
+    workspaceId: a.workspaceId,
+    name: a.name,
+    instructions: a.instructions,
+    visibility: a.visibility,
+    // real columns round-trip through float4; report the value as the user set it
+    temperature: Math.round(a.temperature * 1000) / 1000,
+    maxTokens: a.maxTokens,
+    welcomeMessage: a.welcomeMessage,
+    model: 'auto',
+    createdBy: a.createdBy,
+    createdAt: iso(a.createdAt),
+    updatedAt: isoOrNull(a.updatedAt) ?? iso(a.createdAt),
+  };
+}

@@ -1,0 +1,135 @@
+import type { AppContext } from '../../context.ts';
+import { type Actor, can, type Tenant } from '../../http/actor.ts';
+import { badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { now } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { recordEvent } from '../events/events.service.ts';
+import { tenantFromInput } from '../workspaces/implicit-tenant.service.ts';
+import { memberRole, resolveTenant } from '../workspaces/tenant.service.ts';
+import * as repo from './assistants.repo.ts';
+import { toAssistant } from './assistants.schemas.ts';
+
+export type AssistantInput = {
+  name: string;
+  instructions?: string;
+  visibility?: 'private' | 'workspace' | 'public';
+  temperature?: number;
+  maxTokens?: number;
+  welcomeMessage?: string | null;
+};
+
+/** Managers (owner, admin) see every assistant; others are bound by visibility (spec Assistant). */
+const restrictionFor = (actor: Actor, tenant: Tenant) =>
+  actor.kind === 'user' && !can(tenant.role, 'assistants.manage') ? actor.userId : null;
+
+async function visible(
+  ctx: AppContext,
+  actor: Actor,
+  tenant: Tenant,
+  a: repo.AssistantRow,
+): Promise<boolean> {
+  const userId = restrictionFor(actor, tenant);
+  if (userId === null || a.visibility !== 'private' || a.createdBy === userId) return true;
+  return repo.hasAccessGrant(ctx.db, a.id, userId);
+}
+
+/**
+ * Loads an assistant addressed by id alone: its workspace must be the caller's (else 404, as
+ * if it did not exist) and a private one must be visible to the caller (else 404).
+ */
+export async function loadAssistant(ctx: AppContext, actor: Actor, assistantId: string) {
+  const row = assistantId.length <= 100 ? await repo.findAssistant(ctx.db, assistantId) : undefined;
+  if (!row) throw notFound('Assistant');
+  const tenant = await resolveTenant(ctx, actor, row.workspaceId);
+  if (!(await visible(ctx, actor, tenant, row))) throw notFound('Assistant');
+  return { row, tenant };
+}
+
+export async function listAssistants(
+  ctx: AppContext,
+  actor: Actor,
+  query: { workspaceId?: string; limit: number; offset: number },
+) {
+  const tenant = await tenantFromInput(ctx, actor, query.workspaceId);
+  const { rows, total } = await repo.listAssistants(
+    ctx.db,
+    tenant.workspaceId,
+    restrictionFor(actor, tenant),
+    query,
+  );
+  return { rows, total, tenant };
+}
+
+/** The workspace a new assistant goes into, checked before the body is validated (decisions §2). */
+export async function tenantForCreate(ctx: AppContext, actor: Actor, workspaceId: unknown) {
+  const tenant = await tenantFromInput(ctx, actor, typeof workspaceId === 'string' ? workspaceId : undefined);
+  if (!can(tenant.role, 'assistants.manage')) throw forbidden('Only owners and admins create assistants');
+  return tenant;
+}
+
+export async function createAssistant(ctx: AppContext, actor: Actor, tenant: Tenant, input: AssistantInput) {
+  if (input.visibility === 'public') throw publicRefused();
+  const at = now();
+  return repo.insertAssistant(ctx.db, {
+    id: newId('asst'),
+    workspaceId: tenant.workspaceId,
+    name: input.name,
+    instructions: input.instructions ?? '',
+    visibility: input.visibility ?? 'workspace',
+    temperature: input.temperature ?? 0.7,
+    maxTokens: input.maxTokens ?? 4096,
+    welcomeMessage: input.welcomeMessage ?? null,
+    createdBy: actor.kind === 'user' ? actor.userId : null,
+    createdAt: at,
+    updatedAt: at,
+  });
+}
+
+const publicRefused = () =>
+  badRequest('Validation failed', { visibility: "'public' is legacy and cannot be set on new assistants" });
+
+/** Role check after the 404s, validation after the role check (decisions §2 order). */
+export async function assertCanManage(ctx: AppContext, actor: Actor, assistantId: string) {
+  const loaded = await loadAssistant(ctx, actor, assistantId);
+  if (!can(loaded.tenant.role, 'assistants.manage'))
+    throw forbidden('Only owners and admins manage assistants');
+  return loaded;
+}
+
+export async function updateAssistant(
+  ctx: AppContext,
+  current: repo.AssistantRow,
+  patch: Partial<AssistantInput>,
+) {
+  if (patch.visibility === 'public' && current.visibility !== 'public') throw publicRefused();
+  return ctx.db.transaction(async (tx) => {
+    const row = await repo.updateAssistant(tx, current.workspaceId, current.id, {
+      ...patch,
+      updatedAt: now(),
+    });
+    if (!row) throw notFound('Assistant');
+    await recordEvent(tx, {
+      workspaceId: row.workspaceId,
+      type: 'assistant.updated',
+      data: toAssistant(row),
+    });
+    return row;
+  });
+}
+
+/** Removes the assistant; its conversations, sessions, SMS config and knowledge go with it (FK cascades). */
+export async function deleteAssistant(ctx: AppContext, current: repo.AssistantRow) {
+  if (!(await repo.deleteAssistant(ctx.db, current.workspaceId, current.id))) throw notFound('Assistant');
+}
+
+/** decisions §5: grants for private assistants. The grantee must belong to the workspace. */
+export async function setAccess(
+  ctx: AppContext,
+  current: repo.AssistantRow,
+  userId: string,
+  granted: boolean,
+) {
+  if (userId.length > 100 || !(await memberRole(ctx, current.workspaceId, userId))) throw notFound('Member');
+  if (granted) return repo.grantAccess(ctx.db, current.id, userId);
+  if (!(await repo.revokeAccess(ctx.db, current.id, userId))) throw notFound('Access grant');
+}

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll } from 'vitest';
+import { createTestApp, type TestApp } from '../support/harness.ts';
+import { securitySuite } from '../support/security.ts';
+import type { World } from '../support/world.ts';
+import { createAssistant } from './helpers.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const prepare = async (app: TestApp, w: World, ws: string) => {
+  const owner = ws === w.ws ? w.owner : ws === w.otherWs ? w.outsider : w.freeOwner;
+  return { assistantId: await createAssistant(app, owner, ws) };
+};
+
+securitySuite(() => t, {
+  name: 'GET /api/assistants',
+  auth: 'session',
+  request: (ws) => ({ method: 'GET', url: `/api/assistants?workspaceId=${ws}` }),
+});
+securitySuite(() => t, {
+  name: 'POST /api/assistants',
+  auth: 'session',
+  minRole: 'admin',
+  request: (ws) => ({ method: 'POST', url: '/api/assistants', payload: { workspaceId: ws, name: 'S' } }),
+});
+securitySuite(() => t, {
+  name: 'GET /api/assistants/:id',
+  auth: 'session',
+  prepare,
+  request: (_ws, x) => ({ method: 'GET', url: `/api/assistants/${x.assistantId}` }),
+});
+securitySuite(() => t, {
+  name: 'PATCH /api/assistants/:id',
+  auth: 'session',
+  minRole: 'admin',
+  prepare,
+  request: (_ws, x) => ({ method: 'PATCH', url: `/api/assistants/${x.assistantId}`, payload: { name: 'P' } }),
+});
+securitySuite(() => t, {
+  name: 'DELETE /api/assistants/:id',
+  auth: 'session',
+  minRole: 'admin',
+  prepare,
+  request: (_ws, x) => ({ method: 'DELETE', url: `/api/assistants/${x.assistantId}` }),
+});
+securitySuite(() => t, {
+  name: 'PUT /api/assistants/:id/access/:userId',
+  auth: 'session',
+  minRole: 'admin',
+  prepare: async (app, w, ws) => ({
+    ...(await prepare(app, w, ws)),
+    userId: ws === w.ws ? w.member.id : w.outsider.id,
+  }),
+  request: (_ws, x) => ({ method: 'PUT', url: `/api/assistants/${x.assistantId}/access/${x.userId}` }),
+});
