@@ -1,0 +1,8 @@
+/** One interface for every embeddings backend (issue 4 item 4). */
+export interface Embedder {
+  /** Stable identifier stored beside each vector, e.g. "offline-hash-v1" or "openai:text-embedding-3-small". */
+  readonly id: string;
+  readonly dimensions: number;
+  /** Unit-length vectors, one per text, in order. */
+  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+}
