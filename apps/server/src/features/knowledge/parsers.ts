@@ -1,0 +1,138 @@
+import { parse as parseCsv } from 'csv-parse/sync';
+import mammoth from 'mammoth';
+import TurndownService from 'turndown';
+import { extractText, getDocumentProxy } from 'unpdf';
+
+/**
+ * File and page parsing with well-kept libraries (issue 4 item 2): unpdf (pdf.js) for PDF,
+ * mammoth for DOCX, turndown for HTML; all become Markdown-ish text for the one chunker.
+ */
+export type FileKind = 'pdf' | 'docx' | 'html' | 'markdown' | 'text' | 'csv';
+export type Parsed = { text: string; title?: string };
+
+export class UnsupportedFileError extends Error {}
+export class CorruptFileError extends Error {}
+
+const BY_EXTENSION: Record<string, FileKind> = {
+  pdf: 'pdf',
+  docx: 'docx',
+  html: 'html',
+  htm: 'html',
+  md: 'markdown',
+  markdown: 'markdown',
+  txt: 'text',
+  text: 'text',
+  csv: 'csv',
+};
+
+const BY_MIME: Record<string, FileKind> = {
+  'application/pdf': 'pdf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'text/html': 'html',
+  'text/markdown': 'markdown',
+  'text/x-markdown': 'markdown',
+  'text/plain': 'text',
+  'text/csv': 'csv',
+};
+
+/** The kind from the file name, else the declared type; refuses anything else. */
+export function detectKind(filename: string, mimetype?: string): FileKind {
+  const ext = filename.toLowerCase().split('.').pop() ?? '';
+  const kind =
+    BY_EXTENSION[ext] ?? (mimetype ? BY_MIME[mimetype.split(';')[0]!.trim().toLowerCase()] : undefined);
+  if (!kind)
+    throw new UnsupportedFileError('Unsupported file type; use PDF, DOCX, HTML, Markdown, text or CSV');
+  return kind;
+}
+
+export async function parseFile(buffer: Buffer, kind: FileKind): Promise<Parsed> {
+  switch (kind) {
+    case 'pdf':
+      return parsePdf(buffer);
+    case 'docx':
+      return parseDocx(buffer);
+    case 'html':
+      return htmlToMarkdown(decodeText(buffer));
+    case 'csv':
+      return { text: csvToText(decodeText(buffer)) };
+    default:
+      return { text: decodeText(buffer) };
+  }
+}
+
+function decodeText(buffer: Buffer): string {
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(buffer);
+  if (text.includes('\u0000')) throw new CorruptFileError('The file is binary, not text');
+  return text.replace(/^\uFEFF/, '');
+}
+
+async function parsePdf(buffer: Buffer): Promise<Parsed> {
+  if (buffer.subarray(0, 5).toString('latin1') !== '%PDF-')
+    throw new CorruptFileError('Not a valid PDF file');
+  try {
+    const pdf = await getDocumentProxy(new Uint8Array(buffer));
+    const { text } = await extractText(pdf, { mergePages: false });
+    // one paragraph break between pages keeps page text from running together
+    return { text: (text as string[]).map((p) => p.trim()).join('\n\n') };
+  } catch (err) {
+    throw new CorruptFileError(`Could not read the PDF: ${(err as Error).message}`);
+  }
+}
+
+async function parseDocx(buffer: Buffer): Promise<Parsed> {
+  if (buffer.subarray(0, 2).toString('latin1') !== 'PK') throw new CorruptFileError('Not a valid DOCX file');
+  try {
+    const { value } = await mammoth.convertToHtml({ buffer });
+    return htmlToMarkdown(value);
+  } catch (err) {
+    throw new CorruptFileError(`Could not read the DOCX: ${(err as Error).message}`);
+  }
+}
+
+const turndown = new TurndownService({
+  headingStyle: 'atx',
+  codeBlockStyle: 'fenced',
+  bulletListMarker: '-',
+});
+turndown.remove(['script', 'style', 'noscript', 'nav', 'footer', 'iframe', 'form', 'button', 'head']);
+
+/** HTML → Markdown with page chrome removed; headings survive for the chunker. */
+export function htmlToMarkdown(html: string): Parsed {
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1]?.replace(/\s+/g, ' ').trim();
+  const main =
+    /<main[\s>][\s\S]*<\/main>/i.exec(html)?.[0] ?? /<article[\s>][\s\S]*<\/article>/i.exec(html)?.[0];
+  const text = turndown
+    .turndown(main ?? html)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  return title ? { text, title: decodeEntities(title) } : { text };
+}
+
+const decodeEntities = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'");
+
+/** Each row becomes one paragraph of `column: value` pairs, so a row is never split. */
+function csvToText(csv: string): string {
+  let rows: string[][];
+  try {
+    rows = parseCsv(csv, { relax_column_count: true, skip_empty_lines: true, bom: true }) as string[][];
+  } catch (err) {
+    throw new CorruptFileError(`Could not read the CSV: ${(err as Error).message}`);
+  }
+  const [header, ...body] = rows;
+  if (!header) return '';
+  return body
+    .map((row) =>
+      row
+        .map((cell, i) => (cell.trim() ? `${header[i]?.trim() || `column ${i + 1}`}: ${cell.trim()}` : ''))
+        .filter(Boolean)
+        .join('; '),
+    )
+    .filter(Boolean)
+    .join('\n\n');
+}
