@@ -3,8 +3,19 @@ import { accountRoutes } from './account/account.routes.ts';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.ts';
 import { assistantsFormARoutes } from './assistants/assistants.form-a.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
+import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { v1Routes } from './v1/v1.routes.ts';
+import { webhooksFeature } from './webhooks/webhooks.routes.ts';
 import { workspacesFeature } from './workspaces/workspaces.routes.ts';
 
 /** Every feature's routes, registered in this order by app.ts. */
-export const features: Feature[] = [authRoutes, assistantsFormARoutes, workspacesFeature, apiKeysRoutes, v1Routes, accountRoutes];
+export const features: Feature[] = [
+  authRoutes,
+  assistantsFormARoutes,
+  workspacesFeature,
+  apiKeysRoutes,
+  v1Routes,
+  accountRoutes,
+  webhooksFeature,
+  notificationsRoutes,
+];

@@ -2,4 +2,5 @@ export * from './accounts.ts';
 export * from './assistants.ts';
 export * from './events.ts';
 export * from './notifications.ts';
+export * from './webhooks.ts';
 export * from './workspaces.ts';
