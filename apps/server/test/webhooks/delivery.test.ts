@@ -252,4 +252,18 @@ describe('delivery', () => {
     await waitFor(async () => (await deliveries(hook.id))[0]?.attempt === 1, 5000, 'attempt');
     expect((await deliveries(hook.id))[0]).toMatchObject({ statusCode: null });
   });
+
+  it('end to end: removing a member through the API delivers member.left', async () => {
+    const url = rx.on('/e2e-member-left', () => ({ status: 200 }));
+    await createHookA(t, w.ws, w.owner.headers, { url, events: ['member.left'] });
+    const res = await t.request({
+      method: 'DELETE',
+      url: `/api/workspaces/${w.ws}/members/${w.guest.id}`,
+      headers: w.owner.headers,
+    });
+    expect(res.statusCode, res.body).toBe(204);
+    await waitFor(() => rx.hits('/e2e-member-left').length === 1, 5000, 'member.left delivery');
+    const body = JSON.parse(rx.hits('/e2e-member-left')[0]!.body);
+    expect(body).toMatchObject({ event: 'member.left', workspaceId: w.ws, data: { userId: w.guest.id } });
+  });
 });

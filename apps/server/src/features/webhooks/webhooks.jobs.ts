@@ -26,7 +26,7 @@ export async function dispatchEvents(ctx: AppContext): Promise<{ events: number;
     if (batch.length === 0) return { events: 0, deliveries: 0 };
     const hooks = await queue.activeWebhooksOf(tx, [...new Set(batch.map((e) => e.workspaceId))]);
     const at = now();
-    const rows: Parameters<typeof queue.insertDeliveries>[1] = [];
+    const rows: queue.NewDelivery[] = [];
     for (const event of batch) {
       for (const hook of hooks) {
         if (hook.workspaceId !== event.workspaceId) continue;
@@ -39,12 +39,8 @@ export async function dispatchEvents(ctx: AppContext): Promise<{ events: number;
           webhookId: hook.id,
           eventId: event.id,
           event: name,
-          status: 'pending',
-          attempt: 0,
           maxAttempts: delays.length + 1,
-          nextAttemptAt: at,
-          createdAt: at,
-          updatedAt: at,
+          at,
         });
       }
     }

@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:https';
+import { createSecureContext } from 'node:tls';
 import { assertLiteralAllowed, type GuardOptions, guardedLookup } from './guard.ts';
 
 export type PostResult = {
@@ -21,7 +22,10 @@ function agentFor(opts: GuardOptions): Agent {
     agent = new Agent({
       keepAlive: true,
       maxSockets: 256,
-      maxFreeSockets: 64,
+      // Keep every idle socket: a new one costs a TLS handshake.
+      maxFreeSockets: 256,
+      // One context for all connections: building one per connection loads the CA store each time.
+      secureContext: createSecureContext(),
       scheduling: 'lifo',
       ...(opts.allowPrivateNetworks ? {} : { lookup: guardedLookup as never }),
     });
