@@ -3,3 +3,5 @@ export * from './assistants.ts';
 export * from './events.ts';
 export * from './notifications.ts';
 export * from './workspaces.ts';
+export * from './knowledge.ts';
+export * from './widget.ts';
