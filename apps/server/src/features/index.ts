@@ -1,7 +1,19 @@
 import type { Feature } from '../app.ts';
+import { accountRoutes } from './account/account.routes.ts';
+import { apiKeysRoutes } from './api-keys/api-keys.routes.ts';
 import { assistantsFormARoutes } from './assistants/assistants.form-a.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { assistantSourcesRoutes } from './knowledge/sources.routes.ts';
+import { v1Routes } from './v1/v1.routes.ts';
+import { workspacesFeature } from './workspaces/workspaces.routes.ts';
 
 /** Every feature's routes, registered in this order by app.ts. */
-export const features: Feature[] = [authRoutes, assistantsFormARoutes, assistantSourcesRoutes];
+export const features: Feature[] = [
+  authRoutes,
+  assistantsFormARoutes,
+  assistantSourcesRoutes,
+  workspacesFeature,
+  apiKeysRoutes,
+  v1Routes,
+  accountRoutes,
+];

@@ -6,6 +6,7 @@ import {
   actorFromSessionToken,
   PAT_PREFIX,
   SESSION_COOKIE,
+  touchCredential,
 } from '../features/auth/credentials.service.ts';
 import type { Actor, AuthMode } from './actor.ts';
 import { AppError, forbidden, unauthorized } from './errors.ts';
@@ -68,6 +69,7 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
     if (mode === 'none') return;
     const actor = await resolveActor(ctx, request, mode);
     request.actor = actor;
+    touchCredential(ctx, actor).catch((err) => request.log.warn({ err }, 'lastUsedAt update failed'));
     await consume(ctx.limits.api, rateKey(actor), 'rate_limit:api');
   });
 }

@@ -14,6 +14,8 @@ export type RateLimits = {
   auth: RateLimiterAbstract;
   /** Failed sign-ins per account per 15 minutes. */
   loginFailures: RateLimiterAbstract;
+  /** File downloads per user per minute (spec "Limits": 20). */
+  downloads: RateLimiterAbstract;
   close(): Promise<void>;
 };
 
@@ -40,6 +42,7 @@ export function createRateLimits(opts: RateLimitOptions): RateLimits {
     api: make('api', opts.apiPerMinute, 60),
     auth: make('auth', opts.authPerMinute, 60),
     loginFailures: make('loginfail', opts.loginFailuresPerAccount, 15 * 60),
+    downloads: make('download', 20, 60),
     close: async () => {
       if (redis) await redis.quit().catch(() => undefined);
     },
@@ -67,7 +70,8 @@ export async function assertNotBlocked(
   code: ErrorCode,
 ): Promise<void> {
   const res = await limiter.get(key);
-  if (res && res.remainingPoints <= 0) throw tooMany(res, code);
+  // The memory store keeps an expired record until its timer fires: only a live window blocks.
+  if (res && res.remainingPoints <= 0 && res.msBeforeNext > 0) throw tooMany(res, code);
 }
 
 function tooMany(res: RateLimiterRes, code: ErrorCode): AppError {

@@ -28,7 +28,10 @@ export type SecurityTarget = {
   planFeature?: PlanFeature;
   /** Statuses that count as "allowed" for the happy credential (default any 2xx). */
   allowed?: (status: number) => boolean;
-  /** The route is cookie-authenticated only from the user's own membership (no workspace in path). */
+  /**
+   * No workspace in the path: cookie routes act on the user's own account or membership, and
+   * key routes (`/api/v1/*`) on the key's own workspace.
+   */
   noWorkspace?: boolean;
 };
 
@@ -118,12 +121,31 @@ export function securitySuite(getApp: () => TestApp, target: SecurityTarget) {
     }
 
     if (target.auth === 'key' || target.auth === 'user-or-key') {
-      it('404 for an API key of another workspace', async () => {
-        const { t, world: w } = await setup();
-        const key = await insertApiKey(t, w.otherWs, [...SCOPES]);
-        const res = await send(t, target.request(w.ws, await extra(t, w, w.ws)), key);
-        expect(res.statusCode, res.body).toBe(404);
-      });
+      if (!target.noWorkspace) {
+        it('404 for an API key of another workspace', async () => {
+          const { t, world: w } = await setup();
+          const key = await insertApiKey(t, w.otherWs, [...SCOPES]);
+          const res = await send(t, target.request(w.ws, await extra(t, w, w.ws)), key);
+          expect(res.statusCode, res.body).toBe(404);
+        });
+      } else if (target.prepare) {
+        // /api/v1 paths: the key names the workspace, so "another workspace" is another's resource.
+        it("404 for another workspace's resource with one's own key", async () => {
+          const { t, world: w } = await setup();
+          const key = await insertApiKey(t, w.ws, [...SCOPES]);
+          const res = await send(t, target.request(w.ws, await extra(t, w, w.otherWs)), key);
+          expect(res.statusCode, res.body).toBe(404);
+        });
+      }
+
+      if (target.auth === 'key') {
+        it('allows a key of the workspace with every scope', async () => {
+          const { t, world: w } = await setup();
+          const key = await insertApiKey(t, w.ws, [...SCOPES]);
+          const res = await send(t, target.request(w.ws, await extra(t, w, w.ws)), key);
+          expect(ok(res.statusCode), res.body).toBe(true);
+        });
+      }
 
       if (target.scope) {
         const scope = target.scope;

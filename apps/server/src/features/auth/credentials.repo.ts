@@ -1,4 +1,4 @@
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { apiKeys, personalTokens, sessions } from '../../db/schema/index.ts';
 
@@ -27,4 +27,26 @@ export async function findApiKey(db: Executor, keyHash: string) {
     .where(eq(apiKeys.keyHash, keyHash))
     .limit(1);
   return row;
+}
+
+/** Stamps last use unless another request (or instance) did within the last minute. */
+export async function touchApiKey(db: Executor, id: string, at: Date) {
+  const since = new Date(at.getTime() - 60_000);
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: at })
+    .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, since))));
+}
+
+export async function touchPersonalToken(db: Executor, id: string, at: Date) {
+  const since = new Date(at.getTime() - 60_000);
+  await db
+    .update(personalTokens)
+    .set({ lastUsedAt: at })
+    .where(
+      and(
+        eq(personalTokens.id, id),
+        or(isNull(personalTokens.lastUsedAt), lt(personalTokens.lastUsedAt, since)),
+      ),
+    );
 }

@@ -2,7 +2,13 @@ import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../http/actor.ts';
 import { now } from '../../lib/clock.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
-import { findApiKey, findLiveSession, findPersonalToken } from './credentials.repo.ts';
+import {
+  findApiKey,
+  findLiveSession,
+  findPersonalToken,
+  touchApiKey,
+  touchPersonalToken,
+} from './credentials.repo.ts';
 
 export const SESSION_COOKIE = 'parley.session-token';
 export const PAT_PREFIX = 'pat_';
@@ -26,4 +32,25 @@ export async function actorFromBearer(ctx: AppContext, token: string): Promise<A
     return row ? { kind: 'apiKey', keyId: row.id, workspaceId: row.workspaceId, scopes: row.scopes } : null;
   }
   return null;
+}
+
+/** When this process last stamped each bearer credential (ms); bounded, a miss costs one UPDATE. */
+const lastTouched = new Map<string, number>();
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * Records `lastUsedAt` of an API key or personal token at most once a minute per credential
+ * (the UPDATE re-checks, so several instances stay near that too). Callers fire and forget:
+ * it is never on the request's critical path. Sessions carry no lastUsedAt.
+ */
+export async function touchCredential(ctx: AppContext, actor: Actor): Promise<void> {
+  if (actor.kind === 'user' && actor.via === 'session') return;
+  const id = actor.kind === 'apiKey' ? actor.keyId : actor.tokenId;
+  const at = now();
+  const last = lastTouched.get(id);
+  if (last !== undefined && at.getTime() - last < TOUCH_EVERY_MS) return;
+  if (lastTouched.size >= 10_000) lastTouched.clear();
+  lastTouched.set(id, at.getTime());
+  if (actor.kind === 'apiKey') await touchApiKey(ctx.db, id, at);
+  else await touchPersonalToken(ctx.db, id, at);
 }

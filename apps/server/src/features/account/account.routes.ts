@@ -1,0 +1,103 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Feature } from '../../app.ts';
+import { publicBaseUrl } from '../../context.ts';
+import { actorOf } from '../../http/auth.ts';
+import { dataOf, errorBody, iso } from '../../http/envelope.ts';
+import { unauthorized } from '../../http/errors.ts';
+import { consume } from '../../http/rate-limits.ts';
+import { toUser, userSchema } from '../auth/auth.schemas.ts';
+import { SESSION_COOKIE } from '../auth/credentials.service.ts';
+import { changePasswordBody, deleteAccountBody, exportParams, patchAccountBody } from './account.schemas.ts';
+import * as account from './account.service.ts';
+import { openExport, requestExport } from './export.service.ts';
+
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 429: errorBody };
+/** Account routes are the session surface: the browser cookie only (decisions §3, §4). */
+const config = { auth: 'session' } as const;
+const tags = ['account'];
+
+function sessionOf(request: FastifyRequest) {
+  const actor = actorOf(request);
+  if (actor.kind !== 'user' || actor.via !== 'session') throw unauthorized('Sign in with a session');
+  return actor;
+}
+
+/** decisions §4: the signed-in user's profile, password, data export and deletion. */
+export const accountRoutes: Feature = (app, ctx) => {
+  app.get(
+    '/api/account',
+    { config, schema: { tags, response: { 200: dataOf(userSchema), ...errors } } },
+    async (request) => ({ data: toUser(await account.getAccount(ctx, sessionOf(request).userId)) }),
+  );
+
+  app.patch(
+    '/api/account',
+    { config, schema: { tags, body: patchAccountBody, response: { 200: dataOf(userSchema), ...errors } } },
+    async (request) => {
+      const user = await account.updateAccount(ctx, sessionOf(request).userId, request.body);
+      return { data: toUser(user) };
+    },
+  );
+
+  app.post(
+    '/api/account/password',
+    { config, schema: { tags, body: changePasswordBody, response: { 204: z.undefined(), ...errors } } },
+    async (request, reply) => {
+      const { userId, sessionId } = sessionOf(request);
+      await account.changePassword(ctx, userId, sessionId, request.body);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/api/account/export',
+    {
+      config,
+      schema: {
+        tags,
+        body: z.strictObject({}).nullish(),
+        response: { 202: dataOf(z.object({ email: z.string(), expiresAt: z.string() })), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const base = publicBaseUrl(ctx, request.headers.host);
+      const { email, expiresAt } = await requestExport(ctx, sessionOf(request).userId, base);
+      return reply.status(202).send({ data: { email, expiresAt: iso(expiresAt) } });
+    },
+  );
+
+  app.get(
+    '/api/account/exports/:token',
+    {
+      config,
+      schema: {
+        tags,
+        params: exportParams,
+        response: { 200: z.unknown().describe('The export file (JSON)'), 404: errorBody, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = sessionOf(request);
+      // spec "Limits": file downloads, 20 a minute per user; unknown tokens count too.
+      await consume(ctx.limits.downloads, `u:${userId}`, 'rate_limit:api');
+      const file = await openExport(ctx, userId, request.params.token);
+      const name = `parley-export-${iso(file.createdAt).slice(0, 10)}.json`;
+      return reply
+        .type('application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .header('cache-control', 'no-store')
+        .send(file.stream);
+    },
+  );
+
+  app.delete(
+    '/api/account',
+    { config, schema: { tags, body: deleteAccountBody, response: { 204: z.undefined(), ...errors } } },
+    async (request, reply) => {
+      await account.deleteAccount(ctx, sessionOf(request).userId);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return reply.status(204).send();
+    },
+  );
+};

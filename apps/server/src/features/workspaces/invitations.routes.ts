@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import type { Feature } from '../../app.ts';
+import { userIdOf } from '../../http/auth.ts';
+import { dataOf } from '../../http/envelope.ts';
+import { offsetPage, offsetQuery } from '../../http/pagination.ts';
+import * as invitations from './invitations.service.ts';
+import { errors } from './routes.common.ts';
+import {
+  acceptedSchema,
+  createdInvitationSchema,
+  createInvitationBody,
+  invitationParams,
+  invitationSchema,
+  tokenParams,
+  wsParams,
+} from './workspaces.schemas.ts';
+
+const tags = ['invitations'];
+
+/** decisions §5: invitations, managed by owners and admins; accepted by the invited email. */
+export const invitationsRoutes: Feature = (app, ctx) => {
+  app.post(
+    '/api/workspaces/:workspaceId/invitations',
+    {
+      config: { auth: 'user', permission: 'members.manage' },
+      schema: {
+        tags,
+        params: wsParams,
+        body: createInvitationBody,
+        response: { 201: dataOf(createdInvitationSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      // Invite links point at PUBLIC_BASE_URL, else at the origin this request came to.
+      const baseUrl = ctx.config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+      const created = await invitations.createInvitation(
+        ctx,
+        request.params.workspaceId,
+        userIdOf(request),
+        request.body,
+        { baseUrl, onMailError: (err) => request.log.warn({ err }, 'invitation email not sent') },
+      );
+      return reply.status(201).send({ data: created });
+    },
+  );
+
+  app.get(
+    '/api/workspaces/:workspaceId/invitations',
+    {
+      config: { auth: 'user', permission: 'members.manage' },
+      schema: {
+        tags,
+        params: wsParams,
+        querystring: offsetQuery,
+        response: { 200: offsetPage(invitationSchema), ...errors },
+      },
+    },
+    async (request) =>
+      invitations.listInvitations(ctx, request.params.workspaceId, request.query.limit, request.query.offset),
+  );
+
+  app.delete(
+    '/api/workspaces/:workspaceId/invitations/:invitationId',
+    {
+      config: { auth: 'user', permission: 'members.manage' },
+      schema: { tags, params: invitationParams, response: { 204: z.undefined(), ...errors } },
+    },
+    async (request, reply) => {
+      await invitations.revokeInvitation(ctx, request.params.workspaceId, request.params.invitationId);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/api/invitations/:token/accept',
+    {
+      config: { auth: 'user' },
+      schema: { tags, params: tokenParams, response: { 200: dataOf(acceptedSchema), ...errors } },
+    },
+    async (request) => ({
+      data: await invitations.acceptInvitation(ctx, userIdOf(request), request.params.token),
+    }),
+  );
+};

@@ -1,0 +1,81 @@
+import type { AppContext } from '../../context.ts';
+import type { Role } from '../../db/schema/index.ts';
+import { can } from '../../http/actor.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { recordEvent } from '../events/events.service.ts';
+import * as repo from './members.repo.ts';
+import { lockWorkspace, setRole } from './workspaces.repo.ts';
+
+type Caller = { userId: string; role: Role };
+
+const toMember = (m: repo.MemberRow) => ({
+  userId: m.userId,
+  name: m.name,
+  email: m.email,
+  role: m.role as Role,
+  joinedAt: m.joinedAt.toISOString(),
+});
+
+export async function listMembers(ctx: AppContext, workspaceId: string, limit: number, offset: number) {
+  const { rows, total } = await repo.listMembers(ctx.db, workspaceId, limit, offset);
+  return { data: rows.map(toMember), total, limit, offset };
+}
+
+/** The addressed member, or 404 (checked before body validation, decisions §2 order). */
+export async function requireMember(ctx: AppContext, workspaceId: string, userId: string) {
+  const member = await repo.findMember(ctx.db, workspaceId, userId);
+  if (!member) throw notFound('Member');
+  return member;
+}
+
+/**
+ * decisions §5: owners and admins change roles; the owner's role is never changed here (only
+ * transfer-ownership moves it), and `owner` is never assigned (the body schema refuses it).
+ */
+export async function changeRole(
+  ctx: AppContext,
+  workspaceId: string,
+  caller: Caller,
+  userId: string,
+  role: Exclude<Role, 'owner'>,
+) {
+  return ctx.db.transaction(async (tx) => {
+    await lockWorkspace(tx, workspaceId);
+    const target = await repo.findMember(tx, workspaceId, userId, true);
+    if (!target) throw notFound('Member');
+    if (target.role === 'owner') {
+      if (caller.role !== 'owner') throw forbidden("Only the owner can change the owner's role");
+      throw badRequest("The owner's role cannot be changed; transfer ownership first", {
+        userId: 'Is the owner',
+      });
+    }
+    if (target.role !== role) await setRole(tx, workspaceId, userId, role);
+    return toMember({ ...target, role });
+  });
+}
+
+/**
+ * decisions §5: owners and admins remove others; anyone may leave. The owner can neither leave
+ * nor be removed until ownership is transferred. `member.left` is recorded in the same
+ * transaction as the removal (decisions §9 outbox).
+ */
+export async function removeMember(ctx: AppContext, workspaceId: string, caller: Caller, userId: string) {
+  const self = userId === caller.userId;
+  if (!self && !can(caller.role, 'members.manage'))
+    throw forbidden('Only owners and admins can remove members');
+  await ctx.db.transaction(async (tx) => {
+    await lockWorkspace(tx, workspaceId);
+    const target = await repo.findMember(tx, workspaceId, userId, true);
+    if (!target) throw notFound('Member');
+    if (target.role === 'owner') {
+      if (!self) throw forbidden('The owner cannot be removed');
+      throw conflict('The owner cannot leave the workspace; transfer ownership first');
+    }
+    await repo.deleteMember(tx, workspaceId, userId);
+    await recordEvent(tx, {
+      workspaceId,
+      type: 'member.left',
+      data: { userId, workspaceId, role: target.role },
+    });
+  });
+}

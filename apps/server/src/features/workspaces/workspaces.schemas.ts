@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { idParam } from '../../http/envelope.ts';
+import { SLUG_MAX, SLUG_PATTERN } from './slug.ts';
+
+export const ROLES = ['owner', 'admin', 'member', 'guest'] as const;
+/** Roles PATCH and invitations may assign: `owner` only moves through transfer-ownership (decisions §5). */
+export const ASSIGNABLE_ROLES = ['admin', 'member', 'guest'] as const;
+
+const name = z.string().trim().min(1).max(100);
+const slug = z
+  .string()
+  .max(SLUG_MAX, `At most ${SLUG_MAX} characters`)
+  .regex(
+    SLUG_PATTERN,
+    'Lowercase letters, digits and single dashes; must start and end with a letter or digit',
+  );
+
+export const createWorkspaceBody = z.strictObject({ name, slug: slug.optional() });
+export const updateWorkspaceBody = z.strictObject({ name: name.optional(), slug: slug.optional() });
+export const transferBody = z.strictObject({ userId: idParam });
+
+export const assignableRole = z.enum(ASSIGNABLE_ROLES, {
+  message: 'Must be admin, member or guest (the owner changes only through transfer-ownership)',
+});
+export const updateMemberBody = z.strictObject({ role: assignableRole });
+
+export const email = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email({ message: 'Must be a valid email address' }))
+  .transform((e) => e.toLowerCase());
+export const createInvitationBody = z.strictObject({ email, role: assignableRole });
+
+export const wsParams = z.object({ workspaceId: idParam });
+export const memberParams = z.object({ workspaceId: idParam, userId: idParam });
+export const invitationParams = z.object({ workspaceId: idParam, invitationId: idParam });
+export const tokenParams = z.object({ token: z.string().min(1).max(200) });
+
+const role = z.enum(ROLES);
+
+/** Spec "Workspace" list item, plus `trialEndsAt` (decisions §13). */
+export const workspaceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  plan: z.enum(['free', 'pro', 'enterprise']),
+  role,
+  createdAt: z.string(),
+  trialEndsAt: z.string().nullable(),
+});
+/** Spec: the single-workspace response also has `memberCount` and `assistantCount`. */
+export const workspaceDetailSchema = workspaceSchema.extend({
+  memberCount: z.number().int(),
+  assistantCount: z.number().int(),
+});
+
+export const memberSchema = z.object({
+  userId: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role,
+  joinedAt: z.string(),
+});
+
+export const invitationSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  role,
+  expiresAt: z.string(),
+  createdAt: z.string(),
+});
+export const createdInvitationSchema = invitationSchema.extend({ inviteUrl: z.string() });
+export const acceptedSchema = z.object({ workspaceId: z.string(), role });
