@@ -43,7 +43,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   registerErrorHandler(app);
   registerDeferredValidation(app);
   await app.register(fastifyCookie);
-  await app.register(fastifyMultipart, { limits: { fileSize: ctx.config.uploadLimitBytes, files: 1, fields: 10 } });
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: ctx.config.uploadLimitBytes, files: 1, fields: 10 },
+  });
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',

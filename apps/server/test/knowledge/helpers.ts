@@ -2,8 +2,18 @@ import { ingestionStep } from '../../src/features/knowledge/ingest.jobs.ts';
 import type { TestUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
 
-export async function addSource(t: TestApp, user: TestUser, assistantId: string, body: Record<string, unknown>) {
-  const res = await t.request({ method: 'POST', url: `/api/assistants/${assistantId}/sources`, headers: user.headers, payload: body });
+export async function addSource(
+  t: TestApp,
+  user: TestUser,
+  assistantId: string,
+  body: Record<string, unknown>,
+) {
+  const res = await t.request({
+    method: 'POST',
+    url: `/api/assistants/${assistantId}/sources`,
+    headers: user.headers,
+    payload: body,
+  });
   if (res.statusCode !== 201) throw new Error(`add source: ${res.statusCode} ${res.body}`);
   return res.json().data as { id: string; status: string };
 }
@@ -17,7 +27,11 @@ export async function drainIngestion(t: TestApp) {
 }
 
 export async function getSource(t: TestApp, user: TestUser, assistantId: string, sourceId: string) {
-  const res = await t.request({ method: 'GET', url: `/api/assistants/${assistantId}/sources/${sourceId}`, headers: user.headers });
+  const res = await t.request({
+    method: 'GET',
+    url: `/api/assistants/${assistantId}/sources/${sourceId}`,
+    headers: user.headers,
+  });
   return res.json().data as { id: string; status: string; error: string | null; chunkCount: number };
 }
 
@@ -28,7 +42,13 @@ export async function search(t: TestApp, user: TestUser, assistantId: string, q:
     headers: user.headers,
   });
   if (res.statusCode !== 200) throw new Error(`search: ${res.statusCode} ${res.body}`);
-  return res.json().data as Array<{ chunkId: string; sourceId: string; content: string; score: number; heading: string }>;
+  return res.json().data as Array<{
+    chunkId: string;
+    sourceId: string;
+    content: string;
+    score: number;
+    heading: string;
+  }>;
 }
 
 /** A multipart body with one file part. */
@@ -38,5 +58,8 @@ export function multipart(filename: string, content: Buffer, mimeType: string) {
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${mimeType}\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, content, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return {
+    payload: Buffer.concat([head, content, tail]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }

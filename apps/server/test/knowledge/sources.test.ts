@@ -72,7 +72,12 @@ describe('text and Q&A sources', () => {
       [],
     ];
     for (const payload of cases) {
-      const res = await t.request({ method: 'POST', url: `/api/assistants/${asst}/sources`, headers: w.owner.headers, payload });
+      const res = await t.request({
+        method: 'POST',
+        url: `/api/assistants/${asst}/sources`,
+        headers: w.owner.headers,
+        payload,
+      });
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
     }
   });
@@ -96,7 +101,11 @@ describe('file sources', () => {
   });
 
   it('marks a corrupt PDF failed with a readable error', async () => {
-    const res = await upload('broken.pdf', Buffer.from('%PDF-1.7 this is not really a pdf'), 'application/pdf');
+    const res = await upload(
+      'broken.pdf',
+      Buffer.from('%PDF-1.7 this is not really a pdf'),
+      'application/pdf',
+    );
     await drainIngestion(t);
     const src = await getSource(t, w.owner, asst, res.json().data.id);
     expect(src.status).toBe('failed');
@@ -122,10 +131,18 @@ describe('file sources', () => {
 
 describe('sync and delete', () => {
   it('re-syncs to a new generation and deletes without leaving chunks', async () => {
-    const src = await addSource(t, w.owner, asst, { type: 'text', name: 'Hours', text: 'We open at nine o clock sharp.' });
+    const src = await addSource(t, w.owner, asst, {
+      type: 'text',
+      name: 'Hours',
+      text: 'We open at nine o clock sharp.',
+    });
     await drainIngestion(t);
     const before = await t.ctx.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.sourceId, src.id));
-    const sync = await t.request({ method: 'POST', url: `/api/assistants/${asst}/sources/${src.id}/sync`, headers: w.owner.headers });
+    const sync = await t.request({
+      method: 'POST',
+      url: `/api/assistants/${asst}/sources/${src.id}/sync`,
+      headers: w.owner.headers,
+    });
     expect(sync.statusCode).toBe(202);
     expect(sync.json().data.status).toBe('pending');
     await drainIngestion(t);
@@ -133,9 +150,15 @@ describe('sync and delete', () => {
     expect(after).toHaveLength(before.length);
     expect(after[0]!.generation).toBe(before[0]!.generation + 1);
 
-    const del = await t.request({ method: 'DELETE', url: `/api/assistants/${asst}/sources/${src.id}`, headers: w.owner.headers });
+    const del = await t.request({
+      method: 'DELETE',
+      url: `/api/assistants/${asst}/sources/${src.id}`,
+      headers: w.owner.headers,
+    });
     expect(del.statusCode).toBe(204);
-    expect(await t.ctx.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.sourceId, src.id))).toHaveLength(0);
+    expect(
+      await t.ctx.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.sourceId, src.id)),
+    ).toHaveLength(0);
     expect((await search(t, w.owner, asst, 'nine o clock')).some((h) => h.sourceId === src.id)).toBe(false);
     expect(await countOrphanChunks(t.ctx.db)).toBe(0);
   });
@@ -145,13 +168,19 @@ describe('sync and delete', () => {
     await addSource(t, w.owner, other, { type: 'text', name: 'T', text: 'Temporary knowledge.' });
     await drainIngestion(t);
     await t.request({ method: 'DELETE', url: `/api/assistants/${other}`, headers: w.owner.headers });
-    expect(await t.ctx.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.namespace, other))).toHaveLength(0);
+    expect(
+      await t.ctx.db.select().from(knowledgeChunks).where(eq(knowledgeChunks.namespace, other)),
+    ).toHaveLength(0);
     expect(await countOrphanChunks(t.ctx.db)).toBe(0);
     expect((await t.ctx.db.select().from(sourceFiles)).length).toBeGreaterThanOrEqual(0);
   });
 
   it('lists sources as an offset page, newest first', async () => {
-    const res = await t.request({ method: 'GET', url: `/api/assistants/${asst}/sources?limit=2`, headers: w.guest.headers });
+    const res = await t.request({
+      method: 'GET',
+      url: `/api/assistants/${asst}/sources?limit=2`,
+      headers: w.guest.headers,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ limit: 2, offset: 0 });
     expect(res.json().data).toHaveLength(2);

@@ -52,7 +52,10 @@ export const assistantProjects = pgTable(
       .references(() => projects.id, { onDelete: 'cascade' }),
     connectedAt: ts('connected_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.assistantId, t.projectId] }), index('assistant_projects_project_idx').on(t.projectId)],
+  (t) => [
+    primaryKey({ columns: [t.assistantId, t.projectId] }),
+    index('assistant_projects_project_idx').on(t.projectId),
+  ],
 );
 
 /**

@@ -12,7 +12,12 @@ export function embedderFor(ctx: AppContext): Embedder {
     const c = ctx.config.embeddings;
     e =
       c.provider === 'openai'
-        ? createOpenAiCompatibleEmbedder({ baseUrl: c.baseUrl, apiKey: c.apiKey, model: c.model, dimensions: c.dimensions })
+        ? createOpenAiCompatibleEmbedder({
+            baseUrl: c.baseUrl,
+            apiKey: c.apiKey,
+            model: c.model,
+            dimensions: c.dimensions,
+          })
         : createOfflineEmbedder();
     embedders.set(ctx, e);
   }

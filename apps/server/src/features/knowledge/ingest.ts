@@ -44,7 +44,9 @@ async function chunksOf(ctx: AppContext, source: repo.SourceRow): Promise<Titled
   if (!loader) throw new IngestError(`Sources of type ${source.type} are not indexed`);
   const docs = await loader(ctx, source);
   let position = 0;
-  return docs.flatMap((d) => chunkText(d.text).map((c) => ({ ...c, position: position++, title: d.title, url: d.url })));
+  return docs.flatMap((d) =>
+    chunkText(d.text).map((c) => ({ ...c, position: position++, title: d.title, url: d.url })),
+  );
 }
 
 /**
@@ -54,7 +56,7 @@ async function chunksOf(ctx: AppContext, source: repo.SourceRow): Promise<Titled
  */
 export async function ingestSource(ctx: AppContext, sourceId: string): Promise<void> {
   const source = await repo.findSourceById(ctx.db, sourceId);
-  if (!source || source.status !== 'processing') return;
+  if (source?.status !== 'processing') return;
   const namespace = source.assistantId ?? source.projectId ?? '';
   const generation = source.generation + 1;
   if (source.attempts > MAX_ATTEMPTS) {
@@ -68,7 +70,9 @@ export async function ingestSource(ctx: AppContext, sourceId: string): Promise<v
     let stored = 0;
     for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
       const batch = chunks.slice(i, i + EMBED_BATCH);
-      const vectors = await embedder.embed(batch.map((c) => [c.title, c.heading, c.content].filter(Boolean).join('\n')));
+      const vectors = await embedder.embed(
+        batch.map((c) => [c.title, c.heading, c.content].filter(Boolean).join('\n')),
+      );
       await repo.insertChunks(
         ctx.db,
         batch.map((c, j) => ({
@@ -110,7 +114,9 @@ export async function ingestSource(ctx: AppContext, sourceId: string): Promise<v
   } catch (err) {
     if (isForeignKeyViolation(err)) return; // the source was deleted while we worked
     await fail(ctx, source, readable(err));
-    if (!(err instanceof IngestError || err instanceof CorruptFileError || err instanceof UnsupportedFileError)) {
+    if (
+      !(err instanceof IngestError || err instanceof CorruptFileError || err instanceof UnsupportedFileError)
+    ) {
       throw err;
     }
   }

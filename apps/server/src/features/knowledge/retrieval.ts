@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../db/client.ts';
 import type { AppContext } from '../../context.ts';
+import { queryRows } from '../../db/client.ts';
 import { tokenize } from '../../providers/embeddings/offline.ts';
 import { embedderFor } from './embedder.ts';
 import { vectorIndexFor } from './vector-index.ts';
@@ -46,6 +46,7 @@ export async function retrieve(
   ]);
   const fused = new Map<string, { score: number; vectorScore: number | null; textScore: number | null }>();
   nearest.forEach((hit, rank) => {
+    if (hit.score < embedder.minSimilarity) return;
     fused.set(hit.id, { score: 1 / (RRF_K + rank + 1), vectorScore: hit.score, textScore: null });
   });
   matches.forEach((hit, rank) => {
@@ -54,7 +55,9 @@ export async function retrieve(
     entry.textScore = hit.score;
     fused.set(hit.id, entry);
   });
-  const top = [...fused.entries()].sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1)).slice(0, k);
+  const top = [...fused.entries()]
+    .sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1))
+    .slice(0, k);
   if (top.length === 0) return [];
   const rows = await queryRows<{
     id: string;

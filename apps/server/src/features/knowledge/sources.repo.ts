@@ -13,7 +13,10 @@ const ownerFilter = (owner: SourceOwner) =>
       : eq(knowledgeSources.projectId, owner.projectId),
   );
 
-export async function insertSource(db: Executor, row: typeof knowledgeSources.$inferInsert): Promise<SourceRow> {
+export async function insertSource(
+  db: Executor,
+  row: typeof knowledgeSources.$inferInsert,
+): Promise<SourceRow> {
   const [created] = await db.insert(knowledgeSources).values(row).returning();
   return created!;
 }
@@ -56,7 +59,11 @@ export async function findSourceById(db: Executor, id: string) {
   return row;
 }
 
-export async function deleteSource(db: Executor, owner: SourceOwner, id: string): Promise<SourceRow | undefined> {
+export async function deleteSource(
+  db: Executor,
+  owner: SourceOwner,
+  id: string,
+): Promise<SourceRow | undefined> {
   const [row] = await db
     .delete(knowledgeSources)
     .where(and(ownerFilter(owner), eq(knowledgeSources.id, id)))
@@ -104,7 +111,11 @@ export async function requeueDueSyncs(db: Executor, at: Date) {
   );
 }
 
-export async function updateSource(db: Executor, id: string, patch: Partial<typeof knowledgeSources.$inferInsert>) {
+export async function updateSource(
+  db: Executor,
+  id: string,
+  patch: Partial<typeof knowledgeSources.$inferInsert>,
+) {
   await db.update(knowledgeSources).set(patch).where(eq(knowledgeSources.id, id));
 }
 
@@ -131,7 +142,10 @@ export async function bumpNamespace(db: Executor, namespace: string) {
   await db
     .insert(namespaceVersions)
     .values({ namespace, version: 1 })
-    .onConflictDoUpdate({ target: namespaceVersions.namespace, set: { version: sql`${namespaceVersions.version} + 1` } });
+    .onConflictDoUpdate({
+      target: namespaceVersions.namespace,
+      set: { version: sql`${namespaceVersions.version} + 1` },
+    });
 }
 
 export async function countOrphanChunks(db: Executor) {

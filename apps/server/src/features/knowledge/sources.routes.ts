@@ -2,13 +2,13 @@ import { z } from 'zod';
 import type { Feature } from '../../app.ts';
 import { actorOf } from '../../http/auth.ts';
 import { dataOf, errorBody } from '../../http/envelope.ts';
-import { AppError } from '../../http/errors.ts';
 import { offsetPage, offsetQuery } from '../../http/pagination.ts';
 import { assertValid } from '../../http/validation.ts';
 import { assertCanManage, loadAssistant } from '../assistants/assistants.service.ts';
 import { retrieveForAssistant } from './knowledge.service.ts';
 import { createSourceBody, searchQuery, searchResult, sourceSchema, toSource } from './sources.schemas.ts';
 import * as svc from './sources.service.ts';
+import { readUpload } from './upload.ts';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 413: errorBody };
 const params = z.object({ assistantId: z.string().min(1).max(100) });
@@ -17,13 +17,24 @@ const config = { auth: 'session', deferValidation: true } as const;
 const tags = ['knowledge'];
 
 type P = { assistantId: string; sourceId?: string };
-const ownerOf = (row: { id: string; workspaceId: string }) => ({ workspaceId: row.workspaceId, assistantId: row.id });
+const ownerOf = (row: { id: string; workspaceId: string }) => ({
+  workspaceId: row.workspaceId,
+  assistantId: row.id,
+});
 
 /** decisions §6: an assistant's own knowledge base, on the session surface. */
 export const assistantSourcesRoutes: Feature = (app, ctx) => {
   app.get(
     '/api/assistants/:assistantId/sources',
-    { config, schema: { tags, params, querystring: offsetQuery, response: { 200: offsetPage(sourceSchema), ...errors } } },
+    {
+      config,
+      schema: {
+        tags,
+        params,
+        querystring: offsetQuery,
+        response: { 200: offsetPage(sourceSchema), ...errors },
+      },
+    },
     async (request) => {
       const { row } = await loadAssistant(ctx, actorOf(request), (request.params as P).assistantId);
       assertValid(request);
@@ -34,7 +45,10 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
 
   app.post(
     '/api/assistants/:assistantId/sources',
-    { config, schema: { tags, params, body: createSourceBody, response: { 201: dataOf(sourceSchema), ...errors } } },
+    {
+      config,
+      schema: { tags, params, body: createSourceBody, response: { 201: dataOf(sourceSchema), ...errors } },
+    },
     async (request, reply) => {
       const { row } = await assertCanManage(ctx, actorOf(request), (request.params as P).assistantId);
       assertValid(request);
@@ -47,7 +61,12 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
     '/api/assistants/:assistantId/sources/files',
     {
       config,
-      schema: { tags, params, consumes: ['multipart/form-data'], response: { 201: dataOf(sourceSchema), ...errors } },
+      schema: {
+        tags,
+        params,
+        consumes: ['multipart/form-data'],
+        response: { 201: dataOf(sourceSchema), ...errors },
+      },
     },
     async (request, reply) => {
       const { row } = await assertCanManage(ctx, actorOf(request), (request.params as P).assistantId);
@@ -93,7 +112,12 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
     '/api/assistants/:assistantId/search',
     {
       config,
-      schema: { tags, params, querystring: searchQuery, response: { 200: z.object({ data: z.array(searchResult) }), ...errors } },
+      schema: {
+        tags,
+        params,
+        querystring: searchQuery,
+        response: { 200: z.object({ data: z.array(searchResult) }), ...errors },
+      },
     },
     async (request) => {
       const { row } = await loadAssistant(ctx, actorOf(request), (request.params as P).assistantId);
@@ -103,20 +127,3 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
     },
   );
 };
-
-/** One file from a multipart body; over the limit → 413, no file → 400. */
-async function readUpload(request: import('fastify').FastifyRequest, limit: number): Promise<svc.Upload> {
-  if (!request.isMultipart()) {
-    throw new AppError('bad_request:api', 'Send the file as multipart/form-data', { file: 'Required' });
-  }
-  const file = await request.file({ limits: { fileSize: limit, files: 1 } });
-  if (!file) throw new AppError('bad_request:api', 'No file in the request', { file: 'Required' });
-  const content = await file.toBuffer().catch((err: { code?: string }) => {
-    if (err.code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new AppError('payload_too_large:api', `Files are limited to ${Math.round(limit / 1024 / 1024)} MB`);
-    }
-    throw err;
-  });
-  const filename = file.filename.replace(/[\\/\u0000-\u001f]/g, '_').slice(0, 200) || 'upload';
-  return { filename, mimeType: file.mimetype.slice(0, 200), content };
-}

@@ -6,21 +6,28 @@ import type { SourceRow } from './sources.repo.ts';
 const name = z.string().trim().min(1).max(200);
 const path = z.string().trim().min(1).max(500).startsWith('/', 'Must start with /');
 
-export const textSource = z.strictObject({ type: z.literal('text'), name, text: z.string().min(1).max(1_000_000) });
+export const textSource = z.strictObject({
+  type: z.literal('text'),
+  name,
+  text: z.string().min(1).max(1_000_000),
+});
 export const qaSource = z.strictObject({
   type: z.literal('qa'),
   name: name.optional(),
   pairs: z
-    .array(z.strictObject({ question: z.string().trim().min(1).max(2_000), answer: z.string().trim().min(1).max(20_000) }))
+    .array(
+      z.strictObject({
+        question: z.string().trim().min(1).max(2_000),
+        answer: z.string().trim().min(1).max(20_000),
+      }),
+    )
     .min(1)
     .max(2_000),
 });
 export const websiteSource = z.strictObject({
   type: z.literal('website'),
   name: name.optional(),
-  url: z
-    .url({ protocol: /^https?$/, message: 'Must be an http(s) URL' })
-    .max(2_000),
+  url: z.url({ protocol: /^https?$/, message: 'Must be an http(s) URL' }).max(2_000),
   mode: z.enum(['page', 'sitemap', 'crawl']).default('page'),
   maxPages: z.number().int().min(1).max(1_000).default(50),
   includePaths: z.array(path).max(50).default([]),

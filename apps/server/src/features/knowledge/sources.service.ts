@@ -3,8 +3,8 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { detectKind, UnsupportedFileError } from './parsers.ts';
-import type { CreateSourceInput } from './sources.schemas.ts';
 import * as repo from './sources.repo.ts';
+import type { CreateSourceInput } from './sources.schemas.ts';
 
 export type { SourceOwner } from './sources.repo.ts';
 
@@ -22,7 +22,11 @@ export async function createSource(ctx: AppContext, owner: repo.SourceOwner, inp
   const at = now();
   const { type, ...config } = input;
   const name =
-    input.type === 'text' ? input.name : input.type === 'website' ? (input.name ?? input.url) : (input.name ?? 'Q&A');
+    input.type === 'text'
+      ? input.name
+      : input.type === 'website'
+        ? (input.name ?? input.url)
+        : (input.name ?? 'Q&A');
   const row = await repo.insertSource(ctx.db, {
     id: newId('src'),
     workspaceId: owner.workspaceId,
@@ -78,8 +82,11 @@ export async function createFileSource(ctx: AppContext, owner: repo.SourceOwner,
   return row;
 }
 
-export const listSources = (ctx: AppContext, owner: repo.SourceOwner, page: { limit: number; offset: number }) =>
-  repo.listSources(ctx.db, owner, page);
+export const listSources = (
+  ctx: AppContext,
+  owner: repo.SourceOwner,
+  page: { limit: number; offset: number },
+) => repo.listSources(ctx.db, owner, page);
 
 export async function getSource(ctx: AppContext, owner: repo.SourceOwner, sourceId: string) {
   const row = sourceId.length <= 100 ? await repo.findSource(ctx.db, owner, sourceId) : undefined;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../db/client.ts';
 import type { AppContext } from '../../context.ts';
+import { queryRows } from '../../db/client.ts';
 import { type NamespaceMatrix, type Scored, topK, VectorCache } from './vector-cache.ts';
 
 /** Dimensions that get an HNSW index where pgvector exists (vector-migrations). */
@@ -49,7 +49,8 @@ function hnswIndex(ctx: AppContext): VectorIndex {
     kind: 'hnsw',
     async nearest(namespaces, query, k) {
       const dims = query.length;
-      if (!(INDEXED_DIMS as readonly number[]).includes(dims)) return exactIndex(ctx).nearest(namespaces, query, k);
+      if (!(INDEXED_DIMS as readonly number[]).includes(dims))
+        return exactIndex(ctx).nearest(namespaces, query, k);
       const cast = sql.raw(`vector(${dims})`);
       return ctx.db.transaction(async (tx) => {
         await tx.execute(sql`set local hnsw.iterative_scan = relaxed_order`);
@@ -78,7 +79,7 @@ function exactIndex(ctx: AppContext): VectorIndex {
       sql`select id, embedding from knowledge_chunks where namespace = ${namespace} and dims = ${dims} order by id`,
     );
     const data = new Float32Array(rows.length * dims);
-    rows.forEach((r, i) => data.set(parseArray(r.embedding).slice(0, dims), i * dims));
+    for (const [i, r] of rows.entries()) data.set(parseArray(r.embedding).slice(0, dims), i * dims);
     const entry = { version, dims, ids: rows.map((r) => r.id), data };
     cache.set(namespace, entry);
     return entry;
