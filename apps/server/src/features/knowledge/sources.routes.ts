@@ -6,6 +6,7 @@ import { offsetPage, offsetQuery } from '../../http/pagination.ts';
 import { assertValid } from '../../http/validation.ts';
 import { assertCanManage, loadAssistant } from '../assistants/assistants.service.ts';
 import { retrieveForAssistant } from './knowledge.service.ts';
+import { realtimeLookup } from './realtime/realtime.service.ts';
 import { createSourceBody, searchQuery, searchResult, sourceSchema, toSource } from './sources.schemas.ts';
 import * as svc from './sources.service.ts';
 import { readUpload } from './upload.ts';
@@ -14,6 +15,11 @@ const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody,
 const params = z.object({ assistantId: z.string().min(1).max(100) });
 const sourceParams = params.extend({ sourceId: z.string().min(1).max(100) });
 const config = { auth: 'session', deferValidation: true } as const;
+const lookupBody = z.strictObject({
+  query: z.string().trim().min(1).max(500),
+  orderNumber: z.string().trim().min(1).max(40).optional(),
+  email: z.email().max(254).optional(),
+});
 const tags = ['knowledge'];
 
 type P = { assistantId: string; sourceId?: string };
@@ -105,6 +111,26 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
       const { row } = await assertCanManage(ctx, actorOf(request), p.assistantId);
       const source = await svc.syncSource(ctx, ownerOf(row), p.sourceId ?? '');
       return reply.status(202).send({ data: toSource(source) });
+    },
+  );
+
+  app.post(
+    '/api/assistants/:assistantId/sources/:sourceId/lookup',
+    {
+      config,
+      schema: {
+        tags,
+        params: sourceParams,
+        body: lookupBody,
+        response: { 200: dataOf(z.record(z.string(), z.unknown())), ...errors },
+      },
+    },
+    async (request) => {
+      const p = request.params as P;
+      const { row } = await loadAssistant(ctx, actorOf(request), p.assistantId);
+      const source = await svc.getSource(ctx, ownerOf(row), p.sourceId ?? '');
+      assertValid(request);
+      return { data: await realtimeLookup(ctx, source, request.body) };
     },
   );
 

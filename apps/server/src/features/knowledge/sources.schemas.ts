@@ -34,7 +34,39 @@ export const websiteSource = z.strictObject({
   excludePaths: z.array(path).max(50).default([]),
 });
 
-export const createSourceBody = z.discriminatedUnion('type', [textSource, qaSource, websiteSource]);
+const httpsUrl = z.url({ protocol: /^https$/, message: 'Must be an https:// URL' }).max(2_000);
+const secret = z.string().trim().min(1).max(500);
+
+/** Realtime sources (decisions §6): read live through tools, never indexed; credentials encrypted. */
+export const spreadsheetSource = z.strictObject({ type: z.literal('spreadsheet'), name, url: httpsUrl });
+export const storeSource = z
+  .strictObject({
+    type: z.literal('store'),
+    name: name.optional(),
+    platform: z.enum(['shopify', 'woocommerce']),
+    storeUrl: httpsUrl,
+    accessToken: secret.optional(),
+    consumerKey: secret.optional(),
+    consumerSecret: secret.optional(),
+  })
+  .superRefine((v, issue) => {
+    if (v.platform === 'shopify' && !v.accessToken) {
+      issue.addIssue({ code: 'custom', path: ['accessToken'], message: 'Required for Shopify' });
+    }
+    if (v.platform === 'woocommerce') {
+      for (const key of ['consumerKey', 'consumerSecret'] as const) {
+        if (!v[key]) issue.addIssue({ code: 'custom', path: [key], message: 'Required for WooCommerce' });
+      }
+    }
+  });
+
+export const createSourceBody = z.discriminatedUnion('type', [
+  textSource,
+  qaSource,
+  websiteSource,
+  spreadsheetSource,
+  storeSource,
+]);
 export type CreateSourceInput = z.infer<typeof createSourceBody>;
 
 export const sourceSchema = z.object({

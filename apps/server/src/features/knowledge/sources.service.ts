@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
+import { encrypt } from '../../lib/crypto.ts';
 import { newId } from '../../lib/ids.ts';
 import { detectKind, UnsupportedFileError } from './parsers.ts';
 import * as repo from './sources.repo.ts';
@@ -15,36 +16,52 @@ export function setIngestionWaker(ctx: AppContext, fn: () => void) {
 }
 const wake = (ctx: AppContext) => wakers.get(ctx)?.();
 
+const REALTIME = new Set(['store', 'spreadsheet']);
+
 const ownerIds = (owner: repo.SourceOwner) =>
   'assistantId' in owner ? { assistantId: owner.assistantId } : { projectId: owner.projectId };
 
+function defaultName(input: CreateSourceInput): string {
+  switch (input.type) {
+    case 'text':
+    case 'spreadsheet':
+      return input.name;
+    case 'website':
+      return input.name ?? input.url;
+    case 'store':
+      return input.name ?? new URL(input.storeUrl).host;
+    default:
+      return input.name ?? 'Q&A';
+  }
+}
+
+/** Splits credentials out of a store's settings: they are stored encrypted, never returned. */
+function splitSecret(input: CreateSourceInput): { config: Record<string, unknown>; secret: string | null } {
+  const { type: _t, name: _n, ...rest } = input as CreateSourceInput & { name?: string };
+  if (input.type !== 'store') return { config: rest, secret: null };
+  const { accessToken, consumerKey, consumerSecret, ...config } = rest as Record<string, unknown>;
+  return { config, secret: JSON.stringify({ accessToken, consumerKey, consumerSecret }) };
+}
+
 export async function createSource(ctx: AppContext, owner: repo.SourceOwner, input: CreateSourceInput) {
   const at = now();
-  const { type, ...config } = input;
-  const name =
-    input.type === 'text'
-      ? input.name
-      : input.type === 'website'
-        ? (input.name ?? input.url)
-        : (input.name ?? 'Q&A');
+  const { config, secret } = splitSecret(input);
   const row = await repo.insertSource(ctx.db, {
     id: newId('src'),
     workspaceId: owner.workspaceId,
     ...ownerIds(owner),
-    type,
-    name,
-    config: 'name' in config ? omitName(config) : config,
+    type: input.type,
+    name: defaultName(input),
+    config,
+    secretEnc: secret ? encrypt(ctx.config.encryptionKey, secret) : null,
+    // realtime sources are read live: there is nothing to ingest
+    status: REALTIME.has(input.type) ? 'ready' : 'pending',
     createdAt: at,
     updatedAt: at,
   });
   wake(ctx);
   return row;
 }
-
-const omitName = (c: Record<string, unknown>) => {
-  const { name: _n, ...rest } = c;
-  return rest;
-};
 
 export type Upload = { filename: string; mimeType: string; content: Buffer };
 
@@ -102,8 +119,6 @@ export async function deleteSource(ctx: AppContext, owner: repo.SourceOwner, sou
     await repo.bumpNamespace(tx, row.assistantId ?? row.projectId ?? '');
   });
 }
-
-const REALTIME = new Set(['store', 'spreadsheet']);
 
 /** Re-sync on demand → 202. Realtime sources are read live and have nothing to sync. */
 export async function syncSource(ctx: AppContext, owner: repo.SourceOwner, sourceId: string) {
