@@ -1,4 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { ensureTestTls } from './test/support/tls.ts';
+
+// Local HTTPS receivers (webhook tests) use a CA made here; Node reads NODE_EXTRA_CA_CERTS only
+// at start, so it is set before vitest forks its test processes (docs/webhooks.md, testing).
+const tlsDir = fileURLToPath(new URL('./.tmp/tls', import.meta.url));
+process.env.NODE_EXTRA_CA_CERTS = ensureTestTls(tlsDir).caFile;
+process.env.PARLEY_TEST_TLS_DIR = tlsDir;
 
 export default defineConfig({
   test: {

@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -11,8 +11,9 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { features } from './features/index.ts';
+import type { AuthMode } from './http/actor.ts';
 import { registerAuth } from './http/auth.ts';
-import { registerErrorHandler } from './http/error-handler.ts';
+import { registerErrorHandler, sendError, toAppError } from './http/error-handler.ts';
 import { setCursorSecret } from './http/pagination.ts';
 import { registerTenantGuard } from './http/tenant.ts';
 import { registerDeferredValidation } from './http/validation.ts';
@@ -31,14 +32,27 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     trustProxy: ctx.config.trustProxy,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
+    // One log line per request (onResponse below) instead of Fastify's two: half the log work
+    // on the hot path (docs/performance.md).
+    disableRequestLogging: true,
     ajv: undefined,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Router-level failures (bad URL encoding, over-long params) use the one error model too.
+    frameworkErrors: (err, request, reply) => sendError(reply, toAppError(err, request)),
   });
   setCursorSecret(hmacSha256(ctx.config.encryptionKey, 'cursor'));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: reply.elapsedTime },
+      'request',
+    );
+    done();
   });
   registerErrorHandler(app);
   registerDeferredValidation(app);
@@ -56,14 +70,31 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       },
       components: {
         securitySchemes: {
-          session: { type: 'apiKey', in: 'cookie', name: 'parley.session-token' },
-          bearer: { type: 'http', scheme: 'bearer' },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'parley.session-token',
+            description: 'Browser session from POST /api/auth/login or /api/auth/signup.',
+          },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'A personal access token (`pat_...`) on /api/workspaces and /api/webhooks, or a workspace API key (`wsk_live_...`) on /api/v1.',
+          },
+          widgetSession: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'Public widget paths after init: `Authorization: Widget <sessionToken>`.',
+          },
         },
       },
     },
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
+  app.addHook('onRoute', documentSecurity);
   registerAuth(app, ctx);
   registerTenantGuard(app, ctx);
 
@@ -82,6 +113,22 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     await app.register(async (scope) => feature(typed(scope), ctx));
   }
   return app;
+}
+
+const SECURITY: Record<AuthMode, Array<Record<string, string[]>> | undefined> = {
+  none: undefined,
+  session: [{ session: [] }],
+  user: [{ session: [] }, { bearer: [] }],
+  'user-or-key': [{ session: [] }, { bearer: [] }],
+  key: [{ bearer: [] }],
+};
+
+/** Every operation in the OpenAPI document names the credentials its `config.auth` accepts. */
+function documentSecurity(route: RouteOptions) {
+  const security = SECURITY[route.config?.auth ?? 'none'];
+  if (!security) return;
+  const schema = (route.schema ?? {}) as Record<string, unknown>;
+  if (!schema.security) route.schema = { ...schema, security };
 }
 
 export type FeatureApp = ReturnType<typeof typed>;

@@ -9,7 +9,13 @@ const bool = z
   .default('false')
   .transform((v) => v === 'true' || v === '1');
 
-const envSchema = z.object({
+/** A comma-separated list of non-negative seconds, e.g. "60,300" (fractions allowed for tests). */
+const delays = z
+  .string()
+  .regex(/^\s*(\d+(\.\d+)?\s*(,\s*\d+(\.\d+)?\s*)*)?$/, 'must be comma-separated seconds, e.g. 60,300')
+  .transform((v) => (v.trim() === '' ? [] : v.split(',').map((n) => Number(n.trim()))));
+
+export const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
@@ -43,6 +49,12 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(20 * 1024 * 1024),
+  // Webhooks (decisions §9): retry delays in seconds after each failed attempt, per format.
+  WEBHOOK_RETRY_DELAYS_A: delays.prefault('60,300'),
+  WEBHOOK_RETRY_DELAYS_B: delays.prefault('60,300,1800'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(30_000),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool,
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
 });
 
 export type Config = {
@@ -73,6 +85,14 @@ export type Config = {
     dimensions: number;
   };
   uploadLimitBytes: number;
+  webhooks: {
+    /** Seconds to wait after attempt n fails (index n-1); length + 1 = attempts per delivery. */
+    retryDelaysA: number[];
+    retryDelaysB: number[];
+    timeoutMs: number;
+    allowPrivateNetworks: boolean;
+    concurrency: number;
+  };
 };
 
 /** Parses an environment (process.env by default) into a Config; throws a readable error on bad values. */
@@ -112,6 +132,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dimensions: e.EMBEDDINGS_DIMENSIONS,
     },
     uploadLimitBytes: e.UPLOAD_LIMIT_BYTES,
+    webhooks: {
+      retryDelaysA: e.WEBHOOK_RETRY_DELAYS_A,
+      retryDelaysB: e.WEBHOOK_RETRY_DELAYS_B,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      allowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      concurrency: e.WEBHOOK_CONCURRENCY,
+    },
   };
 }
 

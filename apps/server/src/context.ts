@@ -10,6 +10,8 @@ export type AppContext = {
   db: Db;
   mail: Mailer;
   limits: RateLimits;
+  /** The background workers of this process, when running (jobs/index.ts); services may wake them. */
+  jobs?: { wake(): void };
 };
 
 /** The public origin the app is served from (decisions §3 CSRF guard, invite links). */

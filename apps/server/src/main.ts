@@ -1,6 +1,8 @@
 import { buildApp } from './app.ts';
 import { createContext, migrateDatabase, openConfiguredDatabase } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
+import { startWorkers } from './jobs/index.ts';
+import { startKnowledgeWorker } from './jobs/knowledge-worker.ts';
 
 /** config → database → migrate → app → listen; SIGTERM drains (decisions §14). */
 async function main() {
@@ -10,7 +12,13 @@ async function main() {
   const ctx = createContext(config, database);
   const app = await buildApp(ctx);
   await app.listen({ port: config.port, host: config.host });
-  const shown = config.publicBaseUrl ?? `http://localhost:${config.port}`;
+  // Background workers (webhook dispatch and delivery) run in every process (ARCHITECTURE.md).
+  const workers = startWorkers(ctx, { log: app.log });
+  const ingestion = startKnowledgeWorker(ctx, { log: app.log });
+  // The bound port, not the configured one: PORT=0 picks a free port (tests, benchmarks).
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const shown = config.publicBaseUrl ?? `http://localhost:${port}`;
   app.log.info(
     { database: database.kind, vectorIndex: vector },
     `Parley is running at ${shown} (database: ${database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'})`,
@@ -29,6 +37,8 @@ async function main() {
     force.unref();
     try {
       await app.close();
+      // Queued work stays queued: claims not finished within the grace expire and are retried.
+      await Promise.all([workers.stop(config.shutdownGraceMs), ingestion.stop(config.shutdownGraceMs)]);
       await ctx.limits.close();
       await database.close();
     } finally {

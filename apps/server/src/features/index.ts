@@ -6,7 +6,9 @@ import { assistantsFormBRoutes } from './assistants/assistants.form-b.routes.ts'
 import { authRoutes } from './auth/auth.routes.ts';
 import { projectsRoutes } from './knowledge/projects.routes.ts';
 import { assistantSourcesRoutes } from './knowledge/sources.routes.ts';
+import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { v1Routes } from './v1/v1.routes.ts';
+import { webhooksFeature } from './webhooks/webhooks.routes.ts';
 import { workspacesFeature } from './workspaces/workspaces.routes.ts';
 
 /** Every feature's routes, registered in this order by app.ts. */
@@ -20,4 +22,6 @@ export const features: Feature[] = [
   apiKeysRoutes,
   v1Routes,
   accountRoutes,
+  webhooksFeature,
+  notificationsRoutes,
 ];

@@ -1,10 +1,18 @@
 import type { Plan, Role } from '../db/schema/index.ts';
 
 /** Who is calling, resolved once per request from exactly one credential (decisions §3). */
-export type Actor =
+export type Actor = (
   | { kind: 'user'; userId: string; via: 'session'; sessionId: string }
   | { kind: 'user'; userId: string; via: 'pat'; tokenId: string }
-  | { kind: 'apiKey'; keyId: string; workspaceId: string; scopes: string[] };
+  | { kind: 'apiKey'; keyId: string; workspaceId: string; scopes: string[] }
+) & { prefetched?: Prefetched };
+
+/**
+ * The caller's standing in one workspace, read in the same query as the credential (the path's
+ * workspace for users, the key's own for API keys), so the tenant guard needs no query of its own
+ * (docs/performance.md). `tenant` null: not a member.
+ */
+export type Prefetched = { workspaceId: string; tenant: Tenant | null };
 
 /** Which credentials a route accepts. */
 export type AuthMode =

@@ -31,18 +31,21 @@ export function isOwnOrigin(ctx: AppContext, request: FastifyRequest, origin: st
 }
 
 async function resolveActor(ctx: AppContext, request: FastifyRequest, mode: AuthMode): Promise<Actor> {
+  // The path's workspace: the credential lookup reads the caller's membership there in the same
+  // query, and the tenant guard uses it (docs/performance.md).
+  const workspaceId = (request.params as Record<string, string | undefined> | undefined)?.workspaceId;
   const header = request.headers.authorization;
   if (header !== undefined) {
     const match = /^Bearer ([!-~]+)$/.exec(header);
     if (!match?.[1] || !bearerAllowed(mode, match[1]))
       throw unauthorized('This credential is not accepted here');
-    const actor = await actorFromBearer(ctx, match[1]);
+    const actor = await actorFromBearer(ctx, match[1], workspaceId);
     if (!actor) throw unauthorized('Invalid or revoked token');
     return actor;
   }
   const cookie = request.cookies[SESSION_COOKIE];
   if (cookie && cookieAllowed(mode)) {
-    const actor = await actorFromSessionToken(ctx, cookie);
+    const actor = await actorFromSessionToken(ctx, cookie, workspaceId);
     if (actor) {
       // CSRF guard (decisions §3): cookie-authenticated writes come from our own origin.
       if (!SAFE_METHODS.has(request.method)) {

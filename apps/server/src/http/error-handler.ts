@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
+import { pgErrorCode } from '../db/client.ts';
 import { AppError, ERROR_STATUS, type ErrorCode } from './errors.ts';
 
 type Body = { error: string; code: ErrorCode; details?: Record<string, unknown> };
@@ -13,19 +14,19 @@ function surface(url: string): 'chat' | 'widget' | 'api' {
 
 /** Zod issues → `details` mapping each field path to its first message. */
 export function zodDetails(issues: ReadonlyArray<Issue>) {
-  const details: Record<string, string> = {};
+  // A Map, not `{}`: field names such as `constructor` or `__proto__` must not hit Object.prototype.
+  const details = new Map<string, string>();
+  const add = (path: string, message: string) => {
+    if (!details.has(path)) details.set(path, message);
+  };
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys' && issue.keys) {
-      for (const key of issue.keys) {
-        const path = [...issue.path.map(String), key].join('.');
-        details[path] ??= 'Unknown field';
-      }
+      for (const key of issue.keys) add([...issue.path.map(String), key].join('.'), 'Unknown field');
       continue;
     }
-    const path = issue.path.map(String).join('.') || '_';
-    details[path] ??= issue.message;
+    add(issue.path.map(String).join('.') || '_', issue.message);
   }
-  return details;
+  return Object.fromEntries(details);
 }
 
 type Issue = { path: PropertyKey[]; message: string; code?: string; keys?: string[] };
@@ -63,19 +64,30 @@ export function toAppError(err: unknown, request: FastifyRequest): AppError {
   switch (fe?.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('payload_too_large:api', 'Request body is too large');
+    // decisions §2: a wrong Content-Type is a 400 like malformed JSON (not Fastify's 415).
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('unsupported_media_type:api', 'Unsupported Content-Type; send application/json');
+      return new AppError('bad_request:api', 'Unsupported Content-Type; send application/json');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('bad_request:api', 'Request body is empty');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('bad_request:api', 'Malformed JSON body');
+    case 'FST_ERR_BAD_URL':
+      return new AppError('bad_request:api', 'Malformed URL');
+    // A path parameter longer than any id we issue names nothing (Fastify would answer 414).
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('not_found:api', 'Resource not found');
+  }
+  // PostgreSQL rejects U+0000 and invalid byte sequences in text: bad input, never a 500.
+  const pg = pgErrorCode(err);
+  if (pg === '22021' || pg === '22P05') {
+    return new AppError('bad_request:api', 'Text contains characters that cannot be stored (such as U+0000)');
   }
   if (fe instanceof SyntaxError || fe?.statusCode === 400) {
     return new AppError('bad_request:api', 'Malformed request');
   }
   if (fe?.statusCode === 413) return new AppError('payload_too_large:api', 'Request body is too large');
-  if (fe?.statusCode === 415) return new AppError('unsupported_media_type:api', 'Unsupported Content-Type');
+  if (fe?.statusCode === 415) return new AppError('bad_request:api', 'Unsupported Content-Type');
   return new AppError('internal_server_error:api', 'Internal server error');
 }
 

@@ -22,7 +22,6 @@ export const ERROR_STATUS = {
   plan_limit_reached: 403,
   billing_not_configured: 400,
   'payload_too_large:api': 413,
-  'unsupported_media_type:api': 415,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -187,3 +187,27 @@ describe('sync and delete', () => {
     expect(res.json().total).toBeGreaterThan(2);
   });
 });
+
+describe('the running worker', () => {
+  it('picks up a new source by itself and reports progress to ready', async () => {
+    const { startKnowledgeWorker } = await import('../../src/jobs/knowledge-worker.ts');
+    const worker = startKnowledgeWorker(t.ctx, { idleMs: 50 });
+    try {
+      const src = await addSource(t, w.owner, asst, {
+        type: 'text',
+        name: 'Live',
+        text: 'Gift cards never expire.',
+      });
+      const deadline = Date.now() + 15_000;
+      let status = src.status;
+      while (status !== 'ready' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+        status = (await getSource(t, w.owner, asst, src.id)).status;
+      }
+      expect(status).toBe('ready');
+      expect((await search(t, w.owner, asst, 'do gift cards expire'))[0]!.content).toContain('never expire');
+    } finally {
+      await worker.stop();
+    }
+  });
+});

@@ -1,31 +1,114 @@
-import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { apiKeys, personalTokens, sessions } from '../../db/schema/index.ts';
+import { preparedFor } from '../../db/prepared.ts';
+import { apiKeys, memberships, personalTokens, sessions, workspaces } from '../../db/schema/index.ts';
 
-export async function findLiveSession(db: Executor, tokenHash: string, at: Date) {
-  const [row] = await db
+// Every authenticated request runs one of these: prepared once (db/prepared.ts).
+const liveSession = preparedFor((db) =>
+  db
     .select({ id: sessions.id, userId: sessions.userId, expiresAt: sessions.expiresAt })
     .from(sessions)
-    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, at)))
-    .limit(1);
+    .where(
+      and(eq(sessions.tokenHash, sql.placeholder('hash')), gt(sessions.expiresAt, sql.placeholder('at'))),
+    )
+    .limit(1)
+    .prepare('parley_live_session'),
+);
+
+export async function findLiveSession(db: Executor, tokenHash: string, at: Date) {
+  const [row] = await liveSession(db).execute({ hash: tokenHash, at: at.toISOString() });
   return row;
 }
 
-export async function findPersonalToken(db: Executor, tokenHash: string) {
-  const [row] = await db
+/** The caller's membership in the path's workspace, left-joined onto a credential lookup. */
+const memberColumns = {
+  role: memberships.role,
+  plan: workspaces.plan,
+  trialEndsAt: workspaces.trialEndsAt,
+  billingStatus: workspaces.billingStatus,
+};
+
+const liveSessionIn = preparedFor((db) =>
+  db
+    .select({ id: sessions.id, userId: sessions.userId, ...memberColumns })
+    .from(sessions)
+    .leftJoin(
+      memberships,
+      and(
+        eq(memberships.userId, sessions.userId),
+        eq(memberships.workspaceId, sql.placeholder('workspaceId')),
+      ),
+    )
+    .leftJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+    .where(
+      and(eq(sessions.tokenHash, sql.placeholder('hash')), gt(sessions.expiresAt, sql.placeholder('at'))),
+    )
+    .limit(1)
+    .prepare('parley_live_session_in'),
+);
+
+/** A live session and, in the same query, its user's membership in `workspaceId` (or nulls). */
+export async function findLiveSessionIn(db: Executor, tokenHash: string, at: Date, workspaceId: string) {
+  const [row] = await liveSessionIn(db).execute({ hash: tokenHash, at: at.toISOString(), workspaceId });
+  return row;
+}
+
+const personalTokenIn = preparedFor((db) =>
+  db
+    .select({ id: personalTokens.id, userId: personalTokens.userId, ...memberColumns })
+    .from(personalTokens)
+    .leftJoin(
+      memberships,
+      and(
+        eq(memberships.userId, personalTokens.userId),
+        eq(memberships.workspaceId, sql.placeholder('workspaceId')),
+      ),
+    )
+    .leftJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+    .where(eq(personalTokens.tokenHash, sql.placeholder('hash')))
+    .limit(1)
+    .prepare('parley_personal_token_in'),
+);
+
+export async function findPersonalTokenIn(db: Executor, tokenHash: string, workspaceId: string) {
+  const [row] = await personalTokenIn(db).execute({ hash: tokenHash, workspaceId });
+  return row;
+}
+
+const personalToken = preparedFor((db) =>
+  db
     .select({ id: personalTokens.id, userId: personalTokens.userId })
     .from(personalTokens)
-    .where(eq(personalTokens.tokenHash, tokenHash))
-    .limit(1);
+    .where(eq(personalTokens.tokenHash, sql.placeholder('hash')))
+    .limit(1)
+    .prepare('parley_personal_token'),
+);
+
+export async function findPersonalToken(db: Executor, tokenHash: string) {
+  const [row] = await personalToken(db).execute({ hash: tokenHash });
   return row;
 }
 
-export async function findApiKey(db: Executor, keyHash: string) {
-  const [row] = await db
-    .select({ id: apiKeys.id, workspaceId: apiKeys.workspaceId, scopes: apiKeys.scopes })
+const apiKey = preparedFor((db) =>
+  db
+    .select({
+      id: apiKeys.id,
+      workspaceId: apiKeys.workspaceId,
+      scopes: apiKeys.scopes,
+      // The key's workspace plan in the same query: the tenant guard then needs none.
+      plan: workspaces.plan,
+      trialEndsAt: workspaces.trialEndsAt,
+      billingStatus: workspaces.billingStatus,
+    })
     .from(apiKeys)
-    .where(eq(apiKeys.keyHash, keyHash))
-    .limit(1);
+    .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
+    .where(eq(apiKeys.keyHash, sql.placeholder('hash')))
+    .limit(1)
+    .prepare('parley_api_key'),
+);
+
+export async function findApiKey(db: Executor, keyHash: string) {
+  const [row] = await apiKey(db).execute({ hash: keyHash });
   return row;
 }
 

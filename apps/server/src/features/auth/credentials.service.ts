@@ -1,11 +1,15 @@
 import type { AppContext } from '../../context.ts';
-import type { Actor } from '../../http/actor.ts';
+import type { Plan, Role } from '../../db/schema/index.ts';
+import type { Actor, Prefetched } from '../../http/actor.ts';
 import { now } from '../../lib/clock.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
+import { effectivePlan } from '../workspaces/plan.ts';
 import {
   findApiKey,
   findLiveSession,
+  findLiveSessionIn,
   findPersonalToken,
+  findPersonalTokenIn,
   touchApiKey,
   touchPersonalToken,
 } from './credentials.repo.ts';
@@ -14,22 +18,81 @@ export const SESSION_COOKIE = 'parley.session-token';
 export const PAT_PREFIX = 'pat_';
 export const API_KEY_PREFIX = 'wsk_live_';
 
-/** Secrets are looked up by their SHA-256 only (decisions §3: stored only as hashes). */
-export async function actorFromSessionToken(ctx: AppContext, token: string): Promise<Actor | null> {
+type MemberRow = {
+  role: Role | null;
+  plan: Plan | null;
+  trialEndsAt: Date | null;
+  billingStatus: string | null;
+};
+
+/** The membership columns of a credential lookup as the tenant guard's answer (null: not a member). */
+function prefetched(workspaceId: string, row: MemberRow): Prefetched {
+  if (!row.role || !row.plan || row.billingStatus === null) return { workspaceId, tenant: null };
+  const plan = effectivePlan({
+    plan: row.plan,
+    trialEndsAt: row.trialEndsAt,
+    billingStatus: row.billingStatus,
+  });
+  return { workspaceId, tenant: { workspaceId, role: row.role, plan } };
+}
+
+/**
+ * Secrets are looked up by their SHA-256 only (decisions §3: stored only as hashes). With
+ * `workspaceId` (the path's), the same query reads the user's membership there.
+ */
+export async function actorFromSessionToken(
+  ctx: AppContext,
+  token: string,
+  workspaceId?: string,
+): Promise<Actor | null> {
   if (token.length > 200) return null;
+  if (workspaceId !== undefined && workspaceId.length <= 100) {
+    const row = await findLiveSessionIn(ctx.db, sha256Hex(token), now(), workspaceId);
+    if (!row) return null;
+    return {
+      kind: 'user',
+      userId: row.userId,
+      via: 'session',
+      sessionId: row.id,
+      prefetched: prefetched(workspaceId, row),
+    };
+  }
   const row = await findLiveSession(ctx.db, sha256Hex(token), now());
   return row ? { kind: 'user', userId: row.userId, via: 'session', sessionId: row.id } : null;
 }
 
-export async function actorFromBearer(ctx: AppContext, token: string): Promise<Actor | null> {
+export async function actorFromBearer(
+  ctx: AppContext,
+  token: string,
+  workspaceId?: string,
+): Promise<Actor | null> {
   if (token.length > 200) return null;
   if (token.startsWith(PAT_PREFIX)) {
+    if (workspaceId !== undefined && workspaceId.length <= 100) {
+      const row = await findPersonalTokenIn(ctx.db, sha256Hex(token), workspaceId);
+      if (!row) return null;
+      return {
+        kind: 'user',
+        userId: row.userId,
+        via: 'pat',
+        tokenId: row.id,
+        prefetched: prefetched(workspaceId, row),
+      };
+    }
     const row = await findPersonalToken(ctx.db, sha256Hex(token));
     return row ? { kind: 'user', userId: row.userId, via: 'pat', tokenId: row.id } : null;
   }
   if (token.startsWith(API_KEY_PREFIX)) {
     const row = await findApiKey(ctx.db, sha256Hex(token));
-    return row ? { kind: 'apiKey', keyId: row.id, workspaceId: row.workspaceId, scopes: row.scopes } : null;
+    if (!row) return null;
+    const { workspaceId: ws } = row;
+    return {
+      kind: 'apiKey',
+      keyId: row.id,
+      workspaceId: ws,
+      scopes: row.scopes,
+      prefetched: { workspaceId: ws, tenant: { workspaceId: ws, role: null, plan: effectivePlan(row) } },
+    };
   }
   return null;
 }

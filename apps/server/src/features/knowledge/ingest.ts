@@ -4,8 +4,10 @@ import { addDays, now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { type Chunk, chunkQa, chunkText } from './chunking.ts';
 import { embedderFor } from './embedder.ts';
+import { fetchForKnowledge } from './outbound.ts';
 import { CorruptFileError, detectKind, parseFile, UnsupportedFileError } from './parsers.ts';
 import * as repo from './sources.repo.ts';
+import { crawlWebsite, type WebsiteConfig, WebsiteError } from './website.ts';
 
 /** A failure whose message is shown to the user as the source's `error`. */
 export class IngestError extends Error {}
@@ -19,10 +21,29 @@ const EMBED_BATCH = 64;
 const MAX_ATTEMPTS = 3;
 export const WEBSITE_RESYNC_DAYS = 1;
 
-/** Loaders per static source type; websites register theirs (website.ts). */
+/** Loaders per static source type (Q&A pairs are chunked directly). */
 export type DocumentLoader = (ctx: AppContext, source: repo.SourceRow) => Promise<SourceDocument[]>;
 const loaders: Partial<Record<repo.SourceRow['type'], DocumentLoader>> = {
   text: async (_ctx, s) => [{ text: String(s.config.text ?? ''), title: s.name, url: null }],
+  website: async (ctx, s) => {
+    try {
+      const pages = await crawlWebsite(s.config as unknown as WebsiteConfig, async (url) => {
+        const res = await fetchForKnowledge(ctx, url, {
+          headers: { accept: 'text/html, text/plain;q=0.8, application/xml;q=0.7' },
+        });
+        return {
+          status: res.status,
+          contentType: res.contentType,
+          body: res.body.toString('utf8'),
+          finalUrl: res.finalUrl,
+        };
+      });
+      return pages.map((p) => ({ text: p.text, title: p.title, url: p.url }));
+    } catch (err) {
+      if (err instanceof WebsiteError) throw new IngestError(err.message);
+      throw new IngestError(`Could not read the website: ${(err as Error).message}`);
+    }
+  },
   file: async (ctx, s) => {
     const file = await repo.findSourceFile(ctx.db, s.id);
     if (!file) throw new IngestError('The uploaded file is missing');
@@ -30,10 +51,6 @@ const loaders: Partial<Record<repo.SourceRow['type'], DocumentLoader>> = {
     return [{ text: parsed.text, title: parsed.title ?? file.filename, url: null }];
   },
 };
-
-export function registerLoader(type: repo.SourceRow['type'], loader: DocumentLoader) {
-  loaders[type] = loader;
-}
 
 async function chunksOf(ctx: AppContext, source: repo.SourceRow): Promise<TitledChunk[]> {
   if (source.type === 'qa') {

@@ -3,6 +3,7 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { encrypt } from '../../lib/crypto.ts';
 import { newId } from '../../lib/ids.ts';
+import { checkSourceUrl } from './outbound.ts';
 import { detectKind, UnsupportedFileError } from './parsers.ts';
 import * as repo from './sources.repo.ts';
 import type { CreateSourceInput } from './sources.schemas.ts';
@@ -43,7 +44,18 @@ function splitSecret(input: CreateSourceInput): { config: Record<string, unknown
   return { config, secret: JSON.stringify({ accessToken, consumerKey, consumerSecret }) };
 }
 
+const sourceUrl = (input: CreateSourceInput) =>
+  input.type === 'website' || input.type === 'spreadsheet'
+    ? input.url
+    : input.type === 'store'
+      ? input.storeUrl
+      : null;
+
 export async function createSource(ctx: AppContext, owner: repo.SourceOwner, input: CreateSourceInput) {
+  const url = sourceUrl(input);
+  const refused = url ? await checkSourceUrl(ctx, url) : null;
+  if (refused)
+    throw badRequest('Validation failed', { [input.type === 'store' ? 'storeUrl' : 'url']: refused });
   const at = now();
   const { config, secret } = splitSecret(input);
   const row = await repo.insertSource(ctx.db, {

@@ -1,5 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { preparedFor } from '../../db/prepared.ts';
 import { memberships, workspaces } from '../../db/schema/index.ts';
 
 const planColumns = {
@@ -9,18 +10,38 @@ const planColumns = {
   billingStatus: workspaces.billingStatus,
 };
 
-export async function findMembershipWithPlan(db: Executor, workspaceId: string, userId: string) {
-  const [row] = await db
+// The tenant guard runs on every workspace request: prepared once (db/prepared.ts).
+const membershipWithPlan = preparedFor((db) =>
+  db
     .select({ ...planColumns, role: memberships.role })
     .from(memberships)
     .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
-    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)))
-    .limit(1);
+    .where(
+      and(
+        eq(memberships.workspaceId, sql.placeholder('workspaceId')),
+        eq(memberships.userId, sql.placeholder('userId')),
+      ),
+    )
+    .limit(1)
+    .prepare('parley_membership_with_plan'),
+);
+
+export async function findMembershipWithPlan(db: Executor, workspaceId: string, userId: string) {
+  const [row] = await membershipWithPlan(db).execute({ workspaceId, userId });
   return row;
 }
 
+const workspacePlan = preparedFor((db) =>
+  db
+    .select(planColumns)
+    .from(workspaces)
+    .where(eq(workspaces.id, sql.placeholder('workspaceId')))
+    .limit(1)
+    .prepare('parley_workspace_plan'),
+);
+
 export async function findWorkspacePlan(db: Executor, workspaceId: string) {
-  const [row] = await db.select(planColumns).from(workspaces).where(eq(workspaces.id, workspaceId)).limit(1);
+  const [row] = await workspacePlan(db).execute({ workspaceId });
   return row;
 }
 

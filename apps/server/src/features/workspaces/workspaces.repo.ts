@@ -1,5 +1,6 @@
 import { and, asc, count, eq, like, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { preparedFor } from '../../db/prepared.ts';
 import { memberships, type Role, users, workspaces } from '../../db/schema/index.ts';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
@@ -78,8 +79,9 @@ export async function listForUser(db: Executor, userId: string, limit: number, o
 }
 
 /** One query for the single-workspace view: the row plus both counts as scalar subqueries. */
-export async function findDetail(db: Executor, workspaceId: string) {
-  const [row] = await db
+// Prepared once (db/prepared.ts): GET /api/workspaces/{id} is a hot read (docs/performance.md).
+const detail = preparedFor((db) =>
+  db
     .select({
       ...listColumns,
       // Written out in full: drizzle drops table qualifiers inside selected sql, and a bare
@@ -92,7 +94,12 @@ export async function findDetail(db: Executor, workspaceId: string) {
         sql<number>`(select count(*) from assistants a where a.workspace_id = workspaces.id)`.mapWith(Number),
     })
     .from(workspaces)
-    .where(eq(workspaces.id, workspaceId));
+    .where(eq(workspaces.id, sql.placeholder('workspaceId')))
+    .prepare('parley_workspace_detail'),
+);
+
+export async function findDetail(db: Executor, workspaceId: string) {
+  const [row] = await detail(db).execute({ workspaceId });
   return row;
 }
 

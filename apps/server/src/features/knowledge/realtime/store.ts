@@ -59,16 +59,14 @@ export async function searchProducts(
   if (c.platform === 'woocommerce') {
     const url = `${base(c)}/wp-json/wc/v3/products?search=${encodeURIComponent(query)}&per_page=${limit}`;
     const list = ((await getJson(ctx, url, headers(c, s))) ?? []) as WooProduct[];
-    return list
-      .slice(0, limit)
-      .map(
-        (p): Product => ({
-          title: p.name,
-          price: p.price ?? null,
-          available: p.stock_status !== 'outofstock',
-          url: p.permalink ?? null,
-        }),
-      );
+    return list.slice(0, limit).map(
+      (p): Product => ({
+        title: p.name,
+        price: p.price ?? null,
+        available: p.stock_status !== 'outofstock',
+        url: p.permalink ?? null,
+      }),
+    );
   }
   // Shopify's REST products list has no text search: fetch a page and rank by shared words.
   const url = `${base(c)}/admin/api/${SHOPIFY_API}/products.json?limit=250&fields=title,handle,status,variants`;

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import type { Feature } from '../../app.ts';
+import { userIdOf } from '../../http/auth.ts';
+import { dataOf, errorBody, idParam, iso, isoOrNull } from '../../http/envelope.ts';
+import { cursorPage, cursorQuery } from '../../http/pagination.ts';
+import type { NotificationRow } from './notifications.repo.ts';
+import * as service from './notifications.service.ts';
+
+const notificationSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  title: z.string(),
+  body: z.string(),
+  workspaceId: z.string().nullable(),
+  readAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+const toNotification = (n: NotificationRow): z.infer<typeof notificationSchema> => ({
+  id: n.id,
+  type: n.type,
+  title: n.title,
+  body: n.body,
+  workspaceId: n.workspaceId,
+  readAt: isoOrNull(n.readAt),
+  createdAt: iso(n.createdAt),
+});
+
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 429: errorBody };
+
+/** decisions §13: a user's own in-app notifications, on the session surface. */
+export const notificationsRoutes: Feature = (app, ctx) => {
+  app.get(
+    '/api/notifications',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags: ['notifications'],
+        querystring: cursorQuery.strict(),
+        response: { 200: cursorPage(notificationSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const page = await service.listNotifications(ctx, userIdOf(request), request.query);
+      return { ...page, data: page.data.map(toNotification) };
+    },
+  );
+
+  app.post(
+    '/api/notifications/read-all',
+    {
+      config: { auth: 'session' },
+      schema: { tags: ['notifications'], response: { 204: z.undefined(), ...errors } },
+    },
+    async (request, reply) => {
+      await service.readAllNotifications(ctx, userIdOf(request));
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/api/notifications/:notificationId/read',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags: ['notifications'],
+        params: z.object({ notificationId: idParam }),
+        response: { 200: dataOf(notificationSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const row = await service.readNotification(ctx, userIdOf(request), request.params.notificationId);
+      return { data: toNotification(row) };
+    },
+  );
+};

@@ -1,0 +1,178 @@
+import { and, count, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../db/client.ts';
+import { type WebhookFormat, webhookDeliveries, webhookFailures, webhooks } from '../../db/schema/index.ts';
+import { newId } from '../../lib/ids.ts';
+
+/**
+ * Queries of the delivery queue (the webhook_deliveries table, see db/schema/webhooks.ts). They
+ * span workspaces on purpose: workers serve every tenant; each row carries its workspace.
+ */
+
+export async function activeWebhooksOf(db: Executor, workspaceIds: string[]) {
+  if (workspaceIds.length === 0) return [];
+  return db
+    .select({
+      id: webhooks.id,
+      workspaceId: webhooks.workspaceId,
+      format: webhooks.format,
+      events: webhooks.events,
+    })
+    .from(webhooks)
+    .where(and(inArray(webhooks.workspaceId, workspaceIds), eq(webhooks.active, true)));
+}
+
+/** Idempotent: (event_id, webhook_id) is unique, so a re-dispatched event adds nothing. */
+export async function insertDeliveries(db: Executor, rows: (typeof webhookDeliveries.$inferInsert)[]) {
+  for (let i = 0; i < rows.length; i += 1000) {
+    await db
+      .insert(webhookDeliveries)
+      .values(rows.slice(i, i + 1000))
+      .onConflictDoNothing({ target: [webhookDeliveries.eventId, webhookDeliveries.webhookId] });
+  }
+}
+
+export type ClaimedDelivery = {
+  id: string;
+  workspaceId: string;
+  webhookId: string;
+  eventId: string;
+  event: string;
+  attempt: number;
+  maxAttempts: number;
+  lockedUntil: Date;
+  format: WebhookFormat;
+  url: string;
+  secretEnc: string;
+  active: boolean;
+  eventCreatedAt: Date;
+  data: Record<string, unknown>;
+  /** The webhook has a failure streak that a success must reset. */
+  hasFailures: boolean;
+};
+
+/**
+ * Claims up to `limit` due deliveries with a lease until `leaseUntil`. A claim whose lease ran
+ * out (its worker died) is due again: that is what makes delivery at-least-once.
+ */
+export async function claimDue(
+  db: Executor,
+  limit: number,
+  at: Date,
+  leaseUntil: Date,
+): Promise<ClaimedDelivery[]> {
+  const atIso = at.toISOString();
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`with due as (
+          select id from webhook_deliveries
+          where status = 'pending' and next_attempt_at <= ${atIso}::timestamptz
+            and (locked_until is null or locked_until < ${atIso}::timestamptz)
+          order by next_attempt_at limit ${limit} for update skip locked)
+        update webhook_deliveries d set locked_until = ${leaseUntil.toISOString()}::timestamptz
+        from due, webhooks w, events e
+        where d.id = due.id and w.id = d.webhook_id and e.id = d.event_id
+        returning d.id, d.workspace_id, d.webhook_id, d.event_id, d.event, d.attempt, d.max_attempts,
+          d.locked_until, w.format, w.url, w.secret_enc, w.active, e.created_at as event_created_at, e.data,
+          exists (select 1 from webhook_failures f where f.webhook_id = w.id) as has_failures`,
+  );
+  return rows.map((r) => ({
+    id: r.id as string,
+    workspaceId: r.workspace_id as string,
+    webhookId: r.webhook_id as string,
+    eventId: r.event_id as string,
+    event: r.event as string,
+    attempt: Number(r.attempt),
+    maxAttempts: Number(r.max_attempts),
+    lockedUntil: new Date(r.locked_until as string),
+    format: r.format as WebhookFormat,
+    url: r.url as string,
+    secretEnc: r.secret_enc as string,
+    active: r.active as boolean,
+    eventCreatedAt: new Date(r.event_created_at as string),
+    data: (typeof r.data === 'string' ? JSON.parse(r.data) : r.data) as Record<string, unknown>,
+    hasFailures: r.has_failures === true,
+  }));
+}
+
+/**
+ * Writes an attempt's outcome, fenced by the lease: if the lease expired and another worker
+ * took the delivery over, this late result is dropped (returns false).
+ */
+export async function finishAttempt(
+  db: Executor,
+  claim: Pick<ClaimedDelivery, 'id' | 'lockedUntil'>,
+  patch: Partial<typeof webhookDeliveries.$inferInsert>,
+): Promise<boolean> {
+  const rows = await db
+    .update(webhookDeliveries)
+    .set({ ...patch, lockedUntil: null })
+    .where(
+      and(
+        eq(webhookDeliveries.id, claim.id),
+        sql`${webhookDeliveries.lockedUntil} = ${claim.lockedUntil.toISOString()}::timestamptz`,
+      ),
+    )
+    .returning({ id: webhookDeliveries.id });
+  return rows.length > 0;
+}
+
+/** Records one failed attempt and returns the webhook's failures since `since`. */
+export async function addFailure(db: Executor, webhookId: string, at: Date, since: Date): Promise<number> {
+  await db.insert(webhookFailures).values({ id: newId('dlv'), webhookId, at });
+  // Failures older than the window drop out of the streak (decisions §9).
+  await db
+    .delete(webhookFailures)
+    .where(and(eq(webhookFailures.webhookId, webhookId), lt(webhookFailures.at, since)));
+  const [row] = await db
+    .select({ n: count() })
+    .from(webhookFailures)
+    .where(and(eq(webhookFailures.webhookId, webhookId), gt(webhookFailures.at, since)));
+  return row?.n ?? 0;
+}
+
+/** Turns the webhook off once; returns the row only to the caller that did it. */
+export async function disableWebhook(db: Executor, webhookId: string, at: Date) {
+  const [row] = await db
+    .update(webhooks)
+    .set({ active: false, disabledAt: at, updatedAt: at })
+    .where(and(eq(webhooks.id, webhookId), eq(webhooks.active, true)))
+    .returning();
+  return row;
+}
+
+export async function resetFailureStreak(db: Executor, webhookId: string) {
+  await db.delete(webhookFailures).where(eq(webhookFailures.webhookId, webhookId));
+}
+
+export type SuccessRecord = {
+  id: string;
+  lockedUntil: Date;
+  attempt: number;
+  statusCode: number;
+  durationMs: number;
+  at: Date;
+};
+
+/**
+ * Many successful attempts in one statement (the common case, so one round trip per batch
+ * instead of per delivery), fenced by each lease like finishAttempt. Returns the ids written.
+ */
+export async function finishSuccesses(db: Executor, rows: SuccessRecord[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const values = sql.join(
+    rows.map(
+      (r) =>
+        sql`(${r.id}, ${r.lockedUntil.toISOString()}::timestamptz, ${r.attempt}::int, ${r.statusCode}::int, ${r.durationMs}::int, ${r.at.toISOString()}::timestamptz)`,
+    ),
+    sql`, `,
+  );
+  const done = await queryRows<{ id: string }>(
+    db,
+    sql`update webhook_deliveries d set status = 'success', attempt = v.attempt, status_code = v.code,
+          duration_ms = v.dur, last_error = null, next_attempt_at = null, locked_until = null, updated_at = v.at
+        from (values ${values}) as v(id, locked, attempt, code, dur, at)
+        where d.id = v.id and d.locked_until = v.locked
+        returning d.id`,
+  );
+  return new Set(done.map((r) => r.id));
+}

@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import type { Feature } from '../../app.ts';
+import { dataOf, errorBody, idParam } from '../../http/envelope.ts';
+import { cursorPage, cursorQuery, offsetPage, offsetQuery } from '../../http/pagination.ts';
+import { tenantOf } from '../../http/tenant.ts';
+import { assertValid } from '../../http/validation.ts';
+import {
+  createdWebhookSchema,
+  createWebhookBody,
+  deliverySchema,
+  toDelivery,
+  toWebhook,
+  updateWebhookBody,
+  webhookSchema,
+} from './webhooks.schemas.ts';
+import * as service from './webhooks.service.ts';
+
+const errors = {
+  400: errorBody,
+  401: errorBody,
+  403: errorBody,
+  404: errorBody,
+  409: errorBody,
+  429: errorBody,
+};
+const wsParams = z.object({ workspaceId: idParam });
+const hookParams = wsParams.extend({ webhookId: idParam });
+
+/**
+ * Spec "Webhooks, Form A": owners and admins by session or personal token (permission
+ * webhooks.manage), or a workspace API key with events:read (decisions §3). Manages format A only.
+ */
+const guard = { auth: 'user-or-key', permission: 'webhooks.manage', scope: 'events:read' } as const;
+const base = '/api/workspaces/:workspaceId/webhooks';
+
+export const webhooksFormARoutes: Feature = (app, ctx) => {
+  app.get(
+    base,
+    {
+      config: guard,
+      schema: {
+        tags: ['webhooks'],
+        params: wsParams,
+        querystring: offsetQuery.strict(),
+        response: { 200: offsetPage(webhookSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { limit, offset } = request.query;
+      const { rows, total } = await service.listWebhooks(ctx, tenantOf(request).workspaceId, 'A', {
+        limit,
+        offset,
+      });
+      return { data: rows.map(toWebhook), total, limit, offset };
+    },
+  );
+
+  app.post(
+    base,
+    {
+      config: guard,
+      schema: {
+        tags: ['webhooks'],
+        params: wsParams,
+        body: createWebhookBody,
+        response: { 201: dataOf(createdWebhookSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { row, secret } = await service.createWebhook(
+        ctx,
+        tenantOf(request).workspaceId,
+        'A',
+        request.body,
+      );
+      return reply.status(201).send({ data: { ...toWebhook(row), secret } });
+    },
+  );
+
+  app.get(
+    `${base}/:webhookId`,
+    {
+      config: guard,
+      schema: { tags: ['webhooks'], params: hookParams, response: { 200: dataOf(webhookSchema), ...errors } },
+    },
+    async (request) => {
+      const row = await service.getWebhook(ctx, tenantOf(request).workspaceId, 'A', request.params.webhookId);
+      return { data: toWebhook(row) };
+    },
+  );
+
+  app.patch(
+    `${base}/:webhookId`,
+    {
+      config: { ...guard, deferValidation: true },
+      schema: {
+        tags: ['webhooks'],
+        params: hookParams,
+        body: updateWebhookBody,
+        response: { 200: dataOf(webhookSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const ws = tenantOf(request).workspaceId;
+      await service.getWebhook(ctx, ws, 'A', request.params.webhookId);
+      assertValid(request);
+      const row = await service.updateWebhook(ctx, ws, 'A', request.params.webhookId, request.body);
+      return { data: toWebhook(row) };
+    },
+  );
+
+  app.delete(
+    `${base}/:webhookId`,
+    {
+      config: guard,
+      schema: { tags: ['webhooks'], params: hookParams, response: { 204: z.undefined(), ...errors } },
+    },
+    async (request, reply) => {
+      await service.deleteWebhook(ctx, tenantOf(request).workspaceId, 'A', request.params.webhookId);
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    `${base}/:webhookId/deliveries`,
+    {
+      config: { ...guard, deferValidation: true },
+      schema: {
+        tags: ['webhooks'],
+        params: hookParams,
+        querystring: cursorQuery.strict(),
+        response: { 200: cursorPage(deliverySchema), ...errors },
+      },
+    },
+    async (request) => {
+      const ws = tenantOf(request).workspaceId;
+      await service.getWebhook(ctx, ws, 'A', request.params.webhookId);
+      assertValid(request);
+      const page = await service.listDeliveries(ctx, ws, request.params.webhookId, request.query);
+      return { ...page, data: page.data.map(toDelivery) };
+    },
+  );
+
+  app.post(
+    `${base}/:webhookId/deliveries/:deliveryId/retry`,
+    {
+      config: guard,
+      schema: {
+        tags: ['webhooks'],
+        params: hookParams.extend({ deliveryId: idParam }),
+        response: { 202: dataOf(deliverySchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { webhookId, deliveryId } = request.params;
+      const row = await service.retryDelivery(ctx, tenantOf(request).workspaceId, webhookId, deliveryId);
+      return reply.status(202).send({ data: toDelivery(row) });
+    },
+  );
+};

@@ -1,0 +1,9 @@
+import type { Feature } from '../../app.ts';
+import { webhooksFormARoutes } from './webhooks.form-a.routes.ts';
+import { webhooksFormBRoutes } from './webhooks.form-b.routes.ts';
+
+/** Both webhook families over one service (decisions §1). */
+export const webhooksFeature: Feature = async (app, ctx) => {
+  await webhooksFormARoutes(app, ctx);
+  await webhooksFormBRoutes(app, ctx);
+};

@@ -1,0 +1,116 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { events, webhookDeliveries } from '../../src/db/schema/index.ts';
+import { recordEvent } from '../../src/features/events/events.service.ts';
+import { dispatchEvents } from '../../src/features/webhooks/webhooks.jobs.ts';
+import { startWorkers } from '../../src/jobs/index.ts';
+import { createTestApp, type TestApp } from '../support/harness.ts';
+import { Receiver, waitFor } from '../support/receiver.ts';
+import { createHookA, emit } from '../support/webhooks.ts';
+import { createWorld, type World } from '../support/world.ts';
+
+let t: TestApp;
+let w: World;
+beforeAll(async () => {
+  t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
+  w = await createWorld(t);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('events outbox (issue 3 item 1)', () => {
+  it('an event commits with its change and gets a unique id', async () => {
+    const a = await t.ctx.db.transaction((tx) =>
+      recordEvent(tx, { workspaceId: w.ws, type: 'member.joined', data: { n: 1 } }),
+    );
+    const b = await t.ctx.db.transaction((tx) =>
+      recordEvent(tx, { workspaceId: w.ws, type: 'member.joined', data: { n: 1 } }),
+    );
+    expect(a.id).toMatch(/^evt_/);
+    expect(a.id).not.toBe(b.id);
+    const [row] = await t.ctx.db.select().from(events).where(eq(events.id, a.id));
+    expect(row).toMatchObject({
+      workspaceId: w.ws,
+      type: 'member.joined',
+      data: { n: 1 },
+      dispatchedAt: null,
+    });
+  });
+
+  it('a change that rolls back leaves no event', async () => {
+    let id = '';
+    await expect(
+      t.ctx.db.transaction(async (tx) => {
+        id = (await recordEvent(tx, { workspaceId: w.ws, type: 'member.left', data: {} })).id;
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect(id).toMatch(/^evt_/);
+    expect(await t.ctx.db.select().from(events).where(eq(events.id, id))).toHaveLength(0);
+  });
+
+  it('an event is invisible to the dispatcher until its transaction commits', async () => {
+    const { id: hookId } = await createHookA(t, w.ws, w.owner.headers, {
+      url: 'https://127.0.0.1:9/x',
+      events: ['*'],
+    });
+    await dispatchEvents(t.ctx); // drain what earlier tests left
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let eventId = '';
+    const pending = t.ctx.db.transaction(async (tx) => {
+      eventId = (await recordEvent(tx, { workspaceId: w.ws, type: 'ticket.created', data: {} })).id;
+      await gate;
+    });
+    // PGlite has one connection: the dispatcher's own transaction waits; on PostgreSQL it runs
+    // and must not see the uncommitted row.
+    const dispatched = dispatchEvents(t.ctx);
+    const early = await Promise.race([dispatched, new Promise((r) => setTimeout(() => r('waiting'), 200))]);
+    if (early !== 'waiting') expect(early).toEqual({ events: 0, deliveries: 0 });
+    release();
+    await pending;
+    await dispatched;
+    await dispatchEvents(t.ctx);
+    const rows = await t.ctx.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.eventId, eventId));
+    expect(rows.map((r) => r.webhookId)).toEqual([hookId]);
+  });
+
+  it('dispatching is idempotent: one delivery per (event, webhook)', async () => {
+    const { id: hookId } = await createHookA(t, w.ws, w.owner.headers, {
+      url: 'https://127.0.0.1:9/y',
+      events: ['member.joined'],
+    });
+    const evt = await t.ctx.db.transaction((tx) =>
+      recordEvent(tx, { workspaceId: w.ws, type: 'member.joined', data: {} }),
+    );
+    await dispatchEvents(t.ctx);
+    // Simulate a relay that crashed after inserting deliveries but before its commit was seen.
+    await t.ctx.db.update(events).set({ dispatchedAt: null }).where(eq(events.id, evt.id));
+    await dispatchEvents(t.ctx);
+    const rows = await t.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, evt.id));
+    expect(rows.filter((r) => r.webhookId === hookId)).toHaveLength(1);
+  });
+
+  it('a commit wakes the relay through LISTEN/NOTIFY: no poll needed', async () => {
+    const rx = await new Receiver().start();
+    const workers = startWorkers(t.ctx, { dispatchIdleMs: 60_000, deliveryIdleMs: 60_000 });
+    try {
+      await new Promise((r) => setTimeout(r, 300)); // first idle poll done; LISTEN in place
+      const url = rx.on('/notified', () => ({ status: 200 }));
+      await createHookA(t, w.ws, w.owner.headers, { url, events: ['conversation.created'] });
+      const started = Date.now();
+      await emit(t, w.ws, 'conversation.created', {});
+      await waitFor(() => rx.hits('/notified').length === 1, 5000, 'delivery without polling');
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      await workers.stop(1000);
+      await rx.close();
+    }
+  });
+});

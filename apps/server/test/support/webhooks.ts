@@ -1,0 +1,48 @@
+import { expect } from 'vitest';
+import type { EventType } from '../../src/features/events/event-types.ts';
+import { recordEvent } from '../../src/features/events/events.service.ts';
+import { startWorkers, type Workers } from '../../src/jobs/index.ts';
+import type { TestApp } from './harness.ts';
+
+/** Background workers on a test app, polling fast; stop them before `t.close()`. */
+export function runWorkers(t: TestApp): Workers {
+  return startWorkers(t.ctx, { dispatchIdleMs: 10, deliveryIdleMs: 20 });
+}
+
+/** Creates a Form A webhook through the API; returns its id and secret. */
+export async function createHookA(
+  t: TestApp,
+  ws: string,
+  headers: Record<string, string>,
+  body: Record<string, unknown>,
+): Promise<{ id: string; secret: string }> {
+  const res = await t.request({
+    method: 'POST',
+    url: `/api/workspaces/${ws}/webhooks`,
+    headers,
+    payload: body,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().data;
+}
+
+/** Creates a Form B webhook through the API. */
+export async function createHookB(
+  t: TestApp,
+  headers: Record<string, string>,
+  body: Record<string, unknown>,
+): Promise<{ id: string; secret: string }> {
+  const res = await t.request({ method: 'POST', url: '/api/webhooks', headers, payload: body });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().data;
+}
+
+/** Records an event as a feature would, in its own committed transaction (fixture setup). */
+export async function emit(
+  t: TestApp,
+  workspaceId: string,
+  type: string,
+  data: Record<string, unknown> = {},
+) {
+  return t.ctx.db.transaction((tx) => recordEvent(tx, { workspaceId, type: type as EventType, data }));
+}
