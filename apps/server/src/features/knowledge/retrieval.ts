@@ -23,6 +23,7 @@ export type RetrievedChunk = {
 };
 
 const RRF_K = 60;
+const MAX_TEXT_MATCHES = 300;
 
 /**
  * Hybrid retrieval (issue 4 item 5): nearest vectors and PostgreSQL full-text ranking over the
@@ -102,11 +103,14 @@ async function textSearch(ctx: AppContext, namespaces: string[], query: string, 
   const tsquery = words.map((w) => `${w}:*`).join(' | ');
   const rows = await queryRows<{ id: string; rank: number }>(
     ctx.db,
-    sql`select c.id, ts_rank_cd(c.tsv, q) as rank
-        from to_tsquery('simple', ${tsquery}) q, knowledge_chunks c
-        join knowledge_sources s on s.id = c.source_id and s.generation = c.generation
-        where c.namespace = any(${sql.param(namespaces)}::text[]) and c.tsv @@ q
-        order by rank desc, c.id
+    // Ranking every match of common words is what costs; rank at most MAX_TEXT_MATCHES of them.
+    sql`select m.id, ts_rank(m.tsv, q) as rank
+        from to_tsquery('simple', ${tsquery}) q,
+             lateral (select c.id, c.tsv from knowledge_chunks c
+                      join knowledge_sources s on s.id = c.source_id and s.generation = c.generation
+                      where c.namespace = any(${sql.param(namespaces)}::text[]) and c.tsv @@ q
+                      limit ${MAX_TEXT_MATCHES}) m
+        order by rank desc, m.id
         limit ${limit}`,
   );
   return rows.map((r) => ({ id: r.id, score: Number(r.rank) }));

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { queryRows } from '../../db/client.ts';
+import { type Executor, queryRows } from '../../db/client.ts';
 import { type NamespaceMatrix, type Scored, topK, VectorCache } from './vector-cache.ts';
 
 /** Dimensions that get an HNSW index where pgvector exists (vector-migrations). */
@@ -44,6 +44,29 @@ export function useVectorIndex(ctx: AppContext, kind: 'hnsw' | 'exact'): VectorI
 
 const literal = (v: Float32Array) => `[${Array.from(v, (x) => (Number.isFinite(x) ? x : 0)).join(',')}]`;
 
+const configured = new WeakSet<AppContext>();
+
+/**
+ * Runs `query` with the HNSW search settings: iterative scans keep the namespace filter from
+ * starving the result (pgvector 0.8). PGlite has one connection, so they are set once for the
+ * session; on a pool they are set per transaction, on the connection that searches.
+ */
+async function withSearchSettings<T>(ctx: AppContext, query: (db: Executor) => Promise<T>): Promise<T> {
+  if (ctx.database.kind === 'pglite') {
+    if (!configured.has(ctx)) {
+      await ctx.db.execute(sql`set hnsw.iterative_scan = relaxed_order`);
+      await ctx.db.execute(sql`set hnsw.ef_search = 100`);
+      configured.add(ctx);
+    }
+    return query(ctx.db);
+  }
+  return ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`set local hnsw.iterative_scan = relaxed_order`);
+    await tx.execute(sql`set local hnsw.ef_search = 100`);
+    return query(tx);
+  });
+}
+
 function hnswIndex(ctx: AppContext): VectorIndex {
   return {
     kind: 'hnsw',
@@ -52,19 +75,17 @@ function hnswIndex(ctx: AppContext): VectorIndex {
       if (!(INDEXED_DIMS as readonly number[]).includes(dims))
         return exactIndex(ctx).nearest(namespaces, query, k);
       const cast = sql.raw(`vector(${dims})`);
-      return ctx.db.transaction(async (tx) => {
-        await tx.execute(sql`set local hnsw.iterative_scan = relaxed_order`);
-        await tx.execute(sql.raw(`set local hnsw.ef_search = ${Math.max(100, k * 2)}`));
-        const rows = await queryRows<{ id: string; distance: number }>(
-          tx,
+      const rows = await withSearchSettings(ctx, (db) =>
+        queryRows<{ id: string; distance: number }>(
+          db,
           sql`select id, embedding_v::${cast} <=> ${literal(query)}::${cast} as distance
-              from knowledge_chunks
-              where dims = ${dims} and namespace = any(${sql.param(namespaces)}::text[])
-              order by embedding_v::${cast} <=> ${literal(query)}::${cast}
-              limit ${k}`,
-        );
-        return rows.map((r) => ({ id: r.id, score: 1 - Number(r.distance) }));
-      });
+            from knowledge_chunks
+            where dims = ${dims} and namespace = any(${sql.param(namespaces)}::text[])
+            order by embedding_v::${cast} <=> ${literal(query)}::${cast}
+            limit ${k}`,
+        ),
+      );
+      return rows.map((r) => ({ id: r.id, score: 1 - Number(r.distance) }));
     },
   };
 }
