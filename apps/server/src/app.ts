@@ -1,4 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
+import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import {
@@ -56,6 +57,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   registerErrorHandler(app);
   registerDeferredValidation(app);
   await app.register(fastifyCookie);
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: ctx.config.uploadLimitBytes, files: 1, fields: 10 },
+  });
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',

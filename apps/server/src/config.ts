@@ -39,6 +39,16 @@ export const envSchema = z.object({
     .min(1024)
     .default(2 * 1024 * 1024),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  EMBEDDINGS_PROVIDER: z.enum(['offline', 'openai']).default('offline'),
+  EMBEDDINGS_BASE_URL: z.string().default('https://api.openai.com/v1'),
+  EMBEDDINGS_API_KEY: z.string().optional(),
+  EMBEDDINGS_MODEL: z.string().default('text-embedding-3-small'),
+  EMBEDDINGS_DIMENSIONS: z.coerce.number().int().min(8).max(4096).default(1536),
+  UPLOAD_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(20 * 1024 * 1024),
   // Webhooks (decisions §9): retry delays in seconds after each failed attempt, per format.
   WEBHOOK_RETRY_DELAYS_A: delays.prefault('60,300'),
   WEBHOOK_RETRY_DELAYS_B: delays.prefault('60,300,1800'),
@@ -67,6 +77,14 @@ export type Config = {
   sessionTtlDays: number;
   bodyLimitBytes: number;
   shutdownGraceMs: number;
+  embeddings: {
+    provider: 'offline' | 'openai';
+    baseUrl: string;
+    apiKey: string | undefined;
+    model: string;
+    dimensions: number;
+  };
+  uploadLimitBytes: number;
   webhooks: {
     /** Seconds to wait after attempt n fails (index n-1); length + 1 = attempts per delivery. */
     retryDelaysA: number[];
@@ -106,6 +124,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionTtlDays: e.SESSION_TTL_DAYS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    embeddings: {
+      provider: e.EMBEDDINGS_PROVIDER,
+      baseUrl: e.EMBEDDINGS_BASE_URL,
+      apiKey: e.EMBEDDINGS_API_KEY || undefined,
+      model: e.EMBEDDINGS_MODEL,
+      dimensions: e.EMBEDDINGS_DIMENSIONS,
+    },
+    uploadLimitBytes: e.UPLOAD_LIMIT_BYTES,
     webhooks: {
       retryDelaysA: e.WEBHOOK_RETRY_DELAYS_A,
       retryDelaysB: e.WEBHOOK_RETRY_DELAYS_B,

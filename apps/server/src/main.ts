@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { createContext, migrateDatabase, openConfiguredDatabase } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
 import { startWorkers } from './jobs/index.ts';
+import { startKnowledgeWorker } from './jobs/knowledge-worker.ts';
 
 /** config → database → migrate → app → listen; SIGTERM drains (decisions §14). */
 async function main() {
@@ -13,6 +14,7 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   // Background workers (webhook dispatch and delivery) run in every process (ARCHITECTURE.md).
   const workers = startWorkers(ctx, { log: app.log });
+  const ingestion = startKnowledgeWorker(ctx, { log: app.log });
   // The bound port, not the configured one: PORT=0 picks a free port (tests, benchmarks).
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -36,7 +38,7 @@ async function main() {
     try {
       await app.close();
       // Queued work stays queued: claims not finished within the grace expire and are retried.
-      await workers.stop(config.shutdownGraceMs);
+      await Promise.all([workers.stop(config.shutdownGraceMs), ingestion.stop(config.shutdownGraceMs)]);
       await ctx.limits.close();
       await database.close();
     } finally {

@@ -79,3 +79,5 @@ export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
   const res = (await db.execute(query)) as unknown as { rows: T[] };
   return res.rows;
 }
+
+export const isForeignKeyViolation = (err: unknown) => pgErrorCode(err) === '23503';

@@ -2,7 +2,10 @@ import type { Feature } from '../app.ts';
 import { accountRoutes } from './account/account.routes.ts';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.ts';
 import { assistantsFormARoutes } from './assistants/assistants.form-a.routes.ts';
+import { assistantsFormBRoutes } from './assistants/assistants.form-b.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
+import { projectsRoutes } from './knowledge/projects.routes.ts';
+import { assistantSourcesRoutes } from './knowledge/sources.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { v1Routes } from './v1/v1.routes.ts';
 import { webhooksFeature } from './webhooks/webhooks.routes.ts';
@@ -12,6 +15,9 @@ import { workspacesFeature } from './workspaces/workspaces.routes.ts';
 export const features: Feature[] = [
   authRoutes,
   assistantsFormARoutes,
+  assistantSourcesRoutes,
+  assistantsFormBRoutes,
+  projectsRoutes,
   workspacesFeature,
   apiKeysRoutes,
   v1Routes,

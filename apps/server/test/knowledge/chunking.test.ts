@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chunkQa, chunkText, estimateTokens } from '../../src/features/knowledge/chunking.ts';
 
 const para = (n: number, word = 'alpha') =>
-  Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ') + '.';
+  `${Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ')}.`;
 
 describe('chunkText', () => {
   it('keeps headings as a path and never mixes sections', () => {

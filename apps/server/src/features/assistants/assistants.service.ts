@@ -4,6 +4,7 @@ import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordEvent } from '../events/events.service.ts';
+import { setWidgetEnabled } from '../widget/widget-config.service.ts';
 import { tenantFromInput } from '../workspaces/implicit-tenant.service.ts';
 import { memberRole, resolveTenant } from '../workspaces/tenant.service.ts';
 import * as repo from './assistants.repo.ts';
@@ -45,6 +46,24 @@ export async function loadAssistant(ctx: AppContext, actor: Actor, assistantId: 
   return { row, tenant };
 }
 
+/** An assistant addressed inside a workspace path (Form B): another workspace's is a 404. */
+export async function loadAssistantIn(ctx: AppContext, actor: Actor, tenant: Tenant, assistantId: string) {
+  const row = assistantId.length <= 100 ? await repo.findAssistant(ctx.db, assistantId) : undefined;
+  if (!row || row.workspaceId !== tenant.workspaceId || !(await visible(ctx, actor, tenant, row))) {
+    throw notFound('Assistant');
+  }
+  return row;
+}
+
+export async function listAssistantsIn(
+  ctx: AppContext,
+  actor: Actor,
+  tenant: Tenant,
+  page: { limit: number; offset: number },
+) {
+  return repo.listAssistants(ctx.db, tenant.workspaceId, restrictionFor(actor, tenant), page);
+}
+
 export async function listAssistants(
   ctx: AppContext,
   actor: Actor,
@@ -67,21 +86,31 @@ export async function tenantForCreate(ctx: AppContext, actor: Actor, workspaceId
   return tenant;
 }
 
-export async function createAssistant(ctx: AppContext, actor: Actor, tenant: Tenant, input: AssistantInput) {
+export async function createAssistant(
+  ctx: AppContext,
+  actor: Actor,
+  tenant: Tenant,
+  input: AssistantInput & { widgetEnabled?: boolean },
+) {
   if (input.visibility === 'public') throw publicRefused();
   const at = now();
-  return repo.insertAssistant(ctx.db, {
-    id: newId('asst'),
-    workspaceId: tenant.workspaceId,
-    name: input.name,
-    instructions: input.instructions ?? '',
-    visibility: input.visibility ?? 'workspace',
-    temperature: input.temperature ?? 0.7,
-    maxTokens: input.maxTokens ?? 4096,
-    welcomeMessage: input.welcomeMessage ?? null,
-    createdBy: actor.kind === 'user' ? actor.userId : null,
-    createdAt: at,
-    updatedAt: at,
+  return ctx.db.transaction(async (tx) => {
+    const row = await repo.insertAssistant(tx, {
+      id: newId('asst'),
+      workspaceId: tenant.workspaceId,
+      name: input.name,
+      instructions: input.instructions ?? '',
+      visibility: input.visibility ?? 'workspace',
+      temperature: input.temperature ?? 0.7,
+      maxTokens: input.maxTokens ?? 4096,
+      welcomeMessage: input.welcomeMessage ?? null,
+      createdBy: actor.kind === 'user' ? actor.userId : null,
+      createdAt: at,
+      updatedAt: at,
+    });
+    if (input.widgetEnabled !== undefined)
+      await setWidgetEnabled(tx, row.workspaceId, row.id, input.widgetEnabled, at);
+    return row;
   });
 }
 
@@ -96,17 +125,19 @@ export async function assertCanManage(ctx: AppContext, actor: Actor, assistantId
   return loaded;
 }
 
+/** `widgetEnabled` is Form B's name for the widget configuration's `isEnabled` (decisions §1). */
 export async function updateAssistant(
   ctx: AppContext,
   current: repo.AssistantRow,
-  patch: Partial<AssistantInput>,
+  patch: Partial<AssistantInput> & { widgetEnabled?: boolean },
 ) {
-  if (patch.visibility === 'public' && current.visibility !== 'public') throw publicRefused();
+  const { widgetEnabled, ...fields } = patch;
+  if (fields.visibility === 'public' && current.visibility !== 'public') throw publicRefused();
   return ctx.db.transaction(async (tx) => {
-    const row = await repo.updateAssistant(tx, current.workspaceId, current.id, {
-      ...patch,
-      updatedAt: now(),
-    });
+    const at = now();
+    const row = await repo.updateAssistant(tx, current.workspaceId, current.id, { ...fields, updatedAt: at });
+    if (row && widgetEnabled !== undefined)
+      await setWidgetEnabled(tx, row.workspaceId, row.id, widgetEnabled, at);
     if (!row) throw notFound('Assistant');
     await recordEvent(tx, {
       workspaceId: row.workspaceId,

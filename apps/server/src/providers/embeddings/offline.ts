@@ -75,6 +75,8 @@ export function createOfflineEmbedder(dimensions = OFFLINE_DIMENSIONS): Embedder
   return {
     id: `offline-hash-v1-${dimensions}`,
     dimensions,
+    // unrelated texts score near 0 with hashed features; 0.1 keeps shared-word matches
+    minSimilarity: 0.1,
     embed: async (texts) => texts.map((t) => embedOffline(t, dimensions)),
   };
 }

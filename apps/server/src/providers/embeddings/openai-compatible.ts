@@ -8,6 +8,8 @@ export type OpenAiEmbeddingsOptions = {
   /** Texts per request. */
   batchSize?: number;
   timeoutMs?: number;
+  /** Below this cosine similarity a vector-only match is dropped (default 0.2). */
+  minSimilarity?: number;
 };
 
 type EmbeddingsResponse = { data: Array<{ index: number; embedding: number[] }> };
@@ -55,6 +57,7 @@ export function createOpenAiCompatibleEmbedder(opts: OpenAiEmbeddingsOptions): E
   return {
     id: `openai:${opts.model}:${opts.dimensions}`,
     dimensions: opts.dimensions,
+    minSimilarity: opts.minSimilarity ?? 0.2,
     async embed(texts, signal) {
       const out: Float32Array[] = [];
       for (let i = 0; i < texts.length; i += batchSize) {

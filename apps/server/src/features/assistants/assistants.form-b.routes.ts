@@ -1,0 +1,218 @@
+import { z } from 'zod';
+import type { Feature } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
+import { actorOf } from '../../http/auth.ts';
+import { dataOf, errorBody, iso } from '../../http/envelope.ts';
+import { offsetPage, offsetQuery } from '../../http/pagination.ts';
+import { tenantOf } from '../../http/tenant.ts';
+import { assertValid } from '../../http/validation.ts';
+import * as projects from '../knowledge/projects.service.ts';
+import { widgetEnabledMap } from '../widget/widget-config.service.ts';
+import {
+  connectBody,
+  connectedProject,
+  formBAssistant,
+  formBCreateBody,
+  formBListItem,
+  formBPatchBody,
+} from './assistants.form-b.schemas.ts';
+import type { AssistantRow } from './assistants.repo.ts';
+import { toAssistant } from './assistants.schemas.ts';
+import * as svc from './assistants.service.ts';
+
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
+const wsParams = z.object({ workspaceId: z.string().min(1).max(100) });
+const aParams = wsParams.extend({ assistantId: z.string().min(1).max(100) });
+const pParams = aParams.extend({ projectId: z.string().min(1).max(100) });
+const base = '/api/workspaces/:workspaceId/assistants';
+const tags = ['assistants (Form B)'];
+const read = { auth: 'user', permission: 'workspace.view', deferValidation: true } as const;
+const manage = { auth: 'user', permission: 'assistants.manage', deferValidation: true } as const;
+type P = { assistantId: string; projectId?: string };
+
+async function withFormB(ctx: AppContext, rows: AssistantRow[]) {
+  const ids = rows.map((r) => r.id);
+  const [widget, counts] = await Promise.all([
+    widgetEnabledMap(ctx, ids),
+    projects.projectCountMap(ctx, ids),
+  ]);
+  return rows.map((r) => ({
+    ...toAssistant(r),
+    widgetEnabled: widget.get(r.id) ?? false,
+    projectCount: counts.get(r.id) ?? 0,
+  }));
+}
+const one = async (ctx: AppContext, row: AssistantRow) => (await withFormB(ctx, [row]))[0]!;
+
+/** Spec "Assistants, Form B": the same assistant record at workspace-scoped paths (decisions §1). */
+export const assistantsFormBRoutes: Feature = (app, ctx) => {
+  app.get(
+    base,
+    {
+      config: read,
+      schema: {
+        tags,
+        params: wsParams,
+        querystring: offsetQuery,
+        response: { 200: offsetPage(formBListItem), ...errors },
+      },
+    },
+    async (request) => {
+      assertValid(request);
+      const { rows, total } = await svc.listAssistantsIn(
+        ctx,
+        actorOf(request),
+        tenantOf(request),
+        request.query,
+      );
+      const data = (await withFormB(ctx, rows)).map((a) => ({
+        id: a.id,
+        name: a.name,
+        model: a.model,
+        visibility: a.visibility,
+        widgetEnabled: a.widgetEnabled,
+        projectCount: a.projectCount,
+        createdAt: a.createdAt,
+      }));
+      return { data, total, limit: request.query.limit, offset: request.query.offset };
+    },
+  );
+
+  app.post(
+    base,
+    {
+      config: manage,
+      schema: {
+        tags,
+        params: wsParams,
+        body: formBCreateBody,
+        response: { 201: dataOf(formBAssistant), ...errors },
+      },
+    },
+    async (request, reply) => {
+      assertValid(request);
+      const row = await svc.createAssistant(ctx, actorOf(request), tenantOf(request), request.body);
+      return reply.status(201).send({ data: await one(ctx, row) });
+    },
+  );
+
+  app.get(
+    `${base}/:assistantId`,
+    { config: read, schema: { tags, params: aParams, response: { 200: dataOf(formBAssistant), ...errors } } },
+    async (request) => {
+      const row = await svc.loadAssistantIn(
+        ctx,
+        actorOf(request),
+        tenantOf(request),
+        (request.params as P).assistantId,
+      );
+      return { data: await one(ctx, row) };
+    },
+  );
+
+  app.patch(
+    `${base}/:assistantId`,
+    {
+      config: manage,
+      schema: {
+        tags,
+        params: aParams,
+        body: formBPatchBody,
+        response: { 200: dataOf(formBAssistant), ...errors },
+      },
+    },
+    async (request) => {
+      const row = await svc.loadAssistantIn(
+        ctx,
+        actorOf(request),
+        tenantOf(request),
+        (request.params as P).assistantId,
+      );
+      assertValid(request);
+      return { data: await one(ctx, await svc.updateAssistant(ctx, row, request.body)) };
+    },
+  );
+
+  app.delete(
+    `${base}/:assistantId`,
+    { config: manage, schema: { tags, params: aParams, response: { 204: z.undefined(), ...errors } } },
+    async (request, reply) => {
+      const row = await svc.loadAssistantIn(
+        ctx,
+        actorOf(request),
+        tenantOf(request),
+        (request.params as P).assistantId,
+      );
+      await svc.deleteAssistant(ctx, row);
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    `${base}/:assistantId/projects`,
+    {
+      config: read,
+      schema: {
+        tags,
+        params: aParams,
+        response: { 200: z.object({ data: z.array(connectedProject) }), ...errors },
+      },
+    },
+    async (request) => {
+      const row = await svc.loadAssistantIn(
+        ctx,
+        actorOf(request),
+        tenantOf(request),
+        (request.params as P).assistantId,
+      );
+      const list = await projects.listConnected(ctx, row.id);
+      return {
+        data: list.map((p) => ({
+          ...p,
+          documentCount: Number(p.documentCount),
+          connectedAt: iso(p.connectedAt),
+        })),
+      };
+    },
+  );
+
+  app.post(
+    `${base}/:assistantId/projects`,
+    {
+      config: manage,
+      schema: {
+        tags,
+        params: aParams,
+        body: connectBody,
+        response: { 201: dataOf(connectedProject), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const tenant = tenantOf(request);
+      const row = await svc.loadAssistantIn(ctx, actorOf(request), tenant, (request.params as P).assistantId);
+      assertValid(request);
+      await projects.connect(ctx, tenant.workspaceId, row.id, request.body.projectId);
+      const connected = (await projects.listConnected(ctx, row.id)).find(
+        (p) => p.id === request.body.projectId,
+      )!;
+      return reply.status(201).send({
+        data: {
+          ...connected,
+          documentCount: Number(connected.documentCount),
+          connectedAt: iso(connected.connectedAt),
+        },
+      });
+    },
+  );
+
+  app.delete(
+    `${base}/:assistantId/projects/:projectId`,
+    { config: manage, schema: { tags, params: pParams, response: { 204: z.undefined(), ...errors } } },
+    async (request, reply) => {
+      const p = request.params as P;
+      const row = await svc.loadAssistantIn(ctx, actorOf(request), tenantOf(request), p.assistantId);
+      await projects.disconnect(ctx, row.id, p.projectId ?? '');
+      return reply.status(204).send();
+    },
+  );
+};

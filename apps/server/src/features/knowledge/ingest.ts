@@ -1,0 +1,161 @@
+import type { AppContext } from '../../context.ts';
+import { isForeignKeyViolation } from '../../db/client.ts';
+import { addDays, now } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { type Chunk, chunkQa, chunkText } from './chunking.ts';
+import { embedderFor } from './embedder.ts';
+import { fetchForKnowledge } from './outbound.ts';
+import { CorruptFileError, detectKind, parseFile, UnsupportedFileError } from './parsers.ts';
+import * as repo from './sources.repo.ts';
+import { crawlWebsite, type WebsiteConfig, WebsiteError } from './website.ts';
+
+/** A failure whose message is shown to the user as the source's `error`. */
+export class IngestError extends Error {}
+
+/** One document of a source, before chunking. */
+export type SourceDocument = { text: string; title: string; url: string | null };
+
+type TitledChunk = Chunk & { title: string; url: string | null };
+
+const EMBED_BATCH = 64;
+const MAX_ATTEMPTS = 3;
+export const WEBSITE_RESYNC_DAYS = 1;
+
+/** Loaders per static source type (Q&A pairs are chunked directly). */
+export type DocumentLoader = (ctx: AppContext, source: repo.SourceRow) => Promise<SourceDocument[]>;
+const loaders: Partial<Record<repo.SourceRow['type'], DocumentLoader>> = {
+  text: async (_ctx, s) => [{ text: String(s.config.text ?? ''), title: s.name, url: null }],
+  website: async (ctx, s) => {
+    try {
+      const pages = await crawlWebsite(s.config as unknown as WebsiteConfig, async (url) => {
+        const res = await fetchForKnowledge(ctx, url, {
+          headers: { accept: 'text/html, text/plain;q=0.8, application/xml;q=0.7' },
+        });
+        return {
+          status: res.status,
+          contentType: res.contentType,
+          body: res.body.toString('utf8'),
+          finalUrl: res.finalUrl,
+        };
+      });
+      return pages.map((p) => ({ text: p.text, title: p.title, url: p.url }));
+    } catch (err) {
+      if (err instanceof WebsiteError) throw new IngestError(err.message);
+      throw new IngestError(`Could not read the website: ${(err as Error).message}`);
+    }
+  },
+  file: async (ctx, s) => {
+    const file = await repo.findSourceFile(ctx.db, s.id);
+    if (!file) throw new IngestError('The uploaded file is missing');
+    const parsed = await parseFile(file.content, detectKind(file.filename, file.mimeType));
+    return [{ text: parsed.text, title: parsed.title ?? file.filename, url: null }];
+  },
+};
+
+async function chunksOf(ctx: AppContext, source: repo.SourceRow): Promise<TitledChunk[]> {
+  if (source.type === 'qa') {
+    const pairs = (source.config.pairs ?? []) as Array<{ question: string; answer: string }>;
+    return chunkQa(pairs).map((c) => ({ ...c, title: source.name, url: null }));
+  }
+  const loader = loaders[source.type];
+  if (!loader) throw new IngestError(`Sources of type ${source.type} are not indexed`);
+  const docs = await loader(ctx, source);
+  let position = 0;
+  return docs.flatMap((d) =>
+    chunkText(d.text).map((c) => ({ ...c, position: position++, title: d.title, url: d.url })),
+  );
+}
+
+/**
+ * Ingests one claimed source (issue 4 item 2): load, parse, chunk, embed in batches, store the
+ * new generation's chunks (invisible until switched), then in one short transaction switch the
+ * source to it and drop the old one. A failure keeps the previous generation serving.
+ */
+export async function ingestSource(ctx: AppContext, sourceId: string): Promise<void> {
+  const source = await repo.findSourceById(ctx.db, sourceId);
+  if (source?.status !== 'processing') return;
+  const namespace = source.assistantId ?? source.projectId ?? '';
+  const generation = source.generation + 1;
+  if (source.attempts > MAX_ATTEMPTS) {
+    await fail(ctx, source, 'Ingestion stopped: it was interrupted too many times');
+    return;
+  }
+  try {
+    const chunks = await chunksOf(ctx, source);
+    if (chunks.length === 0) throw new IngestError('No text could be extracted from this source');
+    const embedder = embedderFor(ctx);
+    let stored = 0;
+    for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
+      const batch = chunks.slice(i, i + EMBED_BATCH);
+      const vectors = await embedder.embed(
+        batch.map((c) => [c.title, c.heading, c.content].filter(Boolean).join('\n')),
+      );
+      await repo.insertChunks(
+        ctx.db,
+        batch.map((c, j) => ({
+          id: newId('chk'),
+          workspaceId: source.workspaceId,
+          sourceId: source.id,
+          namespace,
+          generation,
+          position: c.position,
+          heading: c.heading,
+          content: c.content,
+          title: c.title,
+          url: c.url,
+          tokenCount: c.tokenCount,
+          embedder: embedder.id,
+          dims: embedder.dimensions,
+          embedding: Array.from(vectors[j] ?? []),
+        })),
+      );
+      stored += batch.length;
+      // progress: the count so far is visible while ingestion runs
+      await repo.updateSource(ctx.db, source.id, { chunkCount: stored, updatedAt: now() });
+    }
+    await ctx.db.transaction(async (tx) => {
+      const at = now();
+      await repo.updateSource(tx, source.id, {
+        status: 'ready',
+        error: null,
+        generation,
+        chunkCount: stored,
+        lastSyncedAt: at,
+        nextSyncAt: source.type === 'website' ? addDays(at, WEBSITE_RESYNC_DAYS) : null,
+        lockedUntil: null,
+        updatedAt: at,
+      });
+      await repo.deleteChunks(tx, source.id, generation);
+      await repo.bumpNamespace(tx, namespace);
+    });
+  } catch (err) {
+    if (isForeignKeyViolation(err)) return; // the source was deleted while we worked
+    await fail(ctx, source, readable(err));
+    if (
+      !(err instanceof IngestError || err instanceof CorruptFileError || err instanceof UnsupportedFileError)
+    ) {
+      throw err;
+    }
+  }
+}
+
+/** Marks the source failed and drops the unfinished generation; the previous one keeps serving. */
+async function fail(ctx: AppContext, source: repo.SourceRow, message: string) {
+  await ctx.db.transaction(async (tx) => {
+    await repo.deleteChunks(tx, source.id, source.generation);
+    await repo.updateSource(tx, source.id, {
+      status: 'failed',
+      error: message.slice(0, 500),
+      chunkCount: source.generation > 0 ? source.chunkCount : 0,
+      lockedUntil: null,
+      updatedAt: now(),
+    });
+  });
+}
+
+function readable(err: unknown): string {
+  if (err instanceof IngestError || err instanceof CorruptFileError || err instanceof UnsupportedFileError) {
+    return err.message;
+  }
+  return 'Ingestion failed unexpectedly; try syncing again';
+}

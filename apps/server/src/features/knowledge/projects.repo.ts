@@ -1,0 +1,119 @@
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { assistantProjects, projects } from '../../db/schema/index.ts';
+
+export async function connectedProjectIds(db: Executor, assistantId: string): Promise<string[]> {
+  const rows = await db
+    .select({ projectId: assistantProjects.projectId })
+    .from(assistantProjects)
+    .where(eq(assistantProjects.assistantId, assistantId));
+  return rows.map((r) => r.projectId);
+}
+
+export async function projectCountMap(db: Executor, assistantIds: string[]): Promise<Map<string, number>> {
+  if (assistantIds.length === 0) return new Map();
+  const rows = await db
+    .select({ assistantId: assistantProjects.assistantId, n: count() })
+    .from(assistantProjects)
+    .where(inArray(assistantProjects.assistantId, assistantIds))
+    .groupBy(assistantProjects.assistantId);
+  return new Map(rows.map((r) => [r.assistantId, r.n]));
+}
+
+export type ProjectRow = typeof projects.$inferSelect;
+
+const documentCount = sql<number>`(select count(*)::int from knowledge_sources s where s.project_id = "projects"."id")`;
+
+export async function insertProject(db: Executor, row: typeof projects.$inferInsert): Promise<ProjectRow> {
+  const [created] = await db.insert(projects).values(row).returning();
+  return created!;
+}
+
+export async function listProjects(
+  db: Executor,
+  workspaceId: string,
+  page: { limit: number; offset: number },
+) {
+  const where = eq(projects.workspaceId, workspaceId);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ project: projects, documentCount })
+      .from(projects)
+      .where(where)
+      .orderBy(desc(projects.createdAt), desc(projects.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(projects).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function findProject(db: Executor, workspaceId: string, id: string) {
+  const [row] = await db
+    .select({ project: projects, documentCount })
+    .from(projects)
+    .where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)))
+    .limit(1);
+  return row;
+}
+
+export async function updateProject(
+  db: Executor,
+  workspaceId: string,
+  id: string,
+  patch: Partial<typeof projects.$inferInsert>,
+) {
+  await db
+    .update(projects)
+    .set(patch)
+    .where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)));
+}
+
+export async function deleteProject(db: Executor, workspaceId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(projects)
+    .where(and(eq(projects.workspaceId, workspaceId), eq(projects.id, id)))
+    .returning({ id: projects.id });
+  return rows.length > 0;
+}
+
+/** Inserts the link; false when it already existed. */
+export async function connectProject(
+  db: Executor,
+  assistantId: string,
+  projectId: string,
+  at: Date,
+): Promise<boolean> {
+  const rows = await db
+    .insert(assistantProjects)
+    .values({ assistantId, projectId, connectedAt: at })
+    .onConflictDoNothing()
+    .returning({ projectId: assistantProjects.projectId });
+  return rows.length > 0;
+}
+
+export async function disconnectProject(
+  db: Executor,
+  assistantId: string,
+  projectId: string,
+): Promise<boolean> {
+  const rows = await db
+    .delete(assistantProjects)
+    .where(and(eq(assistantProjects.assistantId, assistantId), eq(assistantProjects.projectId, projectId)))
+    .returning({ projectId: assistantProjects.projectId });
+  return rows.length > 0;
+}
+
+export async function listConnected(db: Executor, assistantId: string) {
+  return db
+    .select({
+      id: projects.id,
+      name: projects.name,
+      documentCount,
+      connectedAt: assistantProjects.connectedAt,
+    })
+    .from(assistantProjects)
+    .innerJoin(projects, eq(projects.id, assistantProjects.projectId))
+    .where(eq(assistantProjects.assistantId, assistantId))
+    .orderBy(desc(assistantProjects.connectedAt));
+}

@@ -1,0 +1,48 @@
+import type { AppContext } from '../../../context.ts';
+import { badRequest } from '../../../http/errors.ts';
+import { decrypt } from '../../../lib/crypto.ts';
+import type { SourceRow } from '../sources.repo.ts';
+import { matchRows, RealtimeError, readSheet } from './spreadsheet.ts';
+import { lookupOrder, type StoreConfig, type StoreSecret, searchProducts } from './store.ts';
+
+export type LookupInput = { query: string; orderNumber?: string; email?: string };
+
+export type LookupResult =
+  | { kind: 'spreadsheet'; columns: string[]; rows: Array<Record<string, string>> }
+  | {
+      kind: 'store';
+      products: Awaited<ReturnType<typeof searchProducts>>;
+      order: Awaited<ReturnType<typeof lookupOrder>>;
+    };
+
+/**
+ * Reads a realtime source live (decisions §6): the chat engine's spreadsheet and store tools
+ * and the "test this source" endpoint both come through here. Failures are readable errors.
+ */
+export async function realtimeLookup(
+  ctx: AppContext,
+  source: SourceRow,
+  input: LookupInput,
+): Promise<LookupResult> {
+  try {
+    if (source.type === 'spreadsheet') {
+      const sheet = await readSheet(ctx, source.id, String(source.config.url));
+      return { kind: 'spreadsheet', columns: sheet.columns, rows: matchRows(sheet, input.query) };
+    }
+    if (source.type === 'store') {
+      const config = source.config as unknown as StoreConfig;
+      const secret = JSON.parse(decrypt(ctx.config.encryptionKey, source.secretEnc ?? '')) as StoreSecret;
+      const [products, order] = await Promise.all([
+        searchProducts(ctx, config, secret, input.query),
+        input.orderNumber && input.email
+          ? lookupOrder(ctx, config, secret, input.orderNumber, input.email)
+          : Promise.resolve(null),
+      ]);
+      return { kind: 'store', products, order };
+    }
+  } catch (err) {
+    if (err instanceof RealtimeError) throw badRequest(err.message, { source: err.message });
+    throw badRequest(`Could not reach the source: ${(err as Error).message}`, { source: 'unreachable' });
+  }
+  throw badRequest('This source is indexed, not read live; use search instead');
+}

@@ -1,0 +1,158 @@
+import { and, count, desc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../db/client.ts';
+import { knowledgeChunks, knowledgeSources, namespaceVersions, sourceFiles } from '../../db/schema/index.ts';
+
+export type SourceRow = typeof knowledgeSources.$inferSelect;
+export type SourceOwner = { workspaceId: string } & ({ assistantId: string } | { projectId: string });
+
+const ownerFilter = (owner: SourceOwner) =>
+  and(
+    eq(knowledgeSources.workspaceId, owner.workspaceId),
+    'assistantId' in owner
+      ? eq(knowledgeSources.assistantId, owner.assistantId)
+      : eq(knowledgeSources.projectId, owner.projectId),
+  );
+
+export async function insertSource(
+  db: Executor,
+  row: typeof knowledgeSources.$inferInsert,
+): Promise<SourceRow> {
+  const [created] = await db.insert(knowledgeSources).values(row).returning();
+  return created!;
+}
+
+export async function insertSourceFile(db: Executor, row: typeof sourceFiles.$inferInsert) {
+  await db.insert(sourceFiles).values(row);
+}
+
+export async function findSourceFile(db: Executor, sourceId: string) {
+  const [row] = await db.select().from(sourceFiles).where(eq(sourceFiles.sourceId, sourceId)).limit(1);
+  return row;
+}
+
+export async function listSources(db: Executor, owner: SourceOwner, page: { limit: number; offset: number }) {
+  const where = ownerFilter(owner);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(knowledgeSources)
+      .where(where)
+      .orderBy(desc(knowledgeSources.createdAt), desc(knowledgeSources.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(knowledgeSources).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function findSource(db: Executor, owner: SourceOwner, id: string) {
+  const [row] = await db
+    .select()
+    .from(knowledgeSources)
+    .where(and(ownerFilter(owner), eq(knowledgeSources.id, id)))
+    .limit(1);
+  return row;
+}
+
+export async function findSourceById(db: Executor, id: string) {
+  const [row] = await db.select().from(knowledgeSources).where(eq(knowledgeSources.id, id)).limit(1);
+  return row;
+}
+
+export async function deleteSource(
+  db: Executor,
+  owner: SourceOwner,
+  id: string,
+): Promise<SourceRow | undefined> {
+  const [row] = await db
+    .delete(knowledgeSources)
+    .where(and(ownerFilter(owner), eq(knowledgeSources.id, id)))
+    .returning();
+  return row;
+}
+
+/** Puts a source back in the queue (manual or scheduled re-sync). */
+export async function requeueSource(db: Executor, id: string, at: Date) {
+  const [row] = await db
+    .update(knowledgeSources)
+    .set({ status: 'pending', error: null, lockedUntil: null, attempts: 0, updatedAt: at })
+    .where(eq(knowledgeSources.id, id))
+    .returning();
+  return row;
+}
+
+/**
+ * Claims up to `limit` static sources due for ingestion: pending ones, and processing ones whose
+ * lease ran out (a crashed worker). SKIP LOCKED lets several processes claim side by side.
+ */
+export async function claimSources(db: Executor, limit: number, leaseSeconds: number, at: Date) {
+  return queryRows<{ id: string }>(
+    db,
+    sql`update knowledge_sources set status = 'processing', locked_until = ${at.toISOString()}::timestamptz + make_interval(secs => ${leaseSeconds}),
+          attempts = attempts + 1, updated_at = ${at.toISOString()}::timestamptz
+        where id in (
+          select id from knowledge_sources
+          where type in ('text', 'qa', 'file', 'website')
+            and (status = 'pending' or (status = 'processing' and locked_until < ${at.toISOString()}::timestamptz))
+          order by updated_at
+          for update skip locked
+          limit ${limit})
+        returning id`,
+  );
+}
+
+/** Sources whose scheduled re-sync is due (websites). */
+export async function requeueDueSyncs(db: Executor, at: Date) {
+  return queryRows<{ id: string }>(
+    db,
+    sql`update knowledge_sources set status = 'pending', error = null, attempts = 0, updated_at = ${at.toISOString()}::timestamptz
+        where next_sync_at <= ${at.toISOString()}::timestamptz and status in ('ready', 'failed')
+        returning id`,
+  );
+}
+
+export async function updateSource(
+  db: Executor,
+  id: string,
+  patch: Partial<typeof knowledgeSources.$inferInsert>,
+) {
+  await db.update(knowledgeSources).set(patch).where(eq(knowledgeSources.id, id));
+}
+
+export type NewChunk = typeof knowledgeChunks.$inferInsert;
+
+export async function insertChunks(db: Executor, rows: NewChunk[]) {
+  if (rows.length > 0) await db.insert(knowledgeChunks).values(rows);
+}
+
+/** Drops every chunk of a source except `keepGeneration` (null: drop all). */
+export async function deleteChunks(db: Executor, sourceId: string, keepGeneration: number | null) {
+  await db
+    .delete(knowledgeChunks)
+    .where(
+      and(
+        eq(knowledgeChunks.sourceId, sourceId),
+        keepGeneration === null ? undefined : ne(knowledgeChunks.generation, keepGeneration),
+      ),
+    );
+}
+
+/** Tells every process's vector cache that a namespace changed. */
+export async function bumpNamespace(db: Executor, namespace: string) {
+  await db
+    .insert(namespaceVersions)
+    .values({ namespace, version: 1 })
+    .onConflictDoUpdate({
+      target: namespaceVersions.namespace,
+      set: { version: sql`${namespaceVersions.version} + 1` },
+    });
+}
+
+export async function countOrphanChunks(db: Executor) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(knowledgeChunks)
+    .leftJoin(knowledgeSources, eq(knowledgeSources.id, knowledgeChunks.sourceId))
+    .where(isNull(knowledgeSources.id));
+  return row?.n ?? 0;
+}

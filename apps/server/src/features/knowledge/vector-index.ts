@@ -1,0 +1,127 @@
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import { type Executor, queryRows } from '../../db/client.ts';
+import { type NamespaceMatrix, type Scored, topK, VectorCache } from './vector-cache.ts';
+
+/** Dimensions that get an HNSW index where pgvector exists (vector-migrations). */
+export const INDEXED_DIMS = [384, 768, 1024, 1536] as const;
+
+/**
+ * Nearest chunks under some namespaces: pgvector HNSW where the extension is installed (with
+ * iterative scans so the namespace filter never starves the result), otherwise an exact scan
+ * in process over cached namespace matrices (ARCHITECTURE.md "Vectors").
+ */
+export interface VectorIndex {
+  readonly kind: 'hnsw' | 'exact';
+  nearest(namespaces: string[], query: Float32Array, k: number): Promise<Scored[]>;
+}
+
+const indexes = new WeakMap<AppContext, Promise<VectorIndex>>();
+
+export function vectorIndexFor(ctx: AppContext): Promise<VectorIndex> {
+  let index = indexes.get(ctx);
+  if (!index) {
+    index = detect(ctx);
+    indexes.set(ctx, index);
+  }
+  return index;
+}
+
+async function detect(ctx: AppContext): Promise<VectorIndex> {
+  const rows = await queryRows<{ ok: number }>(
+    ctx.db,
+    sql`select 1 as ok from information_schema.columns where table_name = 'knowledge_chunks' and column_name = 'embedding_v'`,
+  );
+  return rows.length > 0 ? hnswIndex(ctx) : exactIndex(ctx);
+}
+
+/** Forces a kind (tests compare both paths on the same data; benchmarks measure each). */
+export function useVectorIndex(ctx: AppContext, kind: 'hnsw' | 'exact'): VectorIndex {
+  const index = kind === 'hnsw' ? hnswIndex(ctx) : exactIndex(ctx);
+  indexes.set(ctx, Promise.resolve(index));
+  return index;
+}
+
+const literal = (v: Float32Array) => `[${Array.from(v, (x) => (Number.isFinite(x) ? x : 0)).join(',')}]`;
+
+const configured = new WeakSet<AppContext>();
+
+/**
+ * Runs `query` with the HNSW search settings: iterative scans keep the namespace filter from
+ * starving the result (pgvector 0.8). PGlite has one connection, so they are set once for the
+ * session; on a pool they are set per transaction, on the connection that searches.
+ */
+async function withSearchSettings<T>(ctx: AppContext, query: (db: Executor) => Promise<T>): Promise<T> {
+  if (ctx.database.kind === 'pglite') {
+    if (!configured.has(ctx)) {
+      await ctx.db.execute(sql`set hnsw.iterative_scan = relaxed_order`);
+      await ctx.db.execute(sql`set hnsw.ef_search = 100`);
+      configured.add(ctx);
+    }
+    return query(ctx.db);
+  }
+  return ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`set local hnsw.iterative_scan = relaxed_order`);
+    await tx.execute(sql`set local hnsw.ef_search = 100`);
+    return query(tx);
+  });
+}
+
+function hnswIndex(ctx: AppContext): VectorIndex {
+  return {
+    kind: 'hnsw',
+    async nearest(namespaces, query, k) {
+      const dims = query.length;
+      if (!(INDEXED_DIMS as readonly number[]).includes(dims))
+        return exactIndex(ctx).nearest(namespaces, query, k);
+      const cast = sql.raw(`vector(${dims})`);
+      const rows = await withSearchSettings(ctx, (db) =>
+        queryRows<{ id: string; distance: number }>(
+          db,
+          sql`select id, embedding_v::${cast} <=> ${literal(query)}::${cast} as distance
+            from knowledge_chunks
+            where dims = ${dims} and namespace = any(${sql.param(namespaces)}::text[])
+            order by embedding_v::${cast} <=> ${literal(query)}::${cast}
+            limit ${k}`,
+        ),
+      );
+      return rows.map((r) => ({ id: r.id, score: 1 - Number(r.distance) }));
+    },
+  };
+}
+
+function exactIndex(ctx: AppContext): VectorIndex {
+  const cache = new VectorCache();
+  async function matrix(namespace: string, version: number, dims: number): Promise<NamespaceMatrix> {
+    const hit = cache.get(namespace, version, dims);
+    if (hit) return hit;
+    const rows = await queryRows<{ id: string; embedding: number[] | string }>(
+      ctx.db,
+      sql`select id, embedding from knowledge_chunks where namespace = ${namespace} and dims = ${dims} order by id`,
+    );
+    const data = new Float32Array(rows.length * dims);
+    for (const [i, r] of rows.entries()) data.set(parseArray(r.embedding).slice(0, dims), i * dims);
+    const entry = { version, dims, ids: rows.map((r) => r.id), data };
+    cache.set(namespace, entry);
+    return entry;
+  }
+  return {
+    kind: 'exact',
+    async nearest(namespaces, query, k) {
+      if (namespaces.length === 0) return [];
+      const versions = await queryRows<{ namespace: string; version: number }>(
+        ctx.db,
+        sql`select namespace, version from namespace_versions where namespace = any(${sql.param(namespaces)}::text[])`,
+      );
+      const byNs = new Map(versions.map((v) => [v.namespace, Number(v.version)]));
+      const matrices = await Promise.all(namespaces.map((ns) => matrix(ns, byNs.get(ns) ?? 0, query.length)));
+      return topK(matrices, query, k);
+    },
+  };
+}
+
+/** node-postgres returns real[] as an array; PGlite may too, older drivers as '{...}' text. */
+function parseArray(v: number[] | string): number[] {
+  if (Array.isArray(v)) return v.map(Number);
+  return v.replace(/[{}]/g, '').split(',').map(Number);
+}

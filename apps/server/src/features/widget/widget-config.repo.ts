@@ -1,0 +1,35 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { widgetConfigs } from '../../db/schema/index.ts';
+
+/** `isEnabled` per assistant; a missing config row means disabled (decisions §8 default). */
+export async function widgetEnabledMap(db: Executor, assistantIds: string[]): Promise<Map<string, boolean>> {
+  if (assistantIds.length === 0) return new Map();
+  const rows = await db
+    .select({ assistantId: widgetConfigs.assistantId, isEnabled: widgetConfigs.isEnabled })
+    .from(widgetConfigs)
+    .where(inArray(widgetConfigs.assistantId, assistantIds));
+  return new Map(rows.map((r) => [r.assistantId, r.isEnabled]));
+}
+
+export async function setWidgetEnabled(
+  db: Executor,
+  workspaceId: string,
+  assistantId: string,
+  isEnabled: boolean,
+  at: Date,
+) {
+  await db
+    .insert(widgetConfigs)
+    .values({ assistantId, workspaceId, isEnabled, createdAt: at, updatedAt: at })
+    .onConflictDoUpdate({ target: widgetConfigs.assistantId, set: { isEnabled, updatedAt: at } });
+}
+
+export async function findWidgetConfig(db: Executor, workspaceId: string, assistantId: string) {
+  const [row] = await db
+    .select()
+    .from(widgetConfigs)
+    .where(and(eq(widgetConfigs.assistantId, assistantId), eq(widgetConfigs.workspaceId, workspaceId)))
+    .limit(1);
+  return row;
+}

@@ -1,0 +1,102 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { assertLiteralAllowed, type GuardOptions, guardedLookup, OutboundRefused } from './guard.ts';
+
+export type FetchOptions = GuardOptions & {
+  timeoutMs: number;
+  /** Bodies beyond this are cut off and reported as an error. */
+  maxBytes: number;
+  headers?: Record<string, string>;
+  /** Redirects followed, each hop checked again (default 5). */
+  maxRedirects?: number;
+};
+
+export type FetchResult = { status: number; contentType: string; body: Buffer; finalUrl: string };
+
+const agents = new Map<string, HttpAgent | HttpsAgent>();
+function agentFor(protocol: string, opts: GuardOptions) {
+  const key = `${protocol}${opts.allowPrivateNetworks}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = {
+      keepAlive: true,
+      maxSockets: 16,
+      ...(opts.allowPrivateNetworks ? {} : { lookup: guardedLookup as never }),
+    };
+    agent = protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+/**
+ * GET on a customer's behalf (crawling, spreadsheets, stores) through the shared guard: every
+ * hop's address is checked at connect time, redirects are followed by hand and re-checked,
+ * time and size are bounded.
+ */
+export async function fetchOutbound(rawUrl: string, opts: FetchOptions): Promise<FetchResult> {
+  let url = new URL(rawUrl);
+  const deadline = Date.now() + opts.timeoutMs;
+  for (let hop = 0; ; hop++) {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new OutboundRefused('Only http(s) URLs are fetched');
+    if (url.username || url.password) throw new OutboundRefused('URLs with credentials are not fetched');
+    assertLiteralAllowed(url, opts);
+    const res = await once(url, opts, Math.max(1, deadline - Date.now()));
+    const location = res.headers.location;
+    if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && location) {
+      res.resume();
+      if (hop >= (opts.maxRedirects ?? 5)) throw new OutboundRefused('Too many redirects');
+      url = new URL(location, url);
+      continue;
+    }
+    const body = await readBody(res, opts.maxBytes);
+    return {
+      status: res.statusCode ?? 0,
+      contentType: String(res.headers['content-type'] ?? ''),
+      body,
+      finalUrl: url.toString(),
+    };
+  }
+}
+
+function once(url: URL, opts: FetchOptions, timeoutMs: number): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = request(url, {
+      method: 'GET',
+      agent: agentFor(url.protocol, opts),
+      headers: { 'accept-encoding': 'identity', ...opts.headers },
+      timeout: timeoutMs,
+    });
+    const timer = setTimeout(() => req.destroy(new Error(`Timed out after ${opts.timeoutMs} ms`)), timeoutMs);
+    req.on('response', (res) => {
+      clearTimeout(timer);
+      resolve(res);
+    });
+    req.on('timeout', () => req.destroy(new Error(`Timed out after ${opts.timeoutMs} ms`)));
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.end();
+  });
+}
+
+function readBody(res: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    res.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        res.destroy();
+        reject(new Error(`Response larger than ${maxBytes} bytes`));
+        return;
+      }
+      parts.push(chunk);
+    });
+    res.on('end', () => resolve(Buffer.concat(parts)));
+    res.on('error', reject);
+  });
+}

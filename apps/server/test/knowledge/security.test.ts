@@ -1,0 +1,83 @@
+import { afterAll, beforeAll } from 'vitest';
+import { createAssistant } from '../assistants/helpers.ts';
+import { createTestApp, type TestApp } from '../support/harness.ts';
+import { securitySuite } from '../support/security.ts';
+import type { World } from '../support/world.ts';
+import { addSource, multipart } from './helpers.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const ownerOf = (w: World, ws: string) =>
+  ws === w.ws ? w.owner : ws === w.otherWs ? w.outsider : w.freeOwner;
+const withAssistant = async (app: TestApp, w: World, ws: string) => ({
+  assistantId: await createAssistant(app, ownerOf(w, ws), ws),
+});
+const withSource = async (app: TestApp, w: World, ws: string) => {
+  const { assistantId } = await withAssistant(app, w, ws);
+  const src = await addSource(app, ownerOf(w, ws), assistantId, { type: 'text', name: 'n', text: 'hello' });
+  return { assistantId, sourceId: src.id };
+};
+const file = multipart('a.txt', Buffer.from('hello'), 'text/plain');
+
+securitySuite(() => t, {
+  name: 'GET /api/assistants/:id/sources',
+  auth: 'session',
+  prepare: withAssistant,
+  request: (_ws, x) => ({ method: 'GET', url: `/api/assistants/${x.assistantId}/sources` }),
+});
+securitySuite(() => t, {
+  name: 'POST /api/assistants/:id/sources',
+  auth: 'session',
+  minRole: 'admin',
+  prepare: withAssistant,
+  request: (_ws, x) => ({
+    method: 'POST',
+    url: `/api/assistants/${x.assistantId}/sources`,
+    payload: { type: 'text', name: 'n', text: 't' },
+  }),
+});
+securitySuite(() => t, {
+  name: 'POST /api/assistants/:id/sources/files',
+  auth: 'session',
+  minRole: 'admin',
+  prepare: withAssistant,
+  request: (_ws, x) => ({
+    method: 'POST',
+    url: `/api/assistants/${x.assistantId}/sources/files`,
+    headers: file.headers,
+    payload: file.payload,
+  }),
+});
+securitySuite(() => t, {
+  name: 'GET /api/assistants/:id/sources/:sourceId',
+  auth: 'session',
+  prepare: withSource,
+  request: (_ws, x) => ({ method: 'GET', url: `/api/assistants/${x.assistantId}/sources/${x.sourceId}` }),
+});
+securitySuite(() => t, {
+  name: 'DELETE /api/assistants/:id/sources/:sourceId',
+  auth: 'session',
+  minRole: 'admin',
+  prepare: withSource,
+  request: (_ws, x) => ({ method: 'DELETE', url: `/api/assistants/${x.assistantId}/sources/${x.sourceId}` }),
+});
+securitySuite(() => t, {
+  name: 'POST /api/assistants/:id/sources/:sourceId/sync',
+  auth: 'session',
+  minRole: 'admin',
+  prepare: withSource,
+  request: (_ws, x) => ({
+    method: 'POST',
+    url: `/api/assistants/${x.assistantId}/sources/${x.sourceId}/sync`,
+  }),
+});
+securitySuite(() => t, {
+  name: 'GET /api/assistants/:id/search',
+  auth: 'session',
+  prepare: withAssistant,
+  request: (_ws, x) => ({ method: 'GET', url: `/api/assistants/${x.assistantId}/search?q=hello` }),
+});
