@@ -1,12 +1,27 @@
 /**
- * `npm run bench`: every benchmark, each reporting against a floor measured in the same run.
- * BENCH_DURATION (seconds per measurement, default 8), BENCH_ROUNDS (default 3) and
- * BENCH_CONNECTIONS (default 50).
+ * `npm run bench`: every benchmark, each reporting against a floor or target measured in the same
+ * run. BENCH_ONLY picks some (comma-separated: api, webhooks, knowledge; default all).
+ * API: BENCH_DURATION (seconds per measurement, default 8), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50).
+ * Knowledge: KB_TOTAL (100000), KB_NAMESPACE (10000), KB_QUERIES (200); see docs/performance.md.
  */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { runApiBench } from './api.ts';
 
-await runApiBench({
-  durationSeconds: Number(process.env.BENCH_DURATION ?? 8),
-  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
-  connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
-});
+const only = new Set((process.env.BENCH_ONLY ?? 'api,webhooks,knowledge').split(',').map((s) => s.trim()));
+
+if (only.has('api')) {
+  await runApiBench({
+    durationSeconds: Number(process.env.BENCH_DURATION ?? 8),
+    rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+    connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
+  });
+}
+
+// The others run as their own processes (the webhook bench sets up its TLS trust at start).
+for (const name of ['webhooks', 'knowledge'] as const) {
+  if (!only.has(name)) continue;
+  const script = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
+  const r = spawnSync(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit', env: process.env });
+  if (r.status !== 0) process.exitCode = r.status ?? 1;
+}

@@ -93,7 +93,8 @@ describe('SIGTERM', () => {
           refused = await connect(base);
           req.end(body.slice(10));
         }, 500);
-      }, 300);
+        // generous: under a loaded CI machine the server may take a while to read the headers
+      }, 1_500);
     });
     let refused = '';
     const started = Date.now();

@@ -99,7 +99,6 @@ ALTER TABLE "widget_configs" ADD CONSTRAINT "widget_configs_workspace_id_workspa
 CREATE INDEX "assistant_projects_project_idx" ON "assistant_projects" USING btree ("project_id");--> statement-breakpoint
 CREATE INDEX "knowledge_chunks_namespace_idx" ON "knowledge_chunks" USING btree ("namespace","source_id","position");--> statement-breakpoint
 CREATE INDEX "knowledge_chunks_source_idx" ON "knowledge_chunks" USING btree ("source_id");--> statement-breakpoint
-CREATE INDEX "knowledge_chunks_tsv_idx" ON "knowledge_chunks" USING gin ("tsv");--> statement-breakpoint
 CREATE INDEX "knowledge_sources_assistant_idx" ON "knowledge_sources" USING btree ("assistant_id","created_at");--> statement-breakpoint
 CREATE INDEX "knowledge_sources_project_idx" ON "knowledge_sources" USING btree ("project_id","created_at");--> statement-breakpoint
 CREATE INDEX "knowledge_sources_pending_idx" ON "knowledge_sources" USING btree ("created_at") WHERE status in ('pending', 'processing');--> statement-breakpoint

@@ -145,7 +145,6 @@ export const knowledgeChunks = pgTable(
   (t) => [
     index('knowledge_chunks_namespace_idx').on(t.namespace, t.sourceId, t.position),
     index('knowledge_chunks_source_idx').on(t.sourceId),
-    index('knowledge_chunks_tsv_idx').using('gin', t.tsv),
   ],
 );
 

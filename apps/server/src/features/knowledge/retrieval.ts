@@ -18,7 +18,7 @@ export type RetrievedChunk = {
   score: number;
   /** Cosine similarity, when the chunk was among the nearest vectors. */
   vectorScore: number | null;
-  /** PostgreSQL ts_rank_cd, when the chunk matched the words. */
+  /** PostgreSQL ts_rank, when the chunk matched the words. */
   textScore: number | null;
 };
 
@@ -103,7 +103,9 @@ async function textSearch(ctx: AppContext, namespaces: string[], query: string, 
   const tsquery = words.map((w) => `${w}:*`).join(' | ');
   const rows = await queryRows<{ id: string; rank: number }>(
     ctx.db,
-    // Ranking every match of common words is what costs; rank at most MAX_TEXT_MATCHES of them.
+    // Matches are found through the namespace index (there is deliberately no GIN index: common
+    // words would make it build a bitmap over every namespace), and at most MAX_TEXT_MATCHES of
+    // them are ranked, so the cost is bounded by the namespace, never by the whole table.
     sql`select m.id, ts_rank(m.tsv, q) as rank
         from to_tsquery('simple', ${tsquery}) q,
              lateral (select c.id, c.tsv from knowledge_chunks c
