@@ -1,4 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
+import { multipart } from '../knowledge/helpers.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
 import type { World } from '../support/world.ts';
@@ -135,3 +136,34 @@ const targets: Parameters<typeof securitySuite>[1][] = [
   },
 ];
 for (const target of targets) securitySuite(() => t, target);
+
+const withDocument = async (app: TestApp, w: World, ws: string) => {
+  const { projectId } = await withProject(app, w, ws);
+  const res = await app.request({
+    method: 'POST',
+    url: `${P(ws)}/${projectId}/documents`,
+    headers: ownerOf(w, ws).headers,
+    payload: { type: 'text', name: 'd', text: 't' },
+  });
+  return { projectId, documentId: res.json().data.id as string };
+};
+const upload = multipart('d.md', Buffer.from('# D\n\ntext'), 'text/markdown');
+securitySuite(() => t, {
+  name: 'POST project documents/files',
+  auth: 'user',
+  minRole: 'admin',
+  prepare: withProject,
+  request: (ws, x) => ({
+    method: 'POST',
+    url: `${P(ws)}/${x.projectId}/documents/files`,
+    headers: upload.headers,
+    payload: upload.payload,
+  }),
+});
+securitySuite(() => t, {
+  name: 'DELETE project document',
+  auth: 'user',
+  minRole: 'admin',
+  prepare: withDocument,
+  request: (ws, x) => ({ method: 'DELETE', url: `${P(ws)}/${x.projectId}/documents/${x.documentId}` }),
+});

@@ -81,3 +81,24 @@ securitySuite(() => t, {
   prepare: withAssistant,
   request: (_ws, x) => ({ method: 'GET', url: `/api/assistants/${x.assistantId}/search?q=hello` }),
 });
+
+securitySuite(() => t, {
+  name: 'POST /api/assistants/:id/sources/:sourceId/lookup',
+  auth: 'session',
+  prepare: async (app, w, ws) => {
+    const { assistantId } = await withAssistant(app, w, ws);
+    // a realtime source whose fetch is refused by the guard: the lookup answers 400, an allowed outcome here
+    const src = await addSource(app, ownerOf(w, ws), assistantId, {
+      type: 'spreadsheet',
+      name: 's',
+      url: 'https://sheets.invalid/x.csv',
+    });
+    return { assistantId, sourceId: src.id };
+  },
+  allowed: (s) => s === 200 || s === 400,
+  request: (_ws, x) => ({
+    method: 'POST',
+    url: `/api/assistants/${x.assistantId}/sources/${x.sourceId}/lookup`,
+    payload: { query: 'q' },
+  }),
+});

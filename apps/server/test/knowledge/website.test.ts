@@ -121,3 +121,32 @@ describe('website sources', () => {
     }
   });
 });
+
+describe('scheduled re-sync', () => {
+  it('re-ingests a website source once a day', async () => {
+    const { setClockOffset } = await import('../../src/lib/clock.ts');
+    const src = await addSource(t, w.owner, asst, { type: 'website', url: site.url('/about'), mode: 'page' });
+    await drainIngestion(t);
+    const first = await t.request({
+      method: 'GET',
+      url: `/api/assistants/${asst}/sources/${src.id}`,
+      headers: w.owner.headers,
+    });
+    const before = first.json().data.lastSyncedAt;
+    const hits = site.requests.filter((r) => r.path === '/about').length;
+    try {
+      setClockOffset(25 * 3600 * 1000);
+      await drainIngestion(t);
+    } finally {
+      setClockOffset(0);
+    }
+    const after = await t.request({
+      method: 'GET',
+      url: `/api/assistants/${asst}/sources/${src.id}`,
+      headers: w.owner.headers,
+    });
+    expect(after.json().data.status).toBe('ready');
+    expect(new Date(after.json().data.lastSyncedAt).getTime()).toBeGreaterThan(new Date(before).getTime());
+    expect(site.requests.filter((r) => r.path === '/about').length).toBeGreaterThan(hits);
+  });
+});

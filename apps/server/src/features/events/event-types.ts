@@ -1,5 +1,5 @@
-/** Internal event names: the Form A vocabulary (spec Events; decisions §9 maps Form B). */
-export const EVENT_TYPES = [
+/** Form A's vocabulary (spec "Event types, Form A"): the internal names of happenings. */
+export const FORMAT_A_EVENTS = [
   'message.created',
   'message.updated',
   'conversation.created',
@@ -12,8 +12,9 @@ export const EVENT_TYPES = [
   'assistant.updated',
   'member.joined',
   'member.left',
-  // Internal-only happening with a Form B name and no Form A name (decisions §9).
-  'lead.captured',
 ] as const;
+
+/** Internal event names: Form A's, plus one happening with only a Form B name (decisions §9). */
+export const EVENT_TYPES = [...FORMAT_A_EVENTS, 'lead.captured'] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,21 +1,7 @@
 import type { WebhookFormat } from '../../db/schema/index.ts';
-import { EVENT_TYPES } from '../events/event-types.ts';
+import { EVENT_TYPES, FORMAT_A_EVENTS } from '../events/event-types.ts';
 
-/** Form A's vocabulary (spec "Event types, Form A"). */
-export const FORMAT_A_EVENTS = [
-  'message.created',
-  'message.updated',
-  'conversation.created',
-  'conversation.ended',
-  'contact.created',
-  'contact.updated',
-  'ticket.created',
-  'ticket.updated',
-  'ticket.resolved',
-  'assistant.updated',
-  'member.joined',
-  'member.left',
-] as const;
+export { FORMAT_A_EVENTS };
 
 /** Form B's vocabulary (spec "Event types, Form B"). */
 export const FORMAT_B_EVENTS = [
