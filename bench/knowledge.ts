@@ -120,7 +120,7 @@ export async function runKnowledgeBench() {
   );
   const target = ids[Math.floor(ids.length / 2)]!;
   const exact = useVectorIndex(ctx, 'exact');
-  const kinds: Array<'hnsw' | 'exact'> = vector ? ['hnsw', 'exact'] : ['exact'];
+  const kinds: Array<'adaptive' | 'hnsw' | 'exact'> = vector ? ['adaptive', 'hnsw', 'exact'] : ['exact'];
   const results: Record<string, unknown> = {
     database: database.kind,
     total: TOTAL,

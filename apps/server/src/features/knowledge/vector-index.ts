@@ -11,8 +11,10 @@ export const INDEXED_DIMS = [384, 768, 1024, 1536] as const;
  * iterative scans so the namespace filter never starves the result), otherwise an exact scan
  * in process over cached namespace matrices (ARCHITECTURE.md "Vectors").
  */
+export type IndexKind = 'adaptive' | 'hnsw' | 'exact';
+
 export interface VectorIndex {
-  readonly kind: 'hnsw' | 'exact';
+  readonly kind: IndexKind;
   nearest(namespaces: string[], query: Float32Array, k: number): Promise<Scored[]>;
 }
 
@@ -32,12 +34,12 @@ async function detect(ctx: AppContext): Promise<VectorIndex> {
     ctx.db,
     sql`select 1 as ok from information_schema.columns where table_name = 'knowledge_chunks' and column_name = 'embedding_v'`,
   );
-  return rows.length > 0 ? hnswIndex(ctx) : exactIndex(ctx);
+  return rows.length > 0 ? adaptiveIndex(ctx) : exactIndex(ctx);
 }
 
 /** Forces a kind (tests compare both paths on the same data; benchmarks measure each). */
-export function useVectorIndex(ctx: AppContext, kind: 'hnsw' | 'exact'): VectorIndex {
-  const index = kind === 'hnsw' ? hnswIndex(ctx) : exactIndex(ctx);
+export function useVectorIndex(ctx: AppContext, kind: IndexKind): VectorIndex {
+  const index = kind === 'hnsw' ? hnswIndex(ctx) : kind === 'exact' ? exactIndex(ctx) : adaptiveIndex(ctx);
   indexes.set(ctx, Promise.resolve(index));
   return index;
 }
@@ -90,7 +92,21 @@ function hnswIndex(ctx: AppContext): VectorIndex {
   };
 }
 
-function exactIndex(ctx: AppContext): VectorIndex {
+type Versions = Map<string, number>;
+
+async function namespaceVersions(ctx: AppContext, namespaces: string[]): Promise<Versions> {
+  const rows = await queryRows<{ namespace: string; version: number }>(
+    ctx.db,
+    sql`select namespace, version from namespace_versions where namespace = any(${sql.param(namespaces)}::text[])`,
+  );
+  return new Map(rows.map((v) => [v.namespace, Number(v.version)]));
+}
+
+type ExactIndex = VectorIndex & {
+  nearestAt(versions: Versions, namespaces: string[], query: Float32Array, k: number): Promise<Scored[]>;
+};
+
+function exactIndex(ctx: AppContext): ExactIndex {
   const cache = new VectorCache();
   async function matrix(namespace: string, version: number, dims: number): Promise<NamespaceMatrix> {
     const hit = cache.get(namespace, version, dims);
@@ -105,17 +121,55 @@ function exactIndex(ctx: AppContext): VectorIndex {
     cache.set(namespace, entry);
     return entry;
   }
+  const nearestAt = async (versions: Versions, namespaces: string[], query: Float32Array, k: number) => {
+    const matrices = await Promise.all(
+      namespaces.map((ns) => matrix(ns, versions.get(ns) ?? 0, query.length)),
+    );
+    return topK(matrices, query, k);
+  };
   return {
     kind: 'exact',
+    nearestAt,
     async nearest(namespaces, query, k) {
       if (namespaces.length === 0) return [];
-      const versions = await queryRows<{ namespace: string; version: number }>(
-        ctx.db,
-        sql`select namespace, version from namespace_versions where namespace = any(${sql.param(namespaces)}::text[])`,
-      );
-      const byNs = new Map(versions.map((v) => [v.namespace, Number(v.version)]));
-      const matrices = await Promise.all(namespaces.map((ns) => matrix(ns, byNs.get(ns) ?? 0, query.length)));
-      return topK(matrices, query, k);
+      return nearestAt(await namespaceVersions(ctx, namespaces), namespaces, query, k);
+    },
+  };
+}
+
+/**
+ * Below this many vectors an exact scan in process beats HNSW on this hardware (on PGlite by
+ * 8x at 10,000 chunks: docs/performance.md); above it the index answers and no process holds
+ * the whole namespace in memory.
+ */
+export const EXACT_MAX_CHUNKS = 50_000;
+
+/** Where pgvector exists: exact for small namespaces, HNSW for large ones, decided per query. */
+function adaptiveIndex(ctx: AppContext): VectorIndex {
+  const exact = exactIndex(ctx);
+  const hnsw = hnswIndex(ctx);
+  const sizes = new Map<string, { version: number; n: number }>();
+  async function sizeOf(namespace: string, version: number): Promise<number> {
+    const known = sizes.get(namespace);
+    if (known && known.version === version) return known.n;
+    const [row] = await queryRows<{ n: number }>(
+      ctx.db,
+      sql`select count(*)::int as n from knowledge_chunks where namespace = ${namespace}`,
+    );
+    if (sizes.size > 10_000) sizes.clear();
+    sizes.set(namespace, { version, n: Number(row?.n ?? 0) });
+    return Number(row?.n ?? 0);
+  }
+  return {
+    kind: 'adaptive',
+    async nearest(namespaces, query, k) {
+      if (namespaces.length === 0) return [];
+      const versions = await namespaceVersions(ctx, namespaces);
+      let total = 0;
+      for (const ns of namespaces) total += await sizeOf(ns, versions.get(ns) ?? 0);
+      return total <= EXACT_MAX_CHUNKS
+        ? exact.nearestAt(versions, namespaces, query, k)
+        : hnsw.nearest(namespaces, query, k);
     },
   };
 }
