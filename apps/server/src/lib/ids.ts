@@ -14,6 +14,7 @@ export type IdPrefix =
   | 'evt'
   | 'whk'
   | 'dlv'
+  | 'whf'
   | 'ntf'
   | 'src'
   | 'chk'

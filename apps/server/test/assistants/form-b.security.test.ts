@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { multipart } from '../knowledge/helpers.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
-import type { World } from '../support/world.ts';
+import { ownerOf, type World } from '../support/world.ts';
 import { createAssistant } from './helpers.ts';
 
 let t: TestApp;
@@ -11,8 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const ownerOf = (w: World, ws: string) =>
-  ws === w.ws ? w.owner : ws === w.otherWs ? w.outsider : w.freeOwner;
 const withAssistant = async (app: TestApp, w: World, ws: string) => ({
   assistantId: await createAssistant(app, ownerOf(w, ws), ws),
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
-import type { World } from '../support/world.ts';
+import { ownerOf, type World } from '../support/world.ts';
 import { createAssistant } from './helpers.ts';
 
 let t: TestApp;
@@ -11,8 +11,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const prepare = async (app: TestApp, w: World, ws: string) => {
-  const owner = ws === w.ws ? w.owner : ws === w.otherWs ? w.outsider : w.freeOwner;
-  return { assistantId: await createAssistant(app, owner, ws) };
+  return { assistantId: await createAssistant(app, ownerOf(w, ws), ws) };
 };
 
 securitySuite(() => t, {

@@ -94,3 +94,8 @@ export async function createWorld(t: TestApp): Promise<World> {
 }
 
 export { personalToken };
+
+/** The owner of one of the world's workspaces (the security suite prepares resources as them). */
+export function ownerOf(w: World, workspaceId: string): TestUser {
+  return workspaceId === w.ws ? w.owner : workspaceId === w.otherWs ? w.outsider : w.freeOwner;
+}

@@ -3,7 +3,7 @@ import { signupUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
 import { createHookB } from '../support/webhooks.ts';
-import { createWorld, insertWorkspace, personalToken, type World } from '../support/world.ts';
+import { createWorld, insertWorkspace, ownerOf, personalToken, type World } from '../support/world.ts';
 
 let t: TestApp;
 let w: World;
@@ -16,8 +16,6 @@ afterAll(async () => {
 });
 
 const URL_OK = 'https://93.184.215.14/b';
-const ownerOf = (world: World, ws: string) =>
-  ws === world.ws ? world.owner : ws === world.otherWs ? world.outsider : world.freeOwner;
 const newHook = async (t: TestApp, world: World, ws: string) => {
   const { id } = await createHookB(t, ownerOf(world, ws).headers, {
     url: URL_OK,

@@ -143,7 +143,7 @@ export async function finishAttempt(
 
 /** Records one failed attempt and returns the webhook's failures since `since`. */
 export async function addFailure(db: Executor, webhookId: string, at: Date, since: Date): Promise<number> {
-  await db.insert(webhookFailures).values({ id: newId('dlv'), webhookId, at });
+  await db.insert(webhookFailures).values({ id: newId('whf'), webhookId, at });
   // Failures older than the window drop out of the streak (decisions §9).
   await db
     .delete(webhookFailures)
