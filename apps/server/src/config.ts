@@ -55,6 +55,15 @@ export const envSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(30_000),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool,
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
+  // Chat engine (issue 5): the model behind every assistant, and credits (decisions §13).
+  AI_PROVIDER: z.enum(['offline', 'openai', 'anthropic']).default('offline'),
+  AI_BASE_URL: z.string().optional(),
+  AI_API_KEY: z.string().optional(),
+  AI_MODEL: z.string().optional(),
+  AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
+  CHAT_HISTORY_TOKENS: z.coerce.number().int().min(100).max(1_000_000).default(6000),
+  CHAT_KEEPALIVE_MS: z.coerce.number().int().min(10).max(600_000).default(15_000),
+  ENTERPRISE_MONTHLY_CREDITS: z.coerce.number().int().min(0).default(100_000),
 });
 
 export type Config = {
@@ -93,6 +102,16 @@ export type Config = {
     allowPrivateNetworks: boolean;
     concurrency: number;
   };
+  ai: {
+    provider: 'offline' | 'openai' | 'anthropic';
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string | undefined;
+    timeoutMs: number;
+    historyTokens: number;
+    keepAliveMs: number;
+  };
+  enterpriseMonthlyCredits: number;
 };
 
 /** Parses an environment (process.env by default) into a Config; throws a readable error on bad values. */
@@ -139,6 +158,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
       concurrency: e.WEBHOOK_CONCURRENCY,
     },
+    ai: {
+      provider: e.AI_PROVIDER,
+      baseUrl: e.AI_BASE_URL || undefined,
+      apiKey: e.AI_API_KEY || undefined,
+      model: e.AI_MODEL || undefined,
+      timeoutMs: e.AI_TIMEOUT_MS,
+      historyTokens: e.CHAT_HISTORY_TOKENS,
+      keepAliveMs: e.CHAT_KEEPALIVE_MS,
+    },
+    enterpriseMonthlyCredits: e.ENTERPRISE_MONTHLY_CREDITS,
   };
 }
 

@@ -18,7 +18,11 @@ export type IdPrefix =
   | 'ntf'
   | 'src'
   | 'chk'
-  | 'prj';
+  | 'prj'
+  | 'conv'
+  | 'msg'
+  | 'ct'
+  | 'tkt';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid().toLowerCase()}`;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -16,6 +16,8 @@ export const workspaces = pgTable(
     plan: text('plan').$type<Plan>().notNull().default('pro'),
     trialEndsAt: ts('trial_ends_at'),
     billingStatus: text('billing_status').notNull().default('trialing'),
+    /** Monthly credits agreed for this workspace (Enterprise is custom); null: the plan's allowance. */
+    monthlyCredits: integer('monthly_credits'),
     ownerId: text('owner_id')
       .notNull()
       .references(() => users.id),

@@ -1,0 +1,77 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from './accounts.ts';
+import { assistants } from './assistants.ts';
+import { contacts } from './crm.ts';
+import { workspaces } from './workspaces.ts';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export type Channel = 'chat' | 'widget' | 'sms';
+export type ConversationStatus = 'open' | 'handoff' | 'closed';
+export type MessageRole = 'user' | 'assistant' | 'agent' | 'system';
+/** `partial`: the client went away or the model failed mid-answer; what was generated is kept. */
+export type MessageStatus = 'complete' | 'partial' | 'failed';
+
+export type Citation = {
+  index: number;
+  chunkId: string;
+  sourceId: string;
+  title: string | null;
+  url: string | null;
+};
+export type ToolStep = { toolCallId: string; toolName: string; args: unknown; result?: unknown };
+export type Usage = { promptTokens: number; completionTokens: number };
+
+/** A conversation (decisions §7). Deleting the assistant deletes its conversations (issue 4). */
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    assistantId: text('assistant_id')
+      .notNull()
+      .references(() => assistants.id, { onDelete: 'cascade' }),
+    channel: text('channel').$type<Channel>().notNull(),
+    status: text('status').$type<ConversationStatus>().notNull().default('open'),
+    contactId: text('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    assigneeId: text('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The member who started an internal chat; internal chats are private to them. */
+    startedBy: text('started_by').references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull().default(''),
+    messageCount: integer('message_count').notNull().default(0),
+    lastMessageAt: ts('last_message_at'),
+    endedAt: ts('ended_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('conversations_workspace_idx').on(t.workspaceId, t.updatedAt),
+    index('conversations_assistant_starter_idx').on(t.assistantId, t.startedBy, t.updatedAt),
+  ],
+);
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    conversationId: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    role: text('role').$type<MessageRole>().notNull(),
+    content: text('content').notNull(),
+    /** The human behind a `user` (internal chat) or `agent` message. */
+    authorId: text('author_id').references(() => users.id, { onDelete: 'set null' }),
+    status: text('status').$type<MessageStatus>().notNull().default('complete'),
+    citations: jsonb('citations').$type<Citation[]>().notNull().default(sql`'[]'::jsonb`),
+    toolCalls: jsonb('tool_calls').$type<ToolStep[]>().notNull().default(sql`'[]'::jsonb`),
+    usage: jsonb('usage').$type<Usage>(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('messages_conversation_idx').on(t.conversationId, t.createdAt, t.id)],
+);

@@ -1,0 +1,54 @@
+import { sql } from 'drizzle-orm';
+import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from './accounts.ts';
+import { workspaces } from './workspaces.ts';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export type TicketStatus = 'open' | 'pending' | 'resolved' | 'closed';
+export type TicketPriority = 'low' | 'medium' | 'high' | 'urgent';
+
+/** CRM contact (decisions §10): email (case-insensitive) and E.164 phone unique per workspace. */
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name'),
+    email: text('email'),
+    phone: text('phone'),
+    customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
+    source: text('source').notNull().default('api'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('contacts_workspace_idx').on(t.workspaceId, t.createdAt),
+    uniqueIndex('contacts_email_uq').on(t.workspaceId, sql`lower(${t.email})`).where(sql`email is not null`),
+    uniqueIndex('contacts_phone_uq').on(t.workspaceId, t.phone).where(sql`phone is not null`),
+  ],
+);
+
+/** Support ticket (decisions §10). `conversationId` is a plain reference: tickets outlive chats. */
+export const tickets = pgTable(
+  'tickets',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    subject: text('subject').notNull(),
+    description: text('description').notNull().default(''),
+    status: text('status').$type<TicketStatus>().notNull().default('open'),
+    priority: text('priority').$type<TicketPriority>().notNull().default('medium'),
+    contactId: text('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    conversationId: text('conversation_id'),
+    assigneeId: text('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    resolvedAt: ts('resolved_at'),
+  },
+  (t) => [index('tickets_workspace_idx').on(t.workspaceId, t.createdAt)],
+);
