@@ -1,12 +1,17 @@
 import { buildApp } from './app.ts';
 import { createContext, migrateDatabase, openConfiguredDatabase } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
+import { startCreditScheduler } from './features/credits/credits.service.ts';
 import { startWorkers } from './jobs/index.ts';
 import { startKnowledgeWorker } from './jobs/knowledge-worker.ts';
+import { modelFor } from './providers/llm/index.ts';
 
 /** config → database → migrate → app → listen; SIGTERM drains (decisions §14). */
 async function main() {
   const config = loadConfig();
+  // A remote model that cannot be built (say, no key for the vendor's own host) stops the start
+  // here, with the reason, rather than failing every chat later.
+  modelFor(config.ai, { passages: [] });
   const database = await openConfiguredDatabase(config);
   const { vector } = await migrateDatabase(database);
   const ctx = createContext(config, database);
@@ -15,6 +20,7 @@ async function main() {
   // Background workers (webhook dispatch and delivery) run in every process (ARCHITECTURE.md).
   const workers = startWorkers(ctx, { log: app.log });
   const ingestion = startKnowledgeWorker(ctx, { log: app.log });
+  const credits = startCreditScheduler(ctx, { log: app.log });
   // The bound port, not the configured one: PORT=0 picks a free port (tests, benchmarks).
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -38,7 +44,11 @@ async function main() {
     try {
       await app.close();
       // Queued work stays queued: claims not finished within the grace expire and are retried.
-      await Promise.all([workers.stop(config.shutdownGraceMs), ingestion.stop(config.shutdownGraceMs)]);
+      await Promise.all([
+        workers.stop(config.shutdownGraceMs),
+        ingestion.stop(config.shutdownGraceMs),
+        credits.stop(),
+      ]);
       await ctx.limits.close();
       await database.close();
     } finally {

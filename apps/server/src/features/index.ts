@@ -4,6 +4,8 @@ import { apiKeysRoutes } from './api-keys/api-keys.routes.ts';
 import { assistantsFormARoutes } from './assistants/assistants.form-a.routes.ts';
 import { assistantsFormBRoutes } from './assistants/assistants.form-b.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
+import { chatRoutes } from './chat/chat.routes.ts';
+import { billingRoutes } from './credits/billing.routes.ts';
 import { projectsRoutes } from './knowledge/projects.routes.ts';
 import { assistantSourcesRoutes } from './knowledge/sources.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
@@ -24,4 +26,6 @@ export const features: Feature[] = [
   accountRoutes,
   webhooksFeature,
   notificationsRoutes,
+  chatRoutes,
+  billingRoutes,
 ];

@@ -55,7 +55,7 @@ function fastifyValidationIssues(err: FastifyError) {
 
 /** Maps any thrown value to the spec's error body; unexpected errors become a logged 500. */
 export function toAppError(err: unknown, request: FastifyRequest): AppError {
-  if (err instanceof AppError) return err;
+  if (err instanceof AppError) return onSurface(err, request.url);
   if (err instanceof ZodError) return validationError(request.url, err.issues);
   const fe = err as FastifyError;
   if (fe && typeof fe === 'object' && 'validation' in fe && Array.isArray(fe.validation)) {
@@ -89,6 +89,19 @@ export function toAppError(err: unknown, request: FastifyRequest): AppError {
   if (fe?.statusCode === 413) return new AppError('payload_too_large:api', 'Request body is too large');
   if (fe?.statusCode === 415) return new AppError('bad_request:api', 'Unsupported Content-Type');
   return new AppError('internal_server_error:api', 'Internal server error');
+}
+
+/** The spec's per-surface codes: a missing credential on the chat or widget surface says so. */
+function onSurface(err: AppError, url: string): AppError {
+  if (err.code !== 'unauthorized:api') return err;
+  const where = surface(url);
+  if (where === 'api') return err;
+  return new AppError(
+    where === 'chat' ? 'unauthorized:chat' : 'unauthorized:widget',
+    err.message,
+    err.details,
+    err.headers,
+  );
 }
 
 export function sendError(reply: FastifyReply, error: AppError) {

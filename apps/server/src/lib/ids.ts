@@ -22,7 +22,9 @@ export type IdPrefix =
   | 'conv'
   | 'msg'
   | 'ct'
-  | 'tkt';
+  | 'tkt'
+  | 'wss'
+  | 'fb';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid().toLowerCase()}`;

@@ -33,6 +33,10 @@ export type SecurityTarget = {
    * key routes (`/api/v1/*`) on the key's own workspace.
    */
   noWorkspace?: boolean;
+  /** The 401 code of the route's surface (spec Errors: `unauthorized:chat` on the chat). */
+  unauthorizedCode?: string;
+  /** The 404 code when the addressed resource has its own (`not_found:chat` for a conversation). */
+  notFoundCode?: string;
 };
 
 /**
@@ -57,7 +61,7 @@ export function securitySuite(getApp: () => TestApp, target: SecurityTarget) {
       const { t, world: w } = await setup();
       const res = await send(t, target.request(w.ws, await extra(t, w, w.ws)), {});
       expect(res.statusCode).toBe(401);
-      expect(res.json().code).toBe('unauthorized:api');
+      expect(res.json().code).toBe(target.unauthorizedCode ?? 'unauthorized:api');
     });
 
     it('401 with an invalid or wrong kind of credential', async () => {
@@ -94,7 +98,7 @@ export function securitySuite(getApp: () => TestApp, target: SecurityTarget) {
           const { t, world: w } = await setup();
           const res = await send(t, target.request(w.ws, await extra(t, w, w.ws)), w.outsider.headers);
           expect(res.statusCode, res.body).toBe(404);
-          expect(res.json().code).toBe('not_found:api');
+          expect(res.json().code).toBe(target.notFoundCode ?? 'not_found:api');
         });
       }
 

@@ -1,5 +1,18 @@
-import { boolean, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { assistants } from './assistants.ts';
+import { conversations, messages } from './conversations.ts';
+import { contacts } from './crm.ts';
 import { workspaces } from './workspaces.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -28,3 +41,68 @@ export const widgetConfigs = pgTable('widget_configs', {
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
+
+export type WidgetSessionStatus = 'active' | 'ended';
+
+/**
+ * A visitor's widget session (spec: Widget session; decisions §8). The token is stored only as
+ * its SHA-256; the conversation is created with the first message, so page views that never chat
+ * leave no conversation behind.
+ */
+export const widgetSessions = pgTable(
+  'widget_sessions',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    assistantId: text('assistant_id')
+      .notNull()
+      .references(() => assistants.id, { onDelete: 'cascade' }),
+    conversationId: text('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
+    contactId: text('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    tokenHash: text('token_hash').notNull(),
+    status: text('status').$type<WidgetSessionStatus>().notNull().default('active'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    lastActivityAt: ts('last_activity_at').notNull().defaultNow(),
+    endedAt: ts('ended_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('widget_sessions_token_uq').on(t.tokenHash),
+    index('widget_sessions_assistant_idx').on(t.assistantId, t.createdAt),
+    index('widget_sessions_active_idx').on(t.lastActivityAt).where(sql`status = 'active'`),
+  ],
+);
+
+/** Thumbs up or down from a visitor, optionally on one assistant message (decisions §8). */
+export const widgetFeedback = pgTable(
+  'widget_feedback',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => widgetSessions.id, { onDelete: 'cascade' }),
+    messageId: text('message_id').references(() => messages.id, { onDelete: 'set null' }),
+    rating: text('rating').$type<'up' | 'down'>().notNull(),
+    comment: text('comment'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('widget_feedback_session_idx').on(t.sessionId)],
+);
+
+/** Widget messages per assistant per UTC day: the plan's daily quota (decisions §8). */
+export const widgetUsage = pgTable(
+  'widget_usage',
+  {
+    assistantId: text('assistant_id')
+      .notNull()
+      .references(() => assistants.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.assistantId, t.day] })],
+);

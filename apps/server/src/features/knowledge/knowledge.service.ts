@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { connectedProjectIds } from './projects.repo.ts';
 import { type RetrievedChunk, retrieve } from './retrieval.ts';
+import { listRealtimeSources, type SourceRow } from './sources.repo.ts';
 
 /**
  * The namespaces an assistant answers from: its own, plus every connected project
@@ -17,4 +18,9 @@ export async function retrieveForAssistant(
   k = 5,
 ): Promise<RetrievedChunk[]> {
   return retrieve(ctx, await namespacesOf(ctx, assistant), query, k);
+}
+
+/** The assistant's realtime sources, which the chat reads live through tools (decisions §6). */
+export function realtimeSourcesOf(ctx: AppContext, assistant: { id: string }): Promise<SourceRow[]> {
+  return listRealtimeSources(ctx.db, assistant.id);
 }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.ts';
 import { knowledgeChunks, knowledgeSources, namespaceVersions, sourceFiles } from '../../db/schema/index.ts';
 
@@ -155,4 +155,19 @@ export async function countOrphanChunks(db: Executor) {
     .leftJoin(knowledgeSources, eq(knowledgeSources.id, knowledgeChunks.sourceId))
     .where(isNull(knowledgeSources.id));
   return row?.n ?? 0;
+}
+
+/** The realtime sources (store, spreadsheet) of an assistant: read live by the chat's tools. */
+export async function listRealtimeSources(db: Executor, assistantId: string) {
+  return db
+    .select()
+    .from(knowledgeSources)
+    .where(
+      and(
+        eq(knowledgeSources.assistantId, assistantId),
+        inArray(knowledgeSources.type, ['store', 'spreadsheet']),
+      ),
+    )
+    .orderBy(knowledgeSources.createdAt)
+    .limit(20);
 }

@@ -13,3 +13,10 @@ export function effectivePlan(ws: { plan: Plan; trialEndsAt: Date | null; billin
 }
 
 export const TRIAL_DAYS = 14;
+
+/** Plan quotas of the spec's Plans table; null is unlimited. */
+export const PLAN_QUOTAS: Record<Plan, { contacts: number | null; tickets: number | null }> = {
+  free: { contacts: 100, tickets: 50 },
+  pro: { contacts: 5000, tickets: 1000 },
+  enterprise: { contacts: null, tickets: null },
+};

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import type { Feature } from '../../app.ts';
+import { actorOf } from '../../http/auth.ts';
+import { errorBody, idParam } from '../../http/envelope.ts';
+import { cursorPage, cursorQuery } from '../../http/pagination.ts';
+import { toConversation, toMessage } from '../conversations/conversations.service.ts';
+import { chatBody, conversationSchema, messageSchema } from './chat.schemas.ts';
+import * as service from './chat.service.ts';
+import { streamTurn } from './respond.ts';
+
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 429: errorBody };
+
+/** Internal chat on the session surface (decisions §7). */
+export const chatRoutes: Feature = (app, ctx) => {
+  app.post(
+    '/api/chat',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags: ['chat'],
+        description:
+          'Sends a message and streams the reply as server-sent events (`text-delta`, `tool-call`, `tool-result`, `finish`, `error`). The conversation id comes back in `X-Conversation-Id`.',
+        body: chatBody,
+        response: { 200: z.string().describe('text/event-stream'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const turn = await service.startChat(ctx, actorOf(request), request.body);
+      await streamTurn(ctx, reply, turn, { 'x-conversation-id': turn.conversation.id }, request.log);
+      return reply;
+    },
+  );
+
+  app.get(
+    '/api/chat/conversations',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags: ['chat'],
+        querystring: cursorQuery.extend({ assistantId: idParam }).strict(),
+        response: { 200: cursorPage(conversationSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const page = await service.listChats(ctx, actorOf(request), request.query);
+      return { ...page, data: page.data.map(toConversation) };
+    },
+  );
+
+  app.get(
+    '/api/chat/conversations/:conversationId/messages',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags: ['chat'],
+        params: z.object({ conversationId: idParam }),
+        querystring: cursorQuery.strict(),
+        response: { 200: cursorPage(messageSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const page = await service.listChatMessages(
+        ctx,
+        actorOf(request),
+        request.params.conversationId,
+        request.query,
+      );
+      return { ...page, data: page.data.map(toMessage) };
+    },
+  );
+};

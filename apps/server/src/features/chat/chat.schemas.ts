@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { idParam } from '../../http/envelope.ts';
+
+export const chatBody = z
+  .object({
+    assistantId: idParam,
+    conversationId: idParam.optional(),
+    content: z.string().trim().min(1).max(8000),
+  })
+  .strict();
+
+const citation = z.object({
+  index: z.number(),
+  chunkId: z.string(),
+  sourceId: z.string(),
+  title: z.string().nullable(),
+  url: z.string().nullable(),
+});
+
+export const conversationSchema = z.object({
+  id: z.string(),
+  workspaceId: z.string(),
+  assistantId: z.string(),
+  channel: z.enum(['chat', 'widget', 'sms']),
+  status: z.enum(['open', 'handoff', 'closed']),
+  title: z.string(),
+  contactId: z.string().nullable(),
+  assigneeId: z.string().nullable(),
+  messageCount: z.number(),
+  lastMessageAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const messageSchema = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  role: z.enum(['user', 'assistant', 'agent', 'system']),
+  content: z.string(),
+  authorId: z.string().nullable(),
+  status: z.enum(['complete', 'partial', 'failed']),
+  citations: z.array(citation),
+  toolCalls: z.array(
+    z.object({
+      toolCallId: z.string(),
+      toolName: z.string(),
+      args: z.unknown(),
+      result: z.unknown().optional(),
+    }),
+  ),
+  usage: z.object({ promptTokens: z.number(), completionTokens: z.number() }).nullable(),
+  createdAt: z.string(),
+});

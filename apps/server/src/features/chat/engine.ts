@@ -1,0 +1,127 @@
+import { stepCountIs, streamText } from 'ai';
+import type { AppContext } from '../../context.ts';
+import type { ToolStep } from '../../db/schema/index.ts';
+import { modelFor } from '../../providers/llm/index.ts';
+import { appendMessage, historyWithin } from '../conversations/conversations.service.ts';
+import { refundCredit } from '../credits/credits.service.ts';
+import { realtimeSourcesOf, retrieveForAssistant } from '../knowledge/knowledge.service.ts';
+import { PassageBook } from './passages.ts';
+import { systemPrompt, toModelMessages } from './prompt.ts';
+import { mapPart, messageOf, type StreamEvent } from './stream-events.ts';
+import { buildTools } from './tools.ts';
+import type { Turn } from './turn.ts';
+
+export type ReplyOutcome = {
+  messageId: string | null;
+  status: 'complete' | 'partial' | 'failed' | 'aborted';
+  text: string;
+};
+
+const MAX_STEPS = 4;
+const PASSAGES = 5;
+
+/**
+ * Generates and stores the AI's reply to a turn begun by beginTurn (issue 5 items 2 to 4),
+ * sending the spec's stream events through `emit`. Outcomes:
+ * - complete: the message is stored with citations, tool steps and usage; `finish` carries its id;
+ * - the model fails before any text: the credit is refunded, nothing is stored, `error` is sent;
+ * - it fails after some text: what was generated is stored as `partial`, then `error`;
+ * - the client goes away (`signal`): the model call is aborted and what was generated is stored.
+ */
+export async function runReply(
+  ctx: AppContext,
+  turn: Extract<Turn, { kind: 'reply' }>,
+  emit: (event: StreamEvent) => void,
+  signal: AbortSignal,
+  log?: { warn(obj: object, msg: string): void },
+): Promise<ReplyOutcome> {
+  const { assistant, conversation } = turn;
+  const question = turn.userMessage.content;
+  const book = new PassageBook();
+  let text = '';
+  const steps = new Map<string, ToolStep>();
+  const usage = { promptTokens: 0, completionTokens: 0 };
+  let failure: unknown;
+  const abort = AbortSignal.any([signal, AbortSignal.timeout(ctx.config.ai.timeoutMs)]);
+
+  try {
+    const [chunks, history, realtime] = await Promise.all([
+      retrieveForAssistant(ctx, assistant, question, PASSAGES),
+      historyWithin(ctx, conversation.id, ctx.config.ai.historyTokens),
+      realtimeSourcesOf(ctx, assistant),
+    ]);
+    book.add(chunks);
+    const result = streamText({
+      model: modelFor(ctx.config.ai, { passages: book.passages }),
+      system: systemPrompt(assistant, book.passages),
+      messages: toModelMessages(history),
+      tools: buildTools({ ctx, assistant, conversation, plan: turn.plan, book, realtime }),
+      stopWhen: stepCountIs(MAX_STEPS),
+      temperature: assistant.temperature,
+      maxOutputTokens: assistant.maxTokens,
+      maxRetries: 0,
+      abortSignal: abort,
+      // Failures arrive as `error` parts below; the SDK's default would also print them.
+      onError: () => undefined,
+    });
+    for await (const part of result.fullStream) {
+      const mapped = mapPart(part);
+      if (mapped.kind === 'event') {
+        const e = mapped.event;
+        if (e.type === 'text-delta') text += e.textDelta;
+        if (e.type === 'tool-call')
+          steps.set(e.toolCallId, { toolCallId: e.toolCallId, toolName: e.toolName, args: e.args });
+        if (e.type === 'tool-result') {
+          const step = steps.get(e.toolCallId);
+          if (step) step.result = e.result;
+        }
+        emit(e);
+      } else if (mapped.kind === 'usage') {
+        usage.promptTokens = mapped.promptTokens;
+        usage.completionTokens = mapped.completionTokens;
+      } else if (mapped.kind === 'failure') {
+        failure = mapped.error;
+        break;
+      } else if (mapped.kind === 'abort') {
+        break;
+      }
+    }
+  } catch (err) {
+    failure = err;
+  }
+
+  const clientGone = signal.aborted;
+  if (failure === undefined && abort.aborted && !clientGone)
+    failure = new Error('The model took too long to answer');
+  if (failure !== undefined && !clientGone) {
+    log?.warn({ err: messageOf(failure), assistantId: assistant.id }, 'model call failed');
+  }
+  if (text === '' && (failure !== undefined || clientGone)) {
+    // Failed before any text: the credit goes back (spec Credits; decisions §7). A client that
+    // left before the first word keeps the charge only if the model did not fail.
+    if (failure !== undefined) await refundCredit(ctx, turn.reservation);
+    if (!clientGone) emit(modelError());
+    return { messageId: null, status: clientGone ? 'aborted' : 'failed', text };
+  }
+
+  const status = failure !== undefined || clientGone ? 'partial' : 'complete';
+  const message = await ctx.db.transaction((tx) =>
+    appendMessage(tx, conversation, {
+      role: 'assistant',
+      content: text,
+      status,
+      citations: book.citedBy(text),
+      toolCalls: [...steps.values()],
+      usage,
+    }),
+  );
+  if (failure !== undefined) emit(modelError());
+  else if (!clientGone) emit({ type: 'finish', messageId: message.id, usage });
+  return { messageId: message.id, status, text };
+}
+
+const modelError = (): StreamEvent => ({
+  type: 'error',
+  error: 'The assistant could not finish its answer. Please try again.',
+  code: 'internal_server_error:api',
+});

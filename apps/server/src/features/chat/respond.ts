@@ -1,0 +1,37 @@
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { openEventStream } from '../../http/sse.ts';
+import { runReply } from './engine.ts';
+import type { Turn } from './turn.ts';
+
+/**
+ * Streams a begun turn as server-sent events (the spec's event table), for every surface that
+ * chats over HTTP: internal chat now, the widget next. `headers` adds e.g. `X-Conversation-Id`
+ * or CORS. In `handoff` the stream carries only `finish` with a null message id (decisions §7).
+ */
+export async function streamTurn(
+  ctx: AppContext,
+  reply: FastifyReply,
+  turn: Turn,
+  headers: Record<string, string>,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  const stream = openEventStream(reply, headers, ctx.config.ai.keepAliveMs);
+  try {
+    if (turn.kind === 'handoff') {
+      stream.send({ type: 'finish', messageId: null, usage: { promptTokens: 0, completionTokens: 0 } });
+      return;
+    }
+    await runReply(ctx, turn, stream.send, stream.signal, log);
+  } catch (err) {
+    // The stream has started: a failure can only be told as an `error` event (decisions §7).
+    log.error({ err, conversationId: turn.conversation.id }, 'chat reply failed');
+    stream.send({
+      type: 'error',
+      error: 'Something went wrong; please try again.',
+      code: 'internal_server_error:api',
+    });
+  } finally {
+    stream.end();
+  }
+}

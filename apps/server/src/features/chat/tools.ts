@@ -1,0 +1,126 @@
+import { type ToolSet, tool } from 'ai';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import type { Plan } from '../../db/schema/index.ts';
+import { planHas } from '../../http/actor.ts';
+import { AppError } from '../../http/errors.ts';
+import { TOOL_NAMES } from '../../providers/llm/index.ts';
+import type { AssistantRow } from '../assistants/assistants.repo.ts';
+import { type ConversationRow, requestHandoff } from '../conversations/conversations.service.ts';
+import { retrieveForAssistant } from '../knowledge/knowledge.service.ts';
+import { realtimeLookup } from '../knowledge/realtime/realtime.service.ts';
+import type { SourceRow } from '../knowledge/sources.repo.ts';
+import { createTicket } from '../tickets/tickets.service.ts';
+import type { PassageBook } from './passages.ts';
+
+export type ToolContext = {
+  ctx: AppContext;
+  assistant: AssistantRow;
+  conversation: ConversationRow;
+  plan: Plan;
+  book: PassageBook;
+  realtime: SourceRow[];
+};
+
+const failure = (err: unknown) => ({
+  error: err instanceof AppError ? err.message : 'The lookup failed; please try again later.',
+});
+
+/**
+ * The tools an assistant may call while answering (issue 5 item 3). Each returns a small JSON
+ * result; a failure is a result with `error`, never an exception that ends the reply. Store
+ * lookups need a plan with channels (spec Plans: e-commerce stores are a channel).
+ */
+export function buildTools(t: ToolContext): ToolSet {
+  const tools: ToolSet = {
+    [TOOL_NAMES.search]: tool({
+      description: "Search the assistant's knowledge base. Cite results by their [n] number.",
+      inputSchema: z.object({ query: z.string().min(1).max(500) }),
+      execute: async ({ query }) => {
+        const passages = t.book.add(await retrieveForAssistant(t.ctx, t.assistant, query, 5));
+        return {
+          passages: passages.map(({ index, title, url, content }) => ({ index, title, url, content })),
+        };
+      },
+    }),
+    [TOOL_NAMES.handoff]: tool({
+      description: 'Hand the conversation to a human support agent when the customer asks for a person.',
+      inputSchema: z.object({ reason: z.string().max(500).optional() }),
+      execute: async ({ reason }) => {
+        await requestHandoff(t.ctx, t.conversation, reason ?? '');
+        return { status: 'handoff' };
+      },
+    }),
+    [TOOL_NAMES.ticket]: tool({
+      description: 'Open a support ticket for the customer when the issue needs follow-up.',
+      inputSchema: z.object({
+        subject: z.string().min(1).max(200),
+        description: z.string().max(5000).optional(),
+      }),
+      execute: async ({ subject, description }) => {
+        try {
+          const row = await createTicket(
+            t.ctx,
+            { workspaceId: t.assistant.workspaceId, plan: t.plan },
+            { subject, description, conversationId: t.conversation.id, contactId: t.conversation.contactId },
+          );
+          return { ticketId: row.id, status: row.status };
+        } catch (err) {
+          return failure(err);
+        }
+      },
+    }),
+  };
+  const sheets = t.realtime.filter((s) => s.type === 'spreadsheet');
+  const stores = planHas(t.plan, 'channels') ? t.realtime.filter((s) => s.type === 'store') : [];
+  if (sheets.length > 0) {
+    tools[TOOL_NAMES.spreadsheet] = tool({
+      description: `Look up live rows in: ${sheets.map((s) => s.name).join(', ')}.`,
+      inputSchema: z.object({ query: z.string().min(1).max(500) }),
+      execute: async ({ query }) => {
+        try {
+          const results = await Promise.all(
+            sheets.map(async (s) => {
+              const r = await realtimeLookup(t.ctx, s, { query });
+              return {
+                source: s.name,
+                ...(r.kind === 'spreadsheet' ? { columns: r.columns, rows: r.rows } : {}),
+              };
+            }),
+          );
+          return { results };
+        } catch (err) {
+          return failure(err);
+        }
+      },
+    });
+  }
+  if (stores.length > 0) {
+    tools[TOOL_NAMES.store] = tool({
+      description:
+        'Search the store for products, or look up an order (needs the order number and the email it was placed with).',
+      inputSchema: z.object({
+        query: z.string().min(1).max(500),
+        orderNumber: z.string().max(50).optional(),
+        email: z.string().max(254).optional(),
+      }),
+      execute: async (input) => {
+        try {
+          const results = await Promise.all(
+            stores.map(async (s) => {
+              const r = await realtimeLookup(t.ctx, s, input);
+              return {
+                source: s.name,
+                ...(r.kind === 'store' ? { products: r.products, order: r.order } : {}),
+              };
+            }),
+          );
+          return { results };
+        } catch (err) {
+          return failure(err);
+        }
+      },
+    });
+  }
+  return tools;
+}

@@ -1,0 +1,69 @@
+import type { AppContext } from '../../context.ts';
+import type { Plan } from '../../db/schema/index.ts';
+import type { AssistantRow } from '../assistants/assistants.repo.ts';
+import {
+  appendMessage,
+  type ConversationRow,
+  createConversation,
+  type MessageRow,
+  type NewConversation,
+} from '../conversations/conversations.service.ts';
+import { type Reservation, refundCredit, reserveCredit } from '../credits/credits.service.ts';
+
+export type TurnInput = {
+  assistant: AssistantRow;
+  plan: Plan;
+  /** An existing conversation, or what to create (only once a credit is secured). */
+  conversation: ConversationRow | NewConversation;
+  content: string;
+  authorId?: string | null;
+};
+
+export type Turn =
+  | { kind: 'handoff'; conversation: ConversationRow; userMessage: MessageRow }
+  | {
+      kind: 'reply';
+      conversation: ConversationRow;
+      userMessage: MessageRow;
+      reservation: Reservation;
+      assistant: AssistantRow;
+      plan: Plan;
+    };
+
+const isRow = (c: ConversationRow | NewConversation): c is ConversationRow => 'id' in c;
+
+/**
+ * The start of every customer turn, on every channel (decisions §7, spec Credits):
+ * - in `handoff`, the message is stored for the humans and no credit is spent;
+ * - otherwise one credit is reserved first (403 `credits_limit_exceeded` when none are left,
+ *   with nothing stored: "conversations and data are untouched"), then the conversation (if new)
+ *   and the user's message are written in one transaction. If that write fails, the credit is
+ *   given back.
+ */
+export async function beginTurn(ctx: AppContext, input: TurnInput): Promise<Turn> {
+  const message = { role: 'user' as const, content: input.content, authorId: input.authorId ?? null };
+  if (isRow(input.conversation) && input.conversation.status === 'handoff') {
+    const conversation = input.conversation;
+    const userMessage = await ctx.db.transaction((tx) => appendMessage(tx, conversation, message));
+    return { kind: 'handoff', conversation, userMessage };
+  }
+  const reservation = await reserveCredit(ctx, input.assistant.workspaceId);
+  try {
+    const spec = input.conversation;
+    const { conversation, userMessage } = await ctx.db.transaction(async (tx) => {
+      const conversation = isRow(spec) ? spec : await createConversation(tx, spec);
+      return { conversation, userMessage: await appendMessage(tx, conversation, message) };
+    });
+    return {
+      kind: 'reply',
+      conversation,
+      userMessage,
+      reservation,
+      assistant: input.assistant,
+      plan: input.plan,
+    };
+  } catch (err) {
+    await refundCredit(ctx, reservation);
+    throw err;
+  }
+}

@@ -1,0 +1,156 @@
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import type {
+  Channel,
+  Citation,
+  MessageRole,
+  MessageStatus,
+  ToolStep,
+  Usage,
+} from '../../db/schema/index.ts';
+import { now } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { recordEvent } from '../events/events.service.ts';
+import * as repo from './conversations.repo.ts';
+
+export type { ConversationRow, MessageRow } from './conversations.repo.ts';
+
+export type NewConversation = {
+  workspaceId: string;
+  assistantId: string;
+  channel: Channel;
+  startedBy?: string | null;
+  contactId?: string | null;
+  title?: string;
+};
+
+export type NewMessage = {
+  role: MessageRole;
+  content: string;
+  authorId?: string | null;
+  status?: MessageStatus;
+  citations?: Citation[];
+  toolCalls?: ToolStep[];
+  usage?: Usage | null;
+};
+
+/** The public shape of a conversation: API responses and `conversation.created` (decisions §7). */
+export const toConversation = (c: repo.ConversationRow) => ({
+  id: c.id,
+  workspaceId: c.workspaceId,
+  assistantId: c.assistantId,
+  channel: c.channel,
+  status: c.status,
+  title: c.title,
+  contactId: c.contactId,
+  assigneeId: c.assigneeId,
+  messageCount: c.messageCount,
+  lastMessageAt: c.lastMessageAt?.toISOString() ?? null,
+  createdAt: c.createdAt.toISOString(),
+  updatedAt: c.updatedAt.toISOString(),
+});
+
+/** The public shape of a message: API responses and `message.created`. */
+export const toMessage = (m: repo.MessageRow) => ({
+  id: m.id,
+  conversationId: m.conversationId,
+  role: m.role,
+  content: m.content,
+  authorId: m.authorId,
+  status: m.status,
+  citations: m.citations,
+  toolCalls: m.toolCalls,
+  usage: m.usage,
+  createdAt: m.createdAt.toISOString(),
+});
+
+/**
+ * Creates a conversation in `tx` with `conversation.created` (the outbox, decisions §9): the
+ * conversation and its event commit together.
+ */
+export async function createConversation(tx: Executor, input: NewConversation) {
+  const at = now();
+  const row = await repo.insertConversation(tx, {
+    id: newId('conv'),
+    workspaceId: input.workspaceId,
+    assistantId: input.assistantId,
+    channel: input.channel,
+    startedBy: input.startedBy ?? null,
+    contactId: input.contactId ?? null,
+    title: input.title ?? '',
+    createdAt: at,
+    updatedAt: at,
+  });
+  await recordEvent(tx, {
+    workspaceId: row.workspaceId,
+    type: 'conversation.created',
+    data: toConversation(row),
+  });
+  return row;
+}
+
+/** Appends a message in `tx`: counts it on the conversation and records `message.created`. */
+export async function appendMessage(
+  tx: Executor,
+  conversation: Pick<repo.ConversationRow, 'id' | 'workspaceId' | 'assistantId' | 'channel'>,
+  input: NewMessage,
+) {
+  const at = now();
+  const row = await repo.insertMessage(tx, {
+    id: newId('msg'),
+    workspaceId: conversation.workspaceId,
+    conversationId: conversation.id,
+    role: input.role,
+    content: input.content,
+    authorId: input.authorId ?? null,
+    status: input.status ?? 'complete',
+    citations: input.citations ?? [],
+    toolCalls: input.toolCalls ?? [],
+    usage: input.usage ?? null,
+    createdAt: at,
+  });
+  await repo.touchConversation(tx, conversation.id, at);
+  await recordEvent(tx, {
+    workspaceId: conversation.workspaceId,
+    type: 'message.created',
+    data: { ...toMessage(row), assistantId: conversation.assistantId, channel: conversation.channel },
+  });
+  return row;
+}
+
+export const findConversation = (ctx: AppContext, id: string) =>
+  id.length <= 100 ? repo.findConversation(ctx.db, id) : Promise.resolve(undefined);
+
+export const setConversationStatus = repo.setConversationStatus;
+
+/** The last messages in chronological order, cut to a token budget from the newest back (issue 5 item 2). */
+export async function historyWithin(ctx: AppContext, conversationId: string, tokenBudget: number) {
+  const rows = await repo.recentMessages(ctx.db, conversationId, 100);
+  const kept: typeof rows = [];
+  let spent = 0;
+  for (const row of rows) {
+    const cost = Math.ceil(row.content.length / 4) + 4;
+    if (spent + cost > tokenBudget) break;
+    spent += cost;
+    kept.push(row);
+  }
+  return kept.reverse();
+}
+
+export const listChatConversations = repo.listChatConversations;
+export const listMessages = repo.listMessages;
+
+/**
+ * The AI hands the conversation to humans (decisions §7): status `handoff`, so later user
+ * messages reach the inbox and get no AI reply, with a system message saying why.
+ */
+export async function requestHandoff(ctx: AppContext, conversation: repo.ConversationRow, reason: string) {
+  return ctx.db.transaction(async (tx) => {
+    const row = await repo.setConversationStatus(tx, conversation.id, 'handoff', now());
+    await appendMessage(tx, conversation, {
+      role: 'system',
+      content: reason ? `The customer asked for a person: ${reason}` : 'The customer asked for a person.',
+    });
+    return row;
+  });
+}

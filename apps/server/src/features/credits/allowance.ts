@@ -1,0 +1,49 @@
+import type { Config } from '../../config.ts';
+import type { Plan } from '../../db/schema/index.ts';
+import { effectivePlan } from '../workspaces/plan.ts';
+import type { CreditRow, Period } from './credits.repo.ts';
+
+/** Spec Plans, "Monthly credits": Free 50, Pro (and the Pro trial) 1,200, Enterprise custom. */
+export const PLAN_CREDITS: Record<Exclude<Plan, 'enterprise'>, number> = { free: 50, pro: 1200 };
+
+export type AllowanceInput = {
+  plan: Plan;
+  trialEndsAt: Date | null;
+  billingStatus: string;
+  monthlyCredits: number | null;
+};
+
+/**
+ * The monthly allowance of the plan in force now (decisions §13): a passed trial counts as Free;
+ * Enterprise gets its agreed `monthly_credits`, else ENTERPRISE_MONTHLY_CREDITS. Read at every
+ * reservation, so an upgrade raises the limit at once and a blocked workspace resumes.
+ */
+export function monthlyCreditsFor(
+  ws: AllowanceInput,
+  config: Pick<Config, 'enterpriseMonthlyCredits'>,
+): number {
+  const plan = effectivePlan(ws);
+  if (plan === 'enterprise') return ws.monthlyCredits ?? config.enterpriseMonthlyCredits;
+  return PLAN_CREDITS[plan];
+}
+
+/** The credit period containing `at`: the calendar month in UTC (docs/decisions/0005-credits.md). */
+export function periodOf(at: Date): Period {
+  const y = at.getUTCFullYear();
+  const m = at.getUTCMonth();
+  return { start: new Date(Date.UTC(y, m, 1)), end: new Date(Date.UTC(y, m + 1, 1)) };
+}
+
+/** The 80% alert fires at this many credits used ("about 80%", spec Credits: rounded up). */
+export const warningThreshold = (limit: number) => Math.ceil(limit * 0.8);
+
+/**
+ * Where the counter stands at `at`. A stored period that has ended counts as a new one at zero,
+ * exactly as the next reservation (or the scheduled reset) will make it.
+ */
+export function standing(row: CreditRow | undefined, limit: number, at: Date) {
+  const current = row !== undefined && row.periodEnd.getTime() > at.getTime();
+  const used = current ? row.used : 0;
+  const periodEnd = current ? row.periodEnd : periodOf(at).end;
+  return { limit, used, remaining: Math.max(0, limit - used), resetsAt: periodEnd.toISOString() };
+}

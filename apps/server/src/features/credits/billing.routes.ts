@@ -1,0 +1,28 @@
+import type { Feature } from '../../app.ts';
+import { dataOf, errorBody } from '../../http/envelope.ts';
+import { billingParams, billingSchema, checkoutBody } from './billing.schemas.ts';
+import { billingSummary, startCheckout } from './billing.service.ts';
+
+const tags = ['billing'];
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 429: errorBody };
+
+/** decisions §13: the billing summary (any member) and checkout (owner only, "Manage billing"). */
+export const billingRoutes: Feature = (app, ctx) => {
+  app.get(
+    '/api/workspaces/:workspaceId/billing',
+    {
+      config: { auth: 'user', permission: 'workspace.view' },
+      schema: { tags, params: billingParams, response: { 200: dataOf(billingSchema), ...errors } },
+    },
+    async (request) => ({ data: await billingSummary(ctx, request.params.workspaceId) }),
+  );
+
+  app.post(
+    '/api/workspaces/:workspaceId/billing/checkout',
+    {
+      config: { auth: 'user', permission: 'billing.manage' },
+      schema: { tags, params: billingParams, body: checkoutBody, response: errors },
+    },
+    async (request) => startCheckout(ctx, request.params.workspaceId, request.body.plan),
+  );
+};

@@ -1,0 +1,67 @@
+import type { AppContext } from '../../context.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { now } from '../../lib/clock.ts';
+import { raiseAlert } from './alerts.ts';
+import { monthlyCreditsFor, periodOf, standing, warningThreshold } from './allowance.ts';
+import * as repo from './credits.repo.ts';
+
+/**
+ * Credits (spec Credits; States → Credits; decisions §13): one credit per AI reply, reserved
+ * here before the model is called (the one place credits are spent, ARCHITECTURE.md), given
+ * back if the model fails before any text. Periods are calendar months in UTC.
+ */
+
+export { monthlyCreditsFor } from './allowance.ts';
+export { type CreditScheduler, startCreditScheduler } from './credits.jobs.ts';
+
+export type Reservation = { workspaceId: string; periodStart: Date; used: number; limit: number };
+export type CreditSummary = { limit: number; used: number; remaining: number; resetsAt: string };
+
+const same = (a: Date | null, b: Date) => a !== null && a.getTime() === b.getTime();
+
+async function workspaceOf(ctx: AppContext, workspaceId: string) {
+  const ws = await repo.findWorkspace(ctx.db, workspaceId);
+  if (!ws) throw notFound('Workspace');
+  return ws;
+}
+
+/**
+ * Reserves one credit atomically (a single conditional statement, never read-then-write); throws
+ * 403 `credits_limit_exceeded` when none are left, before anything is stored or streamed. The row
+ * is created lazily, and an ended period is replaced by the current one in the same statement.
+ */
+export async function reserveCredit(ctx: AppContext, workspaceId: string): Promise<Reservation> {
+  const ws = await workspaceOf(ctx, workspaceId);
+  const limit = monthlyCreditsFor(ws, ctx.config);
+  const at = now();
+  const period = periodOf(at);
+  const row = limit > 0 ? await repo.reserve(ctx.db, workspaceId, limit, period, at) : undefined;
+  if (!row) {
+    // Also covers a limit lowered under the usage (downgrade, trial end): the 100% alert still
+    // goes out once, and a lost alert (crash after the reservation) is sent on the next try.
+    await raiseAlert(ctx, ws, 100, limit, at);
+    throw new AppError(
+      'credits_limit_exceeded',
+      'This workspace has used all its monthly credits; AI replies resume after the monthly reset or an upgrade',
+      { limit, resetsAt: period.end.toISOString() },
+    );
+  }
+  if (row.used >= limit) {
+    if (!same(row.alert100For, row.periodStart)) await raiseAlert(ctx, ws, 100, limit, at);
+  } else if (row.used >= warningThreshold(limit) && !same(row.alert80For, row.periodStart)) {
+    await raiseAlert(ctx, ws, 80, limit, at);
+  }
+  return { workspaceId, periodStart: row.periodStart, used: row.used, limit };
+}
+
+/** Gives back a reservation (the model failed before any text): same period only, never below 0. */
+export async function refundCredit(ctx: AppContext, r: Reservation): Promise<void> {
+  await repo.refund(ctx.db, r.workspaceId, r.periodStart, now());
+}
+
+/** The workspace's credits now: `{limit, used, remaining, resetsAt}` (decisions §13 billing). */
+export async function creditSummary(ctx: AppContext, workspaceId: string): Promise<CreditSummary> {
+  const ws = await workspaceOf(ctx, workspaceId);
+  const row = await repo.findCredits(ctx.db, workspaceId);
+  return standing(row, monthlyCreditsFor(ws, ctx.config), now());
+}

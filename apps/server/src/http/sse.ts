@@ -1,0 +1,60 @@
+import type { FastifyReply } from 'fastify';
+
+export type EventStream = {
+  /** Writes one event as a JSON object on a `data:` line (spec: widget streaming events). */
+  send(event: object): void;
+  /** Aborted when the client goes away before the stream ends. */
+  signal: AbortSignal;
+  readonly open: boolean;
+  end(): void;
+};
+
+/**
+ * Takes over the response for server-sent events: status 200, the given headers, a keep-alive
+ * comment every `keepAliveMs` (issue 5 item 4: proxies drop silent connections), and an abort
+ * signal that fires when the client disconnects, so the model call can stop.
+ */
+export function openEventStream(
+  reply: FastifyReply,
+  headers: Record<string, string>,
+  keepAliveMs: number,
+): EventStream {
+  reply.hijack();
+  const res = reply.raw;
+  const abort = new AbortController();
+  let open = true;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    ...headers,
+  });
+  res.flushHeaders();
+  const keepAlive = setInterval(() => {
+    if (open) res.write(': keep-alive\n\n');
+  }, keepAliveMs);
+  keepAlive.unref();
+  const finish = () => {
+    open = false;
+    clearInterval(keepAlive);
+  };
+  res.on('close', () => {
+    if (open) abort.abort(new Error('client disconnected'));
+    finish();
+  });
+  return {
+    send(event) {
+      if (open) res.write(`data: ${JSON.stringify(event)}\n\n`);
+    },
+    signal: abort.signal,
+    get open() {
+      return open;
+    },
+    end() {
+      if (!open) return;
+      finish();
+      res.end();
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import type { Config } from '../../config.ts';
+import { createOfflineModel } from './offline.ts';
+import { createRemoteModel } from './remote.ts';
+import type { ChatModel, ReplyKnowledge } from './types.ts';
+
+export type { ChatModel, Passage, ReplyKnowledge } from './types.ts';
+export { TOOL_NAMES } from './types.ts';
+
+/**
+ * The one model interface (issue 5 item 1): the built-in offline responder unless AI_PROVIDER
+ * names a remote one. Remote models are built once per configuration; the offline responder is
+ * built per reply because it reads that reply's retrieved passages.
+ */
+export function modelFor(config: Config['ai'], knowledge: ReplyKnowledge): ChatModel {
+  if (config.provider === 'offline') return createOfflineModel(knowledge);
+  let remote = cache.get(config);
+  if (!remote) {
+    remote = createRemoteModel(config);
+    cache.set(config, remote);
+  }
+  return remote;
+}
+
+const cache = new WeakMap<Config['ai'], ChatModel>();

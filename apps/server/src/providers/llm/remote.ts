@@ -1,0 +1,45 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModel } from 'ai';
+import type { Config } from '../../config.ts';
+
+/** Defaults documented in the README (AI_BASE_URL, AI_MODEL) for each remote provider. */
+const DEFAULTS = {
+  openai: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
+  anthropic: { baseUrl: 'https://api.anthropic.com/v1', model: 'claude-haiku-4-5' },
+} as const;
+
+/**
+ * A remote model behind the AI SDK interface (issue 5 item 1), chosen by AI_PROVIDER:
+ * - 'openai': any OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM, llama.cpp,
+ *   LM Studio). `includeUsage` asks for the final usage chunk when streaming, which credits
+ *   need (decisions §13).
+ * - 'anthropic': the Anthropic Messages API.
+ * A key is required only for the providers' own hosts; a local server usually has none.
+ */
+export function createRemoteModel(config: Config['ai']): LanguageModel {
+  if (config.provider === 'offline') {
+    throw new Error(
+      'createRemoteModel: AI_PROVIDER=offline uses the built-in offline responder, not a remote model',
+    );
+  }
+  const defaults = DEFAULTS[config.provider];
+  const baseURL = (config.baseUrl ?? defaults.baseUrl).replace(/\/+$/, '');
+  const modelId = config.model ?? defaults.model;
+  if (!config.apiKey && baseURL === defaults.baseUrl) {
+    throw new Error(
+      `Invalid configuration:\n  AI_API_KEY: required for AI_PROVIDER=${config.provider} at ${baseURL}`,
+    );
+  }
+  if (config.provider === 'openai') {
+    return createOpenAICompatible({
+      name: 'openai',
+      baseURL,
+      apiKey: config.apiKey,
+      includeUsage: true,
+    }).chatModel(modelId);
+  }
+  // An empty key rather than undefined: the SDK would otherwise fall back to ANTHROPIC_API_KEY
+  // from the environment, and configuration should come from AI_* only.
+  return createAnthropic({ baseURL, apiKey: config.apiKey ?? '' }).languageModel(modelId);
+}

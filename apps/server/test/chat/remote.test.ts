@@ -1,0 +1,229 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages, workspaceCredits } from '../../src/db/schema/index.ts';
+import { createAssistant } from '../assistants/helpers.ts';
+import { addSource, drainIngestion } from '../knowledge/helpers.ts';
+import { createTestApp, ORIGIN, type TestApp } from '../support/harness.ts';
+import { type LlmServer, startLlmServer } from '../support/llm-server.ts';
+import { createWorld, type World } from '../support/world.ts';
+import { chat, messagesOf } from './helpers.ts';
+
+let llm: LlmServer;
+let t: TestApp;
+let w: World;
+let asst: string;
+
+beforeAll(async () => {
+  llm = await startLlmServer();
+  t = await createTestApp({ AI_PROVIDER: 'openai', AI_BASE_URL: `${llm.url}/v1`, AI_MODEL: 'stand-in' });
+  w = await createWorld(t);
+  asst = await createAssistant(t, w.owner, w.ws, {
+    instructions: 'You are Kettle Co support. Be brief.',
+    temperature: 0.3,
+    maxTokens: 256,
+  });
+  await addSource(t, w.owner, asst, {
+    type: 'qa',
+    pairs: [{ question: 'How long do refunds take?', answer: 'Refunds take 5 business days.' }],
+  });
+  await drainIngestion(t);
+});
+afterAll(async () => {
+  await t.close();
+  await llm.close();
+});
+
+const used = async (workspaceId: string) =>
+  (await t.ctx.db.select().from(workspaceCredits).where(eq(workspaceCredits.workspaceId, workspaceId)))[0]
+    ?.used ?? 0;
+
+const lastRequest = () =>
+  llm.requests.at(-1)?.body as Record<string, unknown> & {
+    messages: Array<{ role: string; content: unknown }>;
+  };
+
+describe('chat through an OpenAI-compatible model', () => {
+  it('streams its text and sends instructions, retrieved context, history, temperature and maxTokens', async () => {
+    llm.script([{ text: 'Refunds take 5 business days [1].' }]);
+    const first = await chat(t, w.member, { assistantId: asst, content: 'How long do refunds take?' });
+    expect(first.status).toBe(200);
+    expect(first.text).toBe('Refunds take 5 business days [1].');
+    expect(first.events.filter((e) => e.type === 'text-delta').length).toBeGreaterThan(1);
+    const body = lastRequest();
+    expect(body.temperature).toBe(0.3);
+    expect(body.max_tokens).toBe(256);
+    expect(body.stream).toBe(true);
+    const system = body.messages[0];
+    expect(system?.role).toBe('system');
+    expect(String(system?.content)).toContain('You are Kettle Co support.');
+    expect(String(system?.content)).toContain('[1] How long do refunds take?');
+    expect(String(system?.content)).toContain('Refunds take 5 business days.');
+
+    const stored = await messagesOf(t, w.member, first.conversationId as string);
+    expect(stored[1]?.citations).toHaveLength(1);
+
+    llm.script([{ text: 'You are welcome.' }]);
+    await chat(t, w.member, { assistantId: asst, conversationId: first.conversationId, content: 'thanks!' });
+    const history = lastRequest()
+      .messages.slice(1)
+      .map((m) => [m.role, m.content]);
+    expect(history).toEqual([
+      ['user', 'How long do refunds take?'],
+      ['assistant', 'Refunds take 5 business days [1].'],
+      ['user', 'thanks!'],
+    ]);
+  });
+
+  it('keeps the history within the token budget, newest first', async () => {
+    const small = await createTestApp({
+      AI_PROVIDER: 'openai',
+      AI_BASE_URL: `${llm.url}/v1`,
+      CHAT_HISTORY_TOKENS: '100',
+    });
+    try {
+      const sw = await createWorld(small);
+      const a = await createAssistant(small, sw.owner, sw.ws);
+      const long = 'word '.repeat(100).trim();
+      const r1 = await chat(small, sw.owner, { assistantId: a, content: long });
+      await chat(small, sw.owner, {
+        assistantId: a,
+        conversationId: r1.conversationId,
+        content: 'short question',
+      });
+      const sent = lastRequest().messages.slice(1);
+      expect(sent.at(-1)).toMatchObject({ role: 'user', content: 'short question' });
+      expect(sent.some((m) => m.content === long)).toBe(false);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('streams a tool round trip as tool-call and tool-result, and stores the steps', async () => {
+    llm.script([
+      { toolCall: { name: 'search_knowledge', args: { query: 'refund time' } } },
+      { text: 'It takes 5 business days [1].' },
+    ]);
+    const r = await chat(t, w.member, { assistantId: asst, content: 'money back?' });
+    const types = r.events.map((e) => e.type);
+    expect(types.indexOf('tool-call')).toBeLessThan(types.indexOf('tool-result'));
+    expect(types.indexOf('tool-result')).toBeLessThan(types.indexOf('text-delta'));
+    expect(types.at(-1)).toBe('finish');
+    const call = r.events.find((e) => e.type === 'tool-call');
+    expect(call).toMatchObject({ toolName: 'search_knowledge', args: { query: 'refund time' } });
+    const result = r.events.find((e) => e.type === 'tool-result');
+    expect(result?.type === 'tool-result' && (result.result.passages as unknown[]).length).toBeGreaterThan(0);
+    // the second model call saw the tool's result
+    expect(JSON.stringify(lastRequest().messages)).toContain('Refunds take 5 business days.');
+    const stored = await messagesOf(t, w.member, r.conversationId as string);
+    expect(stored[1]?.toolCalls[0]).toMatchObject({ toolName: 'search_knowledge' });
+    expect(stored[1]?.citations[0]?.index).toBe(1);
+  });
+
+  it('a failure before the first token: error event, nothing stored, the credit refunded', async () => {
+    const before = await used(w.ws);
+    llm.failBeforeFirstToken(500, 'boom');
+    const r = await chat(t, w.member, { assistantId: asst, content: 'How long do refunds take?' });
+    expect(r.status).toBe(200);
+    expect(r.events).toEqual([
+      { type: 'error', error: expect.any(String), code: 'internal_server_error:api' },
+    ]);
+    const stored = await messagesOf(t, w.member, r.conversationId as string);
+    expect(stored.map((m) => m.role)).toEqual(['user']);
+    expect(await used(w.ws)).toBe(before);
+  });
+
+  it('a failure after the first token: the partial answer is stored, then an error event; the credit stays spent', async () => {
+    const before = await used(w.ws);
+    llm.failAfterFirstToken('Refunds ta', { drop: true });
+    const r = await chat(t, w.member, { assistantId: asst, content: 'How long do refunds take?' });
+    expect(r.text).toBe('Refunds ta');
+    expect(r.events.at(-1)).toMatchObject({ type: 'error', code: 'internal_server_error:api' });
+    const stored = await messagesOf(t, w.member, r.conversationId as string);
+    expect(stored[1]).toMatchObject({ role: 'assistant', content: 'Refunds ta', status: 'partial' });
+    expect(await used(w.ws)).toBe(before + 1);
+  });
+
+  it('a client that disconnects aborts the model call and what was generated is stored', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as AddressInfo).port;
+    llm.stall('Refunds');
+    const conversationId = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/chat',
+          headers: { 'content-type': 'application/json', origin: ORIGIN, cookie: w.member.cookie },
+        },
+        (res) => {
+          res.on('data', (chunk: Buffer) => {
+            if (chunk.toString().includes('text-delta')) {
+              req.destroy();
+              resolve(res.headers['x-conversation-id'] as string);
+            }
+          });
+        },
+      );
+      req.on('error', () => undefined);
+      req.end(JSON.stringify({ assistantId: asst, content: 'How long do refunds take?' }));
+      setTimeout(() => reject(new Error('no text-delta')), 5000);
+    });
+    let stored: Array<typeof messages.$inferSelect> = [];
+    for (let i = 0; i < 100 && stored.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      stored = await t.ctx.db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.conversationId, conversationId), eq(messages.role, 'assistant')));
+    }
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ content: 'Refunds', status: 'partial' });
+  });
+});
+
+describe('a stalled model', () => {
+  it('sends keep-alive comments while waiting and ends with an error after AI_TIMEOUT_MS', async () => {
+    const slow = await createTestApp({
+      AI_PROVIDER: 'openai',
+      AI_BASE_URL: `${llm.url}/v1`,
+      AI_TIMEOUT_MS: '600',
+      CHAT_KEEPALIVE_MS: '100',
+    });
+    try {
+      const sw = await createWorld(slow);
+      const a = await createAssistant(slow, sw.owner, sw.ws);
+      llm.stall();
+      const r = await chat(slow, sw.owner, { assistantId: a, content: 'hello?' });
+      expect(r.res.body).toContain(': keep-alive\n\n');
+      expect(r.events).toEqual([
+        { type: 'error', error: expect.any(String), code: 'internal_server_error:api' },
+      ]);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('chat through the Anthropic protocol', () => {
+  it('streams text from the Messages API', async () => {
+    const anthropic = await createTestApp({
+      AI_PROVIDER: 'anthropic',
+      AI_BASE_URL: `${llm.url}/v1`,
+      AI_API_KEY: 'sk-ant-test',
+    });
+    try {
+      const sw = await createWorld(anthropic);
+      const a = await createAssistant(anthropic, sw.owner, sw.ws, { maxTokens: 300 });
+      llm.script([{ text: 'Hello from Claude.' }]);
+      const r = await chat(anthropic, sw.owner, { assistantId: a, content: 'hi' });
+      expect(r.text).toBe('Hello from Claude.');
+      expect(r.events.at(-1)).toMatchObject({ type: 'finish', usage: { promptTokens: expect.any(Number) } });
+      expect(llm.requests.at(-1)).toMatchObject({ protocol: 'anthropic', body: { max_tokens: 300 } });
+    } finally {
+      await anthropic.close();
+    }
+  });
+});
