@@ -4,6 +4,7 @@ import type { AppContext } from './context.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { createRateLimits } from './http/rate-limits.ts';
+import { createFanout } from './lib/fanout.ts';
 import { createMailer } from './providers/mail/mailer.ts';
 
 /** Opens the configured database: PostgreSQL with DATABASE_URL, else PGlite under DATA_DIR. */
@@ -26,6 +27,7 @@ export function createContext(config: Config, database: Database): AppContext {
       authPerMinute: config.authRateLimitPerMinute,
       loginFailuresPerAccount: config.loginFailuresPerAccount,
     }),
+    fanout: createFanout({ redisUrl: config.redisUrl }),
   };
 }
 

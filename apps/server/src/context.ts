@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { RateLimits } from './http/rate-limits.ts';
+import type { Fanout } from './lib/fanout.ts';
 import type { Mailer } from './providers/mail/mailer.ts';
 
 /** What every feature gets: built once in app.ts, never read from globals. */
@@ -10,6 +11,8 @@ export type AppContext = {
   db: Db;
   mail: Mailer;
   limits: RateLimits;
+  /** Live messages to open streams (lib/fanout.ts): in process, or through Redis when configured. */
+  fanout: Fanout;
   /** The background workers of this process, when running (jobs/index.ts); services may wake them. */
   jobs?: { wake(): void };
 };

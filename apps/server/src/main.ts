@@ -50,6 +50,7 @@ async function main() {
         credits.stop(),
       ]);
       await ctx.limits.close();
+      await ctx.fanout.close();
       await database.close();
     } finally {
       clearTimeout(force);

@@ -5,6 +5,7 @@ import { assistantsFormARoutes } from './assistants/assistants.form-a.routes.ts'
 import { assistantsFormBRoutes } from './assistants/assistants.form-b.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { chatRoutes } from './chat/chat.routes.ts';
+import { messagesV1Routes } from './conversations/messages.v1.routes.ts';
 import { billingRoutes } from './credits/billing.routes.ts';
 import { projectsRoutes } from './knowledge/projects.routes.ts';
 import { assistantSourcesRoutes } from './knowledge/sources.routes.ts';
@@ -28,4 +29,5 @@ export const features: Feature[] = [
   notificationsRoutes,
   chatRoutes,
   billingRoutes,
+  messagesV1Routes,
 ];

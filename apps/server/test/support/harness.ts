@@ -50,6 +50,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     close: async () => {
       await app.close();
       await ctx.limits.close();
+      await ctx.fanout.close();
       await db.drop();
     },
   };

@@ -8,6 +8,7 @@ import type {
   ToolStep,
   Usage,
 } from '../../db/schema/index.ts';
+import { conflict } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordEvent } from '../events/events.service.ts';
@@ -153,4 +154,37 @@ export async function requestHandoff(ctx: AppContext, conversation: repo.Convers
     });
     return row;
   });
+}
+
+/** The live channel of a conversation (lib/fanout.ts): open widget streams listen on it. */
+export const conversationChannel = (conversationId: string) => `conversation:${conversationId}`;
+
+/**
+ * A human's reply (the v1 API now, the inbox later): stored as role `agent` with
+ * `message.created`, then delivered live to whoever is listening on the conversation (decisions
+ * §10: "delivered to the live conversation's channel"). A closed conversation → 409.
+ */
+export async function postAgentMessage(
+  ctx: AppContext,
+  conversation: repo.ConversationRow,
+  input: { content: string; authorId?: string | null },
+) {
+  if (conversation.status === 'closed') throw conflict('This conversation is closed');
+  const row = await ctx.db.transaction((tx) =>
+    appendMessage(tx, conversation, {
+      role: 'agent',
+      content: input.content,
+      authorId: input.authorId ?? null,
+    }),
+  );
+  await ctx.fanout
+    .publish(conversationChannel(conversation.id), { type: 'message', message: toMessage(row) })
+    .catch(() => undefined);
+  return row;
+}
+
+/** A conversation of the given workspace, else undefined (another workspace's is invisible). */
+export async function findConversationIn(ctx: AppContext, workspaceId: string, id: string) {
+  const row = await findConversation(ctx, id);
+  return row?.workspaceId === workspaceId ? row : undefined;
 }

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import type { Feature } from '../../app.ts';
+import { dataOf, errorBody, idParam } from '../../http/envelope.ts';
+import { notFound } from '../../http/errors.ts';
+import { cursorPage, cursorQuery, decodeCursor, toCursorPage } from '../../http/pagination.ts';
+import { tenantOf } from '../../http/tenant.ts';
+import { assertValid } from '../../http/validation.ts';
+import { messageSchema } from '../chat/chat.schemas.ts';
+import { v1Guard } from '../v1/v1-guard.ts';
+import { findConversationIn, listMessages, postAgentMessage, toMessage } from './conversations.service.ts';
+
+const errors = {
+  400: errorBody,
+  401: errorBody,
+  403: errorBody,
+  404: errorBody,
+  409: errorBody,
+  429: errorBody,
+};
+
+/** Messages on the API-key surface (decisions §10). */
+export const messagesV1Routes: Feature = (app, ctx) => {
+  app.get(
+    '/api/v1/messages',
+    {
+      config: { auth: 'key', deferValidation: true },
+      preValidation: v1Guard(ctx),
+      schema: {
+        tags: ['v1'],
+        querystring: cursorQuery.extend({ conversationId: idParam }).strict(),
+        response: { 200: cursorPage(messageSchema), ...errors },
+      },
+    },
+    async (request) => {
+      assertValid(request);
+      const q = request.query;
+      const conversation = await findConversationIn(ctx, tenantOf(request).workspaceId, q.conversationId);
+      if (!conversation) throw notFound('Conversation');
+      const rows = await listMessages(ctx.db, {
+        conversationId: conversation.id,
+        limit: q.limit,
+        after: decodeCursor(q.cursor),
+      });
+      const page = toCursorPage(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
+      return { ...page, data: page.data.map(toMessage) };
+    },
+  );
+
+  app.post(
+    '/api/v1/messages',
+    {
+      config: { auth: 'key', planFeature: 'api_v1_write', scope: 'chat:write', deferValidation: true },
+      preValidation: v1Guard(ctx),
+      schema: {
+        tags: ['v1'],
+        body: z.object({ conversationId: idParam, content: z.string().trim().min(1).max(8000) }).strict(),
+        response: { 201: dataOf(messageSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as { conversationId?: unknown } | undefined;
+      const id = typeof body?.conversationId === 'string' ? body.conversationId : '';
+      const conversation = id ? await findConversationIn(ctx, tenantOf(request).workspaceId, id) : undefined;
+      if (id && !conversation) throw notFound('Conversation');
+      assertValid(request);
+      if (!conversation) throw notFound('Conversation');
+      const row = await postAgentMessage(ctx, conversation, { content: request.body.content });
+      return reply.status(201).send({ data: toMessage(row) });
+    },
+  );
+};

@@ -1,0 +1,139 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { conversations } from '../../src/db/schema/index.ts';
+import { conversationChannel } from '../../src/features/conversations/conversations.service.ts';
+import { createFanout } from '../../src/lib/fanout.ts';
+import { createAssistant } from '../assistants/helpers.ts';
+import { createTestApp, type TestApp } from '../support/harness.ts';
+import { securitySuite } from '../support/security.ts';
+import { createWorld, insertApiKey, ownerOf, type World } from '../support/world.ts';
+import { chat, messagesOf } from './helpers.ts';
+
+let t: TestApp;
+let w: World;
+let key: Record<string, string>;
+let conversationId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  w = await createWorld(t);
+  key = await insertApiKey(t, w.ws, ['chat:write']);
+  const asst = await createAssistant(t, w.owner, w.ws);
+  conversationId = (await chat(t, w.member, { assistantId: asst, content: 'hello' }))
+    .conversationId as string;
+});
+afterAll(() => t.close());
+
+const withConversation = async (app: TestApp, world: World, ws: string) => {
+  const owner = ownerOf(world, ws);
+  const assistantId = await createAssistant(app, owner, ws);
+  return {
+    conversationId: (await chat(app, owner, { assistantId, content: 'hi' })).conversationId as string,
+  };
+};
+
+securitySuite(() => t, {
+  name: 'GET /api/v1/messages',
+  auth: 'key',
+  noWorkspace: true,
+  prepare: withConversation,
+  request: (_ws, x) => ({ method: 'GET', url: `/api/v1/messages?conversationId=${x.conversationId}` }),
+});
+securitySuite(() => t, {
+  name: 'POST /api/v1/messages',
+  auth: 'key',
+  noWorkspace: true,
+  scope: 'chat:write',
+  planFeature: 'api_v1_write',
+  prepare: withConversation,
+  request: (_ws, x) => ({
+    method: 'POST',
+    url: '/api/v1/messages',
+    payload: { conversationId: x.conversationId, content: 'An agent here.' },
+  }),
+});
+
+describe('POST /api/v1/messages', () => {
+  it('stores an agent message, counts it and delivers it live to the conversation channel', async () => {
+    const received: unknown[] = [];
+    const unsubscribe = await t.ctx.fanout.subscribe(conversationChannel(conversationId), (m) =>
+      received.push(m),
+    );
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/v1/messages',
+      headers: key,
+      payload: { conversationId, content: 'Hi, Sam from support here 👋' },
+    });
+    unsubscribe();
+    expect(res.statusCode).toBe(201);
+    const msg = res.json().data;
+    expect(msg).toMatchObject({ role: 'agent', content: 'Hi, Sam from support here 👋', conversationId });
+    expect(received).toEqual([{ type: 'message', message: msg }]);
+    const stored = await messagesOf(t, w.member, conversationId);
+    expect(stored.at(-1)).toMatchObject({ id: msg.id, role: 'agent' });
+
+    const list = await t.request({
+      method: 'GET',
+      url: `/api/v1/messages?conversationId=${conversationId}&limit=2`,
+      headers: key,
+    });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().data.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
+    expect(list.json().hasMore).toBe(true);
+  });
+
+  it('409 for a closed conversation; 404 for an unknown one; 400 for bad bodies', async () => {
+    const asst = await createAssistant(t, w.owner, w.ws);
+    const closed = (await chat(t, w.member, { assistantId: asst, content: 'x' })).conversationId as string;
+    await t.ctx.db.update(conversations).set({ status: 'closed' }).where(eq(conversations.id, closed));
+    const post = (payload: unknown) =>
+      t.request({ method: 'POST', url: '/api/v1/messages', headers: key, payload: payload as object });
+    const c = await post({ conversationId: closed, content: 'hello' });
+    expect(c.statusCode).toBe(409);
+    expect(c.json().code).toBe('conflict:api');
+    expect((await post({ conversationId: 'conv_unknown', content: 'hello' })).statusCode).toBe(404);
+    for (const bad of [
+      {},
+      { conversationId },
+      { conversationId, content: '' },
+      { conversationId, content: 5 },
+      { conversationId, content: 'x', extra: 1 },
+      { conversationId, content: 'x'.repeat(8001) },
+    ]) {
+      const r = await post(bad);
+      expect(r.statusCode, JSON.stringify(bad).slice(0, 60)).toBe(400);
+      expect(r.json().code).toBe('bad_request:api');
+    }
+  });
+});
+
+describe('live fan-out across processes', () => {
+  it('a message published by one instance reaches a listener on another through Redis', async () => {
+    const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+    const probe = createFanout({ redisUrl });
+    const reachable = await Promise.race([
+      probe.publish('probe', {}).then(
+        () => true,
+        () => false,
+      ),
+      new Promise<boolean>((r) => setTimeout(() => r(false), 1000)),
+    ]);
+    await probe.close();
+    if (!reachable) return; // no Redis here: the in-process path is covered above
+    const a = createFanout({ redisUrl: loadConfig({ REDIS_URL: redisUrl }).redisUrl });
+    const b = createFanout({ redisUrl });
+    try {
+      let resolve: (v: unknown) => void = () => undefined;
+      const got = new Promise((r) => {
+        resolve = r;
+      });
+      await b.subscribe('conversation:x-test', (m) => resolve(m));
+      await a.publish('conversation:x-test', { type: 'message', n: 1 });
+      expect(await got).toEqual({ type: 'message', n: 1 });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
