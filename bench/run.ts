@@ -19,7 +19,7 @@ if (only.has('api')) {
 }
 
 // The others run as their own processes (the webhook bench sets up its TLS trust at start).
-for (const name of ['webhooks', 'knowledge'] as const) {
+for (const name of ['webhooks', 'knowledge', 'chat'] as const) {
   if (!only.has(name)) continue;
   const script = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
   const r = spawnSync(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit', env: process.env });

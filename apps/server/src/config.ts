@@ -64,6 +64,8 @@ export const envSchema = z.object({
   CHAT_HISTORY_TOKENS: z.coerce.number().int().min(100).max(1_000_000).default(6000),
   CHAT_KEEPALIVE_MS: z.coerce.number().int().min(10).max(600_000).default(15_000),
   ENTERPRISE_MONTHLY_CREDITS: z.coerce.number().int().min(0).default(100_000),
+  // Widget (decisions §8): POSTs per minute per client IP on the public widget paths.
+  WIDGET_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
 });
 
 export type Config = {
@@ -112,6 +114,7 @@ export type Config = {
     keepAliveMs: number;
   };
   enterpriseMonthlyCredits: number;
+  widget: { rateLimitPerMinute: number };
 };
 
 /** Parses an environment (process.env by default) into a Config; throws a readable error on bad values. */
@@ -168,6 +171,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       keepAliveMs: e.CHAT_KEEPALIVE_MS,
     },
     enterpriseMonthlyCredits: e.ENTERPRISE_MONTHLY_CREDITS,
+    widget: { rateLimitPerMinute: e.WIDGET_RATE_LIMIT_PER_MINUTE },
   };
 }
 

@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { createContext, migrateDatabase, openConfiguredDatabase } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
 import { startCreditScheduler } from './features/credits/credits.service.ts';
+import { startWidgetJobs } from './features/widget/widget.jobs.ts';
 import { startWorkers } from './jobs/index.ts';
 import { startKnowledgeWorker } from './jobs/knowledge-worker.ts';
 import { modelFor } from './providers/llm/index.ts';
@@ -21,6 +22,7 @@ async function main() {
   const workers = startWorkers(ctx, { log: app.log });
   const ingestion = startKnowledgeWorker(ctx, { log: app.log });
   const credits = startCreditScheduler(ctx, { log: app.log });
+  const widgetJobs = startWidgetJobs(ctx, { log: app.log });
   // The bound port, not the configured one: PORT=0 picks a free port (tests, benchmarks).
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -48,6 +50,7 @@ async function main() {
         workers.stop(config.shutdownGraceMs),
         ingestion.stop(config.shutdownGraceMs),
         credits.stop(),
+        widgetJobs.stop(),
       ]);
       await ctx.limits.close();
       await ctx.fanout.close();

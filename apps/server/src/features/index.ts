@@ -12,6 +12,11 @@ import { assistantSourcesRoutes } from './knowledge/sources.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { v1Routes } from './v1/v1.routes.ts';
 import { webhooksFeature } from './webhooks/webhooks.routes.ts';
+import { widgetFormARoutes } from './widget/widget.form-a.routes.ts';
+import { widgetFormBRoutes } from './widget/widget.form-b.routes.ts';
+import { widgetConfigRoutes } from './widget/widget-config.routes.ts';
+import { widgetEventsRoutes } from './widget/widget-events.routes.ts';
+import { widgetScriptRoutes } from './widget/widget-script.routes.ts';
 import { workspacesFeature } from './workspaces/workspaces.routes.ts';
 
 /** Every feature's routes, registered in this order by app.ts. */
@@ -30,4 +35,9 @@ export const features: Feature[] = [
   chatRoutes,
   billingRoutes,
   messagesV1Routes,
+  widgetConfigRoutes,
+  widgetFormARoutes,
+  widgetFormBRoutes,
+  widgetScriptRoutes,
+  widgetEventsRoutes,
 ];

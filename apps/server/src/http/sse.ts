@@ -3,9 +3,13 @@ import type { FastifyReply } from 'fastify';
 export type EventStream = {
   /** Writes one event as a JSON object on a `data:` line (spec: widget streaming events). */
   send(event: object): void;
+  /** Writes an event already encoded as JSON (one encoding shared by many streams). */
+  sendEncoded(json: string): void;
   /** Aborted when the client goes away before the stream ends. */
   signal: AbortSignal;
   readonly open: boolean;
+  /** Runs once the connection is gone, whoever closed it. */
+  onClose(fn: () => void): void;
   end(): void;
 };
 
@@ -47,9 +51,16 @@ export function openEventStream(
     send(event) {
       if (open) res.write(`data: ${JSON.stringify(event)}\n\n`);
     },
+    sendEncoded(json) {
+      if (open) res.write(`data: ${json}\n\n`);
+    },
     signal: abort.signal,
     get open() {
       return open;
+    },
+    onClose(fn) {
+      if (res.closed || res.destroyed) fn();
+      else res.once('close', fn);
     },
     end() {
       if (!open) return;

@@ -70,7 +70,7 @@ describe('POST /api/v1/messages', () => {
     expect(res.statusCode).toBe(201);
     const msg = res.json().data;
     expect(msg).toMatchObject({ role: 'agent', content: 'Hi, Sam from support here 👋', conversationId });
-    expect(received).toEqual([{ type: 'message', message: msg }]);
+    expect(received).toEqual([{ type: 'message', message: msg, authorName: null }]);
     const stored = await messagesOf(t, w.member, conversationId);
     expect(stored.at(-1)).toMatchObject({ id: msg.id, role: 'agent' });
 

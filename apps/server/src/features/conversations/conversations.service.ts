@@ -167,7 +167,7 @@ export const conversationChannel = (conversationId: string) => `conversation:${c
 export async function postAgentMessage(
   ctx: AppContext,
   conversation: repo.ConversationRow,
-  input: { content: string; authorId?: string | null },
+  input: { content: string; authorId?: string | null; authorName?: string | null },
 ) {
   if (conversation.status === 'closed') throw conflict('This conversation is closed');
   const row = await ctx.db.transaction((tx) =>
@@ -178,7 +178,11 @@ export async function postAgentMessage(
     }),
   );
   await ctx.fanout
-    .publish(conversationChannel(conversation.id), { type: 'message', message: toMessage(row) })
+    .publish(conversationChannel(conversation.id), {
+      type: 'message',
+      message: toMessage(row),
+      authorName: input.authorName ?? null,
+    })
     .catch(() => undefined);
   return row;
 }

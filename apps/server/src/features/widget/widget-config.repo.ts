@@ -33,3 +33,23 @@ export async function findWidgetConfig(db: Executor, workspaceId: string, assist
     .limit(1);
   return row;
 }
+
+export type WidgetConfigPatch = Partial<
+  Omit<typeof widgetConfigs.$inferInsert, 'assistantId' | 'workspaceId' | 'createdAt' | 'updatedAt'>
+>;
+
+/** Creates the configuration with the defaults plus `patch`, or applies `patch` to it (decisions §8). */
+export async function upsertWidgetConfig(
+  db: Executor,
+  workspaceId: string,
+  assistantId: string,
+  patch: WidgetConfigPatch,
+  at: Date,
+) {
+  const [row] = await db
+    .insert(widgetConfigs)
+    .values({ ...patch, assistantId, workspaceId, createdAt: at, updatedAt: at })
+    .onConflictDoUpdate({ target: widgetConfigs.assistantId, set: { ...patch, updatedAt: at } })
+    .returning();
+  return row!;
+}

@@ -1,0 +1,128 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import type { Plan } from '../../db/schema/index.ts';
+import { AppError, forbidden } from '../../http/errors.ts';
+import { sha256Hex } from '../../lib/crypto.ts';
+import type { AssistantRow } from '../assistants/assistants.repo.ts';
+import { effectivePlan } from '../workspaces/plan.ts';
+import * as repo from './widget.repo.ts';
+import { hostAllowed, requestOrigin } from './widget-origin.ts';
+
+/**
+ * The three-layer check of every public widget request (spec Authentication 4; decisions §8),
+ * in this order:
+ * 1. the assistant exists and its widget is enabled, else 404 `not_found:widget`;
+ * 2. `Origin` (else `Referer`) is on the widget's allowlist, else 403 `forbidden:api`;
+ * 3. when the route needs a session, `Authorization: Widget <token>` names a session of this
+ *    assistant (tokens are stored only as SHA-256) and, when the request addresses a session,
+ *    that very session; else 401 `unauthorized:widget`.
+ * Exported for the session event stream (GET .../sessions/{sid}/events) with `corsHeaders`.
+ */
+
+export type WidgetConfig = repo.WidgetConfigRow;
+export type WidgetSession = repo.WidgetSessionRow;
+
+export type WidgetAccess = {
+  assistant: AssistantRow;
+  config: WidgetConfig;
+  plan: Plan;
+  /** The allowlisted requesting origin, e.g. `https://shop.example.com`. */
+  origin: string;
+  session?: WidgetSession;
+};
+
+export type WidgetAccessOptions = {
+  /** The session the request addresses (path or body); the token must be that session's. */
+  sessionId?: string;
+  requireToken: boolean;
+};
+
+/** The spec's CORS response headers (Widget, Form A), plus `Vary: Origin` for caches. */
+export function corsHeaders(origin: string): Record<string, string> {
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-allow-methods': 'GET, POST, OPTIONS',
+    'access-control-allow-headers': 'Content-Type, Authorization',
+    'access-control-max-age': '86400',
+    vary: 'Origin',
+  };
+}
+
+/** Requests whose origin passed layer 2 (or was looked up for an error answer): null = not allowed. */
+const granted = new WeakMap<FastifyRequest, string | null>();
+
+/** The allowlisted origin of a request already checked, null if refused, undefined if unchecked. */
+export const grantedOrigin = (request: FastifyRequest) => granted.get(request);
+export const grantOrigin = (request: FastifyRequest, origin: string | null) => granted.set(request, origin);
+
+const widgetNotFound = () => new AppError('not_found:widget', 'Widget not found or not enabled');
+export const unauthorizedWidget = (message = 'A valid widget session token is required') =>
+  new AppError('unauthorized:widget', message);
+
+/** `Authorization: Widget <token>`; anything else (or nothing) is no token. */
+export function widgetToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header || header.length > 300) return undefined;
+  return /^Widget +([!-~]{16,256})$/i.exec(header.trim())?.[1];
+}
+
+export async function authorizeWidget(
+  ctx: AppContext,
+  request: FastifyRequest,
+  assistantId: string,
+  opts: WidgetAccessOptions,
+): Promise<WidgetAccess> {
+  const target = assistantId.length <= 100 ? await repo.findWidgetTarget(ctx.db, assistantId) : undefined;
+  const found = requestOrigin(request.headers);
+  const allowed = !!target?.config && hostAllowed(target.config.allowedDomains, found?.hostname ?? null);
+  // An allowlisted page may read even the 404 of a disabled widget, so it can say so.
+  granted.set(request, allowed && found ? found.origin : null);
+  if (!target?.config?.isEnabled) throw widgetNotFound();
+  if (!allowed || !found) throw forbidden('This website is not allowed to use this widget');
+  const access: WidgetAccess = {
+    assistant: target.assistant,
+    config: target.config,
+    plan: effectivePlan(target),
+    origin: found.origin,
+  };
+  return opts.requireToken ? withSession(ctx, request, access, opts.sessionId) : access;
+}
+
+/**
+ * Layer 3 alone, for a route that learns which session it addresses only after layers 1 and 2
+ * (Form A init resuming a session): the token must name a session of this assistant, and
+ * `sessionId`, when given, must be that session.
+ */
+export async function withSession(
+  ctx: AppContext,
+  request: FastifyRequest,
+  access: WidgetAccess,
+  sessionId?: string,
+): Promise<WidgetAccess & { session: WidgetSession }> {
+  const token = widgetToken(request);
+  if (!token) throw unauthorizedWidget();
+  const session = await repo.findSessionByTokenHash(ctx.db, sha256Hex(token));
+  if (!session || session.assistantId !== access.assistant.id) throw unauthorizedWidget();
+  if (sessionId !== undefined && session.id !== sessionId) {
+    throw unauthorizedWidget('The session token does not belong to this session');
+  }
+  return { ...access, session };
+}
+
+/**
+ * The CORS origin for an error answered before the handler checked anything (429, 413, bad
+ * JSON): the same allowlist rule, looked up once. Never throws.
+ */
+export async function lookupGrantedOrigin(ctx: AppContext, request: FastifyRequest): Promise<string | null> {
+  const known = granted.get(request);
+  if (known !== undefined) return known;
+  const assistantId = (request.params as { assistantId?: unknown } | undefined)?.assistantId;
+  const found = requestOrigin(request.headers);
+  let origin: string | null = null;
+  if (typeof assistantId === 'string' && assistantId.length <= 100 && found) {
+    const target = await repo.findWidgetTarget(ctx.db, assistantId).catch(() => undefined);
+    if (target?.config && hostAllowed(target.config.allowedDomains, found.hostname)) origin = found.origin;
+  }
+  granted.set(request, origin);
+  return origin;
+}

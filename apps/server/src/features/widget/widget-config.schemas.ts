@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { normalizeDomainEntry } from './widget-origin.ts';
+
+/** The widget configuration an owner or admin manages (decisions §8). */
+
+export const SESSION_TIMEOUT_MINUTES = { min: 1, max: 1440 } as const;
+
+const fieldKey = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'A field key: a letter, then letters, digits or _ (at most 64)');
+
+const uniqueKeys = z
+  .array(fieldKey)
+  .max(20)
+  .refine((keys) => new Set(keys).size === keys.length, 'Each field may appear once');
+
+/** Hostnames or wildcards, normalised (lowercase, punycode) and de-duplicated. */
+const allowedDomains = z
+  .array(z.string().max(260))
+  .max(100)
+  .transform((entries, ctx) => {
+    const out: string[] = [];
+    entries.forEach((entry, i) => {
+      const normalized = normalizeDomainEntry(entry);
+      if (!normalized) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [i],
+          message:
+            'A hostname such as example.com, a wildcard such as *.example.com, or * (no scheme, port or path)',
+        });
+      } else if (!out.includes(normalized)) out.push(normalized);
+    });
+    return out;
+  });
+
+export const widgetConfigPatch = z.strictObject({
+  isEnabled: z.boolean().optional(),
+  primaryColor: z
+    .string()
+    .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'A hex colour such as #4f46e5')
+    .transform((c) => c.toLowerCase())
+    .optional(),
+  position: z.enum(['bottom-right', 'bottom-left']).optional(),
+  welcomeMessage: z.string().trim().max(2000).nullable().optional(),
+  allowedDomains: allowedDomains.optional(),
+  leadFormEnabled: z.boolean().optional(),
+  leadFormFields: uniqueKeys.optional(),
+  leadFormRequiredFields: uniqueKeys.optional(),
+  sessionTimeoutMinutes: z
+    .number()
+    .int()
+    .min(SESSION_TIMEOUT_MINUTES.min)
+    .max(SESSION_TIMEOUT_MINUTES.max)
+    .optional(),
+});
+
+export type WidgetConfigPatchInput = z.infer<typeof widgetConfigPatch>;
+
+export const widgetSettings = z.object({
+  assistantId: z.string(),
+  isEnabled: z.boolean(),
+  primaryColor: z.string(),
+  position: z.enum(['bottom-right', 'bottom-left']),
+  welcomeMessage: z.string().nullable(),
+  allowedDomains: z.array(z.string()),
+  leadFormEnabled: z.boolean(),
+  leadFormFields: z.array(z.string()),
+  leadFormRequiredFields: z.array(z.string()),
+  sessionTimeoutMinutes: z.number().int(),
+  /** The tag a site pastes into its pages (decisions §8). */
+  embedSnippet: z.string(),
+  createdAt: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+});

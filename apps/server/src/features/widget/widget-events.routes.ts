@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import type { Feature } from '../../app.ts';
+import { openEventStream } from '../../http/sse.ts';
+import { conversationChannel } from '../conversations/conversations.service.ts';
+import { sessionParams } from './widget.schemas.ts';
+import { authorizeWidget, corsHeaders } from './widget-access.ts';
+import { widgetSessionChannel } from './widget-live.ts';
+import { tokenSecurity, widgetErrors } from './widget-surface.ts';
+
+type Live =
+  | {
+      type: 'message';
+      message: { id: string; role: string; content: string; createdAt: string };
+      authorName?: string | null;
+    }
+  | { type: 'bound'; conversationId: string }
+  | { type: 'ended' };
+
+/** One encoding per published message, shared by every stream that receives it. */
+const encoded = new WeakMap<object, string | null>();
+
+function encode(payload: Live): string | null {
+  const known = encoded.get(payload);
+  if (known !== undefined) return known;
+  let out: object | null = null;
+  if (payload.type === 'message' && payload.message.role === 'agent') {
+    const m = payload.message;
+    // Decisions §7: the widget's history roles are user and assistant; a human's reply is an
+    // `assistant` message with an `author`.
+    out = {
+      type: 'message',
+      message: {
+        id: m.id,
+        role: 'assistant',
+        content: m.content,
+        createdAt: m.createdAt,
+        citations: [],
+        author: { type: 'agent', name: payload.authorName ?? 'Support agent', avatarUrl: null },
+      },
+    };
+  } else if (payload.type === 'ended') {
+    out = { type: 'ended' };
+  }
+  const json = out ? JSON.stringify(out) : null;
+  encoded.set(payload, json);
+  return json;
+}
+
+/**
+ * `GET /api/widget/{id}/sessions/{sid}/events` (decisions §8): server-sent events carrying human
+ * agents' replies to an open widget as they are posted, on any instance (lib/fanout.ts), and
+ * `{type: "ended"}` when the session ends. Same three-layer check as every widget route; GET, so
+ * it does not count against the per-IP POST budget. Messages missed while disconnected are in the
+ * history.
+ */
+export const widgetEventsRoutes: Feature = (app, ctx) => {
+  app.get(
+    '/api/widget/:assistantId/sessions/:sessionId/events',
+    {
+      config: { auth: 'none', deferValidation: true },
+      schema: {
+        tags: ['widget (Form A)'],
+        description:
+          'Server-sent events for an open widget: `{type: "message", message}` (a human agent\'s reply, as a history message) and `{type: "ended"}`.',
+        params: sessionParams,
+        security: tokenSecurity,
+        response: { 200: z.string().describe('text/event-stream'), ...widgetErrors },
+      },
+    },
+    async (request, reply) => {
+      const { assistantId, sessionId } = request.params;
+      const access = await authorizeWidget(ctx, request, assistantId, { requireToken: true, sessionId });
+      const session = access.session;
+      const stream = openEventStream(reply, corsHeaders(access.origin), ctx.config.ai.keepAliveMs);
+      const unsubscribes: Array<() => void> = [];
+      let closed = false;
+      stream.onClose(() => {
+        closed = true;
+        for (const off of unsubscribes.splice(0)) off();
+      });
+      // A subscription that completes after the visitor left is dropped at once.
+      const keep = (off: () => void) => (closed ? off() : unsubscribes.push(off));
+      let following: string | null = null;
+      const deliver = (payload: unknown) => {
+        const json = encode(payload as Live);
+        if (json) stream.sendEncoded(json);
+        if ((payload as Live).type === 'ended') stream.end();
+      };
+      const follow = async (conversationId: string) => {
+        if (following === conversationId) return;
+        following = conversationId;
+        keep(await ctx.fanout.subscribe(conversationChannel(conversationId), deliver));
+      };
+      keep(
+        await ctx.fanout.subscribe(widgetSessionChannel(sessionId), (payload) => {
+          const live = payload as Live;
+          if (live.type === 'bound') void follow(live.conversationId);
+          else deliver(payload);
+        }),
+      );
+      if (session?.conversationId) await follow(session.conversationId);
+      // A session already ended has nothing more to say.
+      if (session?.status === 'ended') {
+        stream.sendEncoded(JSON.stringify({ type: 'ended' }));
+        stream.end();
+      }
+      return reply;
+    },
+  );
+};

@@ -1,0 +1,116 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { FeatureApp } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
+import { errorBody } from '../../http/envelope.ts';
+import { sendError } from '../../http/error-handler.ts';
+import { AppError, forbidden } from '../../http/errors.ts';
+import { assertValid } from '../../http/validation.ts';
+import * as repo from './widget.repo.ts';
+import { corsHeaders, grantedOrigin, grantOrigin, lookupGrantedOrigin } from './widget-access.ts';
+import { closeWidgetLimiter, consumeWidgetPost, widgetLimiter } from './widget-limits.ts';
+import { hostAllowed, matchingEntries, requestOrigin } from './widget-origin.ts';
+
+/**
+ * What every public widget route shares (decisions §8), registered on each widget route file's
+ * own scope:
+ * - every POST counts against the per-IP budget before anything else runs (GET and OPTIONS do
+ *   not); the client IP is Fastify's `request.ip`, which honours `X-Forwarded-For` only with
+ *   `TRUST_PROXY` (app.ts);
+ * - every answer to an allowlisted origin carries the spec's CORS headers, errors included, so
+ *   the script can read them; other origins get none.
+ */
+export async function registerWidgetSurface(app: FeatureApp, ctx: AppContext) {
+  await widgetLimiter(ctx);
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'POST') await consumeWidgetPost(ctx, request.ip);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    // Successful answers went through authorizeWidget; errors may have come before it.
+    const origin = reply.statusCode >= 400 ? await lookupGrantedOrigin(ctx, request) : grantedOrigin(request);
+    if (origin) reply.headers(corsHeaders(origin));
+    else reply.header('vary', 'Origin');
+    return payload;
+  });
+  app.addHook('onClose', async () => closeWidgetLimiter(ctx));
+  // Bodyless POSTs (end) from clients that always send `Content-Type: application/json`: an
+  // empty body is no body here; anything else goes to Fastify's own (proto-safe) JSON parser.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    return json(request, text, done);
+  });
+}
+
+/** The public routes' error answers (spec Errors; decisions §8). */
+export const widgetErrors = {
+  400: errorBody,
+  401: errorBody,
+  403: errorBody,
+  404: errorBody,
+  413: errorBody,
+  429: errorBody,
+};
+
+/** OpenAPI: routes after init carry the widget session token. */
+export const tokenSecurity = [{ widgetSession: [] }];
+
+/** A field of the not-yet-validated body, when it is a string (the three-layer check runs first). */
+export function rawString(body: unknown, key: string): string | undefined {
+  const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[key] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** decisions §2: validation failures on the chat endpoint are `bad_request:chat`. */
+export function assertValidChat(request: FastifyRequest): void {
+  try {
+    assertValid(request);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'bad_request:api') {
+      throw new AppError('bad_request:chat', err.message, err.details);
+    }
+    throw err;
+  }
+}
+
+const preflightDoc = {
+  tags: ['widget'],
+  summary: 'CORS preflight of every public widget path',
+  description:
+    'Answers 204 with the CORS headers when the requesting origin is on the widget allowlist (for `/api/widget/tickets/create`, on the allowlist of any enabled widget); 403 `forbidden:api` without CORS headers otherwise; 404 `not_found:widget` for an unknown assistant. Never counted against the rate limit.',
+  params: z.object({ '*': z.string() }),
+  response: { 204: z.undefined(), 403: errorBody, 404: errorBody },
+};
+
+/**
+ * `OPTIONS /api/widget/*` (docs/decisions/0007-widget.md): a preflight is answered from the same
+ * allowlist as the request it announces. A disabled widget's allowlisted origin still passes, so
+ * the request that follows can show its 404 to the page.
+ */
+export function registerPreflight(app: FeatureApp, ctx: AppContext) {
+  app.options('/api/widget/*', { schema: preflightDoc }, async (request, reply) => {
+    const path = (request.params as { '*': string })['*'].split('?')[0] ?? '';
+    const [first = '', second] = path.split('/');
+    const found = requestOrigin(request.headers);
+    let allowed: boolean;
+    if (first === 'tickets' && second === 'create') {
+      // The assistant is in the body, which a preflight does not carry: any enabled widget's list.
+      allowed = !!found && (await repo.anyEnabledWidgetAllows(ctx.db, matchingEntries(found.hostname)));
+    } else {
+      const target = first.length <= 100 ? await repo.findWidgetTarget(ctx.db, first) : undefined;
+      if (!target) {
+        grantOrigin(request, null);
+        return sendError(reply, new AppError('not_found:widget', 'Widget not found or not enabled'));
+      }
+      allowed = !!target.config && hostAllowed(target.config.allowedDomains, found?.hostname ?? null);
+    }
+    if (!allowed || !found) {
+      grantOrigin(request, null);
+      return sendError(reply, forbidden('This website is not allowed to use this widget'));
+    }
+    grantOrigin(request, found.origin);
+    return reply.status(204).send();
+  });
+}

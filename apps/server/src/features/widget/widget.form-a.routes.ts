@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import type { Feature } from '../../app.ts';
+import { dataOf } from '../../http/envelope.ts';
+import { assertValid } from '../../http/validation.ts';
+import { streamTurn } from '../chat/respond.ts';
+import {
+  assistantParams,
+  chatBody,
+  endResult,
+  feedbackBody,
+  historyMessage,
+  initBody,
+  initData,
+  leadBody,
+  sessionParams,
+} from './widget.schemas.ts';
+import { endWidgetSession, history, initSession, startWidgetChat } from './widget.service.ts';
+import { authorizeWidget, corsHeaders, widgetToken, withSession } from './widget-access.ts';
+import { captureLead, leaveFeedback } from './widget-leads.service.ts';
+import {
+  assertValidChat,
+  rawString,
+  registerPreflight,
+  registerWidgetSurface,
+  tokenSecurity,
+  widgetErrors,
+} from './widget-surface.ts';
+
+const tags = ['widget (Form A)'];
+/** Public: checks run in the handler in the widget's order (404 → 403 → 401 → 400). */
+const config = { auth: 'none', deferValidation: true } as const;
+
+/**
+ * Spec "Widget, Form A" (init flow) and the chat both forms share (decisions §1, §8). Every
+ * route runs the three-layer check (widget-access.ts) before it reads its input.
+ */
+export const widgetFormARoutes: Feature = async (app, ctx) => {
+  await registerWidgetSurface(app, ctx);
+  registerPreflight(app, ctx);
+
+  app.post(
+    '/api/widget/:assistantId/init',
+    {
+      config,
+      schema: {
+        tags,
+        description:
+          'Starts a session (`sessionId` null) or resumes one (its id, with `Authorization: Widget <token>`; another token → 401). Returns the session token, the public configuration and the history.',
+        params: assistantParams,
+        body: initBody.nullish(),
+        response: { 200: dataOf(initData), ...widgetErrors },
+      },
+    },
+    async (request) => {
+      const { assistantId } = request.params;
+      const access = await authorizeWidget(ctx, request, assistantId, { requireToken: false });
+      assertValid(request);
+      const sessionId = request.body?.sessionId;
+      const resumed = sessionId ? await withSession(ctx, request, access, sessionId) : access;
+      const token = sessionId ? widgetToken(request) : undefined;
+      return { data: await initSession(ctx, resumed, token, request.body?.metadata) };
+    },
+  );
+
+  app.post(
+    '/api/widget/:assistantId/chat',
+    {
+      config,
+      schema: {
+        tags: [...tags, 'widget (Form B)'],
+        description:
+          'Sends a visitor message and streams the reply as server-sent events (`text-delta`, `tool-call`, `tool-result`, `finish`, `error`). Shared by Form A and Form B. An ended session → 400 `bad_request:chat`; the daily quota → 429 `rate_limit:widget`; no credits → 403 `credits_limit_exceeded`.',
+        params: assistantParams,
+        body: chatBody,
+        security: tokenSecurity,
+        response: { 200: z.string().describe('text/event-stream'), ...widgetErrors },
+      },
+    },
+    async (request, reply) => {
+      const sessionId = rawString(request.body, 'sessionId');
+      const access = await authorizeWidget(ctx, request, request.params.assistantId, {
+        requireToken: true,
+        sessionId,
+      });
+      assertValidChat(request);
+      const turn = await startWidgetChat(ctx, access, request.body.content);
+      await streamTurn(ctx, reply, turn, corsHeaders(access.origin), request.log);
+      return reply;
+    },
+  );
+
+  app.get(
+    '/api/widget/:assistantId/sessions/:sessionId/messages',
+    {
+      config,
+      schema: {
+        tags,
+        description: 'The session history, oldest first (the newest 200 messages).',
+        params: sessionParams,
+        security: tokenSecurity,
+        response: { 200: z.object({ data: z.array(historyMessage) }), ...widgetErrors },
+      },
+    },
+    async (request) => {
+      const { assistantId, sessionId } = request.params;
+      const access = await authorizeWidget(ctx, request, assistantId, { requireToken: true, sessionId });
+      return { data: await history(ctx, access.session!) };
+    },
+  );
+
+  app.post(
+    '/api/widget/:assistantId/sessions/:sessionId/lead',
+    {
+      config,
+      schema: {
+        tags,
+        description:
+          'The lead form: matches a contact by email (case-insensitive), else phone, else creates one, and links the session to it.',
+        params: sessionParams,
+        body: leadBody,
+        security: tokenSecurity,
+        response: { 201: dataOf(z.object({ contactId: z.string() })), ...widgetErrors },
+      },
+    },
+    async (request, reply) => {
+      const { assistantId, sessionId } = request.params;
+      const access = await authorizeWidget(ctx, request, assistantId, { requireToken: true, sessionId });
+      assertValid(request);
+      return reply.status(201).send({ data: await captureLead(ctx, access, request.body) });
+    },
+  );
+
+  app.post(
+    '/api/widget/:assistantId/sessions/:sessionId/feedback',
+    {
+      config,
+      schema: {
+        tags,
+        description:
+          '`rating` `positive` or `negative`, on one AI or agent reply of the session (`messageId`) or on the whole session.',
+        params: sessionParams,
+        body: feedbackBody,
+        security: tokenSecurity,
+        response: { 201: dataOf(z.object({ id: z.string() })), ...widgetErrors },
+      },
+    },
+    async (request, reply) => {
+      const { assistantId, sessionId } = request.params;
+      const access = await authorizeWidget(ctx, request, assistantId, { requireToken: true, sessionId });
+      assertValid(request);
+      return reply.status(201).send({ data: await leaveFeedback(ctx, access, request.body) });
+    },
+  );
+
+  app.post(
+    '/api/widget/:assistantId/sessions/:sessionId/end',
+    {
+      config,
+      schema: {
+        tags,
+        description: 'Ends the session (idempotent: ending again answers the same result).',
+        params: sessionParams,
+        security: tokenSecurity,
+        response: { 200: dataOf(endResult), ...widgetErrors },
+      },
+    },
+    async (request) => {
+      const { assistantId, sessionId } = request.params;
+      const access = await authorizeWidget(ctx, request, assistantId, { requireToken: true, sessionId });
+      return { data: await endWidgetSession(ctx, access) };
+    },
+  );
+};

@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import type { Feature } from '../../app.ts';
+import { dataOf } from '../../http/envelope.ts';
+import { assertValid } from '../../http/validation.ts';
+import {
+  assistantParams,
+  feedbackBodyB,
+  historyMessage,
+  historyQuery,
+  leadBodyB,
+  publicConfig,
+  sessionBody,
+  sessionData,
+  ticketBody,
+} from './widget.schemas.ts';
+import { publicConfig as configOf, history, startSession } from './widget.service.ts';
+import { authorizeWidget } from './widget-access.ts';
+import { captureLead, leaveFeedback, openTicket } from './widget-leads.service.ts';
+import { rawString, registerWidgetSurface, tokenSecurity, widgetErrors } from './widget-surface.ts';
+
+const tags = ['widget (Form B)'];
+const config = { auth: 'none', deferValidation: true } as const;
+
+/**
+ * Spec "Widget, Form B" with decisions §8's shapes: the same sessions, leads, feedback and
+ * history as Form A, addressed by `sessionId` in the body or query instead of the path. The chat
+ * is the shared `POST /api/widget/{assistantId}/chat` (widget.form-a.routes.ts, decisions §1).
+ */
+export const widgetFormBRoutes: Feature = async (app, ctx) => {
+  await registerWidgetSurface(app, ctx);
+
+  app.get(
+    '/api/widget/:assistantId/config',
+    {
+      config,
+      schema: {
+        tags,
+        description: 'The public widget configuration.',
+        params: assistantParams,
+        response: { 200: dataOf(publicConfig), ...widgetErrors },
+      },
+    },
+    async (request) => {
+      const access = await authorizeWidget(ctx, request, request.params.assistantId, { requireToken: false });
+      return { data: configOf(access) };
+    },
+  );
+
+  app.post(
+    '/api/widget/:assistantId/session',
+    {
+      config,
+      schema: {
+        tags,
+        description:
+          'Creates an anonymous session; the token goes in `Authorization: Widget <token>` afterwards.',
+        params: assistantParams,
+        body: sessionBody.nullish(),
+        response: { 201: dataOf(sessionData), ...widgetErrors },
+      },
+    },
+    async (request, reply) => {
+      const access = await authorizeWidget(ctx, request, request.params.assistantId, { requireToken: false });
+      assertValid(request);
+      const { session, token } = await startSession(ctx, access, request.body?.metadata);
+      return reply.status(201).send({ data: { sessionId: session.id, sessionToken: token } });
+    },
+  );
+
+  app.post(
+    '/api/widget/:assistantId/lead',
+    {
+      config,
+      schema: {
+        tags,
+        params: assistantParams,
+        body: leadBodyB,
+        security: tokenSecurity,
+        response: { 201: dataOf(z.object({ contactId: z.string() })), ...widgetErrors },
+      },
+    },
+    async (request, reply) => {
+      const access = await authorizeWidget(ctx, request, request.params.assistantId, {
+        requireToken: true,
+        sessionId: rawString(request.body, 'sessionId'),
+      });
+      assertValid(request);
+      const { sessionId: _checked, ...lead } = request.body;
+      return reply.status(201).send({ data: await captureLead(ctx, access, lead) });
+    },
+  );
+
+  app.post(
+    '/api/widget/:assistantId/feedback',
+    {
+      config,
+      schema: {
+        tags,
+        params: assistantParams,
+        body: feedbackBodyB,
+        security: tokenSecurity,
+        response: { 201: dataOf(z.object({ id: z.string() })), ...widgetErrors },
+      },
+    },
+    async (request, reply) => {
+      const access = await authorizeWidget(ctx, request, request.params.assistantId, {
+        requireToken: true,
+        sessionId: rawString(request.body, 'sessionId'),
+      });
+      assertValid(request);
+      const { sessionId: _checked, ...feedback } = request.body;
+      return reply.status(201).send({ data: await leaveFeedback(ctx, access, feedback) });
+    },
+  );
+
+  app.get(
+    '/api/widget/:assistantId/history',
+    {
+      config,
+      schema: {
+        tags,
+        params: assistantParams,
+        querystring: historyQuery,
+        security: tokenSecurity,
+        response: { 200: z.object({ data: z.array(historyMessage) }), ...widgetErrors },
+      },
+    },
+    async (request) => {
+      const sessionId = (request.query as { sessionId?: unknown }).sessionId;
+      const access = await authorizeWidget(ctx, request, request.params.assistantId, {
+        requireToken: true,
+        sessionId: typeof sessionId === 'string' ? sessionId : undefined,
+      });
+      assertValid(request);
+      return { data: await history(ctx, access.session!) };
+    },
+  );
+
+  app.post(
+    '/api/widget/tickets/create',
+    {
+      config,
+      schema: {
+        tags,
+        description:
+          'Creates a support ticket from a widget session (`assistantId` and `sessionId` in the body), for the session’s contact or the one `email` finds or creates. Counts against the plan’s ticket quota.',
+        body: ticketBody,
+        security: tokenSecurity,
+        response: { 201: dataOf(z.object({ ticketId: z.string() })), ...widgetErrors },
+      },
+    },
+    async (request, reply) => {
+      const assistantId = rawString(request.body, 'assistantId');
+      // Without an assistant id the three layers have nothing to check: a plain 400.
+      if (assistantId === undefined) assertValid(request);
+      const access = await authorizeWidget(ctx, request, assistantId ?? '', {
+        requireToken: true,
+        sessionId: rawString(request.body, 'sessionId'),
+      });
+      assertValid(request);
+      const { subject, description, email } = request.body;
+      return reply.status(201).send({ data: await openTicket(ctx, access, { subject, description, email }) });
+    },
+  );
+};

@@ -1,0 +1,216 @@
+import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../db/client.ts';
+import {
+  assistants,
+  conversations,
+  messages,
+  users,
+  widgetConfigs,
+  widgetFeedback,
+  widgetSessions,
+  widgetUsage,
+  workspaces,
+} from '../../db/schema/index.ts';
+
+/**
+ * Data access of the public widget (decisions §8). The public entry point is an assistant id: the
+ * first query resolves its workspace, and every later one filters by that workspace or by the
+ * session, which belongs to exactly one workspace.
+ */
+
+export type WidgetConfigRow = typeof widgetConfigs.$inferSelect;
+export type WidgetSessionRow = typeof widgetSessions.$inferSelect;
+
+/** Timestamps go in as ISO text with an explicit cast: identical on node-postgres and PGlite. */
+const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+
+/** The assistant, its widget configuration (null: never configured) and its workspace's plan fields. */
+export async function findWidgetTarget(db: Executor, assistantId: string) {
+  const [row] = await db
+    .select({
+      assistant: assistants,
+      config: widgetConfigs,
+      plan: workspaces.plan,
+      trialEndsAt: workspaces.trialEndsAt,
+      billingStatus: workspaces.billingStatus,
+    })
+    .from(assistants)
+    .innerJoin(workspaces, eq(workspaces.id, assistants.workspaceId))
+    .leftJoin(widgetConfigs, eq(widgetConfigs.assistantId, assistants.id))
+    .where(eq(assistants.id, assistantId))
+    .limit(1);
+  return row;
+}
+
+/** Does any enabled widget admit one of `entries` (widget-origin.ts matchingEntries)? */
+export async function anyEnabledWidgetAllows(db: Executor, entries: string[]): Promise<boolean> {
+  const list = sql.join(
+    entries.map((e) => sql`${e}`),
+    sql`, `,
+  );
+  const rows = await queryRows(
+    db,
+    sql`select 1 from widget_configs where is_enabled and allowed_domains && array[${list}]::text[] limit 1`,
+  );
+  return rows.length > 0;
+}
+
+export async function insertSession(db: Executor, row: typeof widgetSessions.$inferInsert) {
+  const [created] = await db.insert(widgetSessions).values(row).returning();
+  return created as WidgetSessionRow;
+}
+
+export async function findSessionByTokenHash(db: Executor, tokenHash: string) {
+  const [row] = await db
+    .select()
+    .from(widgetSessions)
+    .where(eq(widgetSessions.tokenHash, tokenHash))
+    .limit(1);
+  return row;
+}
+
+export async function touchSession(db: Executor, id: string, when: Date) {
+  await db.update(widgetSessions).set({ lastActivityAt: when }).where(eq(widgetSessions.id, id));
+}
+
+/** Stores the conversation created by the first message; false when one is already set. */
+export async function claimConversation(db: Executor, id: string, conversationId: string) {
+  const rows = await db
+    .update(widgetSessions)
+    .set({ conversationId })
+    .where(and(eq(widgetSessions.id, id), isNull(widgetSessions.conversationId)))
+    .returning({ id: widgetSessions.id });
+  return rows.length > 0;
+}
+
+export async function linkContact(db: Executor, id: string, contactId: string) {
+  await db.update(widgetSessions).set({ contactId }).where(eq(widgetSessions.id, id));
+}
+
+/**
+ * The conversation of a session names the contact the lead form found (decisions §7 `contactId`).
+ * conversations.service has no setter for it yet; this single statement is the widget's.
+ */
+export async function setConversationContact(
+  db: Executor,
+  workspaceId: string,
+  conversationId: string,
+  contactId: string,
+  when: Date,
+) {
+  await db
+    .update(conversations)
+    .set({ contactId, updatedAt: when })
+    .where(and(eq(conversations.id, conversationId), eq(conversations.workspaceId, workspaceId)));
+}
+
+/** Ends an active session; undefined when it had already ended (the caller reads it instead). */
+export async function endSession(db: Executor, id: string, when: Date) {
+  const [row] = await db
+    .update(widgetSessions)
+    .set({ status: 'ended', endedAt: when })
+    .where(and(eq(widgetSessions.id, id), eq(widgetSessions.status, 'active')))
+    .returning();
+  return row;
+}
+
+/** A session with the message count of its conversation (0 before the first message). */
+export async function findSessionWithCount(db: Executor, id: string) {
+  const [row] = await db
+    .select({ session: widgetSessions, messageCount: conversations.messageCount })
+    .from(widgetSessions)
+    .leftJoin(conversations, eq(conversations.id, widgetSessions.conversationId))
+    .where(eq(widgetSessions.id, id))
+    .limit(1);
+  return row ? { session: row.session, messageCount: row.messageCount ?? 0 } : undefined;
+}
+
+/**
+ * The visible messages of a conversation, oldest first, with the agent's name for human replies
+ * (decisions §7): the newest `limit`, system notes left out.
+ */
+export async function historyRows(db: Executor, conversationId: string, limit: number) {
+  const rows = await db
+    .select({
+      id: messages.id,
+      role: messages.role,
+      content: messages.content,
+      citations: messages.citations,
+      createdAt: messages.createdAt,
+      authorName: users.name,
+      authorAvatarUrl: users.avatarUrl,
+    })
+    .from(messages)
+    .leftJoin(users, eq(users.id, messages.authorId))
+    .where(and(eq(messages.conversationId, conversationId), ne(messages.role, 'system')))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(limit);
+  return rows.reverse();
+}
+
+/** An AI or agent message of the conversation (a feedback target), or undefined. */
+export async function findReplyMessage(db: Executor, conversationId: string, messageId: string) {
+  const [row] = await db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.id, messageId),
+        eq(messages.conversationId, conversationId),
+        inArray(messages.role, ['assistant', 'agent']),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export async function insertFeedback(db: Executor, row: typeof widgetFeedback.$inferInsert) {
+  const [created] = await db.insert(widgetFeedback).values(row).returning();
+  return created!;
+}
+
+/**
+ * Counts one widget message against the assistant's daily quota in one conditional statement
+ * (decisions §8): concurrent messages on any number of processes never pass the quota together.
+ * Returns the new count, or undefined when the quota is already used up. `limit` null: no quota.
+ */
+export async function countMessage(db: Executor, assistantId: string, day: string, limit: number | null) {
+  const guard = limit === null ? sql`` : sql`where widget_usage.count < ${limit}`;
+  const rows = await queryRows<{ count: number }>(
+    db,
+    sql`insert into widget_usage (assistant_id, day, count) values (${assistantId}, ${day}, 1)
+        on conflict (assistant_id, day) do update set count = widget_usage.count + 1 ${guard}
+        returning count`,
+  );
+  return rows[0] ? Number(rows[0].count) : undefined;
+}
+
+/** Gives a counted message back (the turn was refused before anything was stored). */
+export async function uncountMessage(db: Executor, assistantId: string, day: string) {
+  await db
+    .update(widgetUsage)
+    .set({ count: sql`greatest(${widgetUsage.count} - 1, 0)` })
+    .where(and(eq(widgetUsage.assistantId, assistantId), eq(widgetUsage.day, day)));
+}
+
+/**
+ * Active sessions idle past their widget's timeout (decisions §8: default 30 minutes), locked for
+ * this transaction; SKIP LOCKED lets every process run the sweep. Idle means no visitor activity
+ * and no message in its conversation (an agent's reply keeps the session open).
+ */
+export async function lockIdleSessions(tx: Executor, when: Date, limit: number) {
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`select s.id from widget_sessions s
+        left join widget_configs c on c.assistant_id = s.assistant_id
+        left join conversations v on v.id = s.conversation_id
+        where s.status = 'active'
+          and s.last_activity_at < ${at(when)} - interval '1 minute'
+          and greatest(s.last_activity_at, coalesce(v.last_message_at, s.last_activity_at))
+              + make_interval(mins => coalesce(c.session_timeout_minutes, 30)) <= ${at(when)}
+        order by s.last_activity_at
+        limit ${limit}
+        for update of s skip locked`,
+  );
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { idParam } from '../../http/envelope.ts';
+import { normalizePhone } from '../contacts/contacts.service.ts';
+
+/** Request and response shapes of the public widget (spec Widget Form A and B; decisions §8). */
+
+const text = (max: number) => z.string().max(max);
+
+/** Spec: `metadata` (object: `page`, `referrer`, `userAgent`). */
+export const metadata = z.strictObject({
+  page: text(2000).optional(),
+  referrer: text(2000).optional(),
+  userAgent: text(1000).optional(),
+});
+
+/** Form A init: `sessionId` null (or absent) creates a session; a string resumes it. */
+export const initBody = z.strictObject({
+  sessionId: idParam.nullable().optional(),
+  metadata: metadata.optional(),
+});
+
+/** Form B `POST /session` `{metadata?}`. */
+export const sessionBody = z.strictObject({ metadata: metadata.optional() });
+
+/** The one chat body of both forms (decisions §1: Form A's). */
+export const chatBody = z.strictObject({
+  content: z.string().trim().min(1).max(8000),
+  sessionId: idParam,
+});
+
+const phone = z
+  .string()
+  .max(40)
+  .transform((v, ctx) => {
+    const normalized = normalizePhone(v);
+    if (!normalized) {
+      ctx.addIssue({ code: 'custom', message: 'Must be a phone number in E.164 form, e.g. +14155550100' });
+      return z.NEVER;
+    }
+    return normalized;
+  });
+
+const email = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email({ message: 'Must be a valid email address' }));
+
+/** Spec Lead; custom field keys are checked against the configuration by the service. */
+export const leadFields = {
+  name: z.string().trim().min(1).max(200).optional(),
+  email: email.optional(),
+  phone: phone.optional(),
+  customFields: z.record(z.string().min(1).max(64), z.string().trim().max(2000)).optional(),
+};
+export const leadBody = z.strictObject(leadFields);
+export const leadBodyB = z.strictObject({ sessionId: idParam, ...leadFields });
+
+/** Spec Feedback: `rating` `positive` or `negative`; without `messageId` it is about the session. */
+export const feedbackFields = {
+  messageId: idParam.optional(),
+  rating: z.enum(['positive', 'negative']),
+  comment: z.string().trim().max(2000).optional(),
+};
+export const feedbackBody = z.strictObject(feedbackFields);
+export const feedbackBodyB = z.strictObject({ sessionId: idParam, ...feedbackFields });
+
+/** decisions §8: Form B `POST /api/widget/tickets/create`. */
+export const ticketBody = z.strictObject({
+  assistantId: idParam,
+  sessionId: idParam,
+  subject: z.string().trim().min(1).max(200),
+  description: z.string().trim().min(1).max(10_000),
+  email: email.optional(),
+});
+
+export const historyQuery = z.strictObject({ sessionId: idParam });
+
+export const assistantParams = z.object({ assistantId: idParam });
+export const sessionParams = z.object({ assistantId: idParam, sessionId: idParam });
+
+/** Spec "Widget configuration and session": what the page may know (never the allowlist). */
+export const publicConfig = z.object({
+  assistantName: z.string(),
+  welcomeMessage: z.string().nullable(),
+  primaryColor: z.string(),
+  position: z.enum(['bottom-right', 'bottom-left']),
+  leadFormEnabled: z.boolean(),
+  leadFormFields: z.array(z.string()),
+  leadFormRequiredFields: z.array(z.string()),
+});
+
+/** Spec history message, plus citations and, for a human agent's reply, its author (decisions §7). */
+export const historyMessage = z.object({
+  id: z.string(),
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  createdAt: z.string(),
+  citations: z.array(
+    z.object({
+      index: z.number(),
+      chunkId: z.string(),
+      sourceId: z.string(),
+      title: z.string().nullable(),
+      url: z.string().nullable(),
+    }),
+  ),
+  author: z
+    .object({ type: z.literal('agent'), name: z.string(), avatarUrl: z.string().nullable() })
+    .nullable(),
+});
+
+export const initData = z.object({
+  sessionId: z.string(),
+  sessionToken: z.string(),
+  status: z.enum(['active', 'ended']),
+  config: publicConfig,
+  messages: z.array(historyMessage),
+});
+
+export const sessionData = z.object({ sessionId: z.string(), sessionToken: z.string() });
+
+/** decisions §8 end result; `duration` in seconds. */
+export const endResult = z.object({
+  sessionId: z.string(),
+  status: z.literal('ended'),
+  messageCount: z.number().int(),
+  duration: z.number().int(),
+  endedAt: z.string(),
+});

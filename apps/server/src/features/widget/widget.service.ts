@@ -1,0 +1,232 @@
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import type { Citation } from '../../db/schema/index.ts';
+import { AppError } from '../../http/errors.ts';
+import { now } from '../../lib/clock.ts';
+import { randomToken, sha256Hex } from '../../lib/crypto.ts';
+import { newId } from '../../lib/ids.ts';
+import { beginTurn, type Turn } from '../chat/turn.ts';
+import { findConversation, setConversationStatus } from '../conversations/conversations.service.ts';
+import { recordEvent } from '../events/events.service.ts';
+import * as repo from './widget.repo.ts';
+import type { WidgetAccess, WidgetSession } from './widget-access.ts';
+import { countDailyMessage, refundDailyMessage } from './widget-limits.ts';
+import { widgetSessionChannel } from './widget-live.ts';
+
+/**
+ * The public widget's sessions, chat, history and end (spec Widget Form A and B, States →
+ * Widget session; decisions §7, §8). Both route files call these; the three-layer check has
+ * already run (widget-access.ts), so every function gets a checked `WidgetAccess`.
+ */
+
+export type Metadata = { page?: string; referrer?: string; userAgent?: string };
+
+/** Sessions keep at most this many history messages on screen (the newest). */
+const HISTORY_LIMIT = 200;
+
+const sessionOf = (access: WidgetAccess): WidgetSession => {
+  if (!access.session) throw new AppError('unauthorized:widget', 'A valid widget session token is required');
+  return access.session;
+};
+
+/** Spec "Widget configuration and session": the configuration a page may see. */
+export function publicConfig(access: WidgetAccess) {
+  const { config, assistant } = access;
+  return {
+    assistantName: assistant.name,
+    // decisions §8: the widget's welcome message falls back to the assistant's.
+    welcomeMessage: config.welcomeMessage ?? assistant.welcomeMessage,
+    primaryColor: config.primaryColor,
+    position: config.position,
+    leadFormEnabled: config.leadFormEnabled,
+    leadFormFields: config.leadFormFields,
+    leadFormRequiredFields: config.leadFormRequiredFields,
+  };
+}
+
+/**
+ * A new anonymous session (States → Widget session: anonymous until a lead form links it). The
+ * token is random (256 bits), returned once, and stored only as its SHA-256.
+ */
+export async function startSession(ctx: AppContext, access: WidgetAccess, metadata: Metadata = {}) {
+  const token = randomToken('wst_', 32);
+  const at = now();
+  const session = await repo.insertSession(ctx.db, {
+    id: newId('wss'),
+    workspaceId: access.assistant.workspaceId,
+    assistantId: access.assistant.id,
+    tokenHash: sha256Hex(token),
+    metadata: { ...metadata, origin: access.origin },
+    lastActivityAt: at,
+    createdAt: at,
+  });
+  return { session, token };
+}
+
+/** Form A init: a new session, or the caller's own one resumed with its history. */
+export async function initSession(
+  ctx: AppContext,
+  access: WidgetAccess,
+  token: string | undefined,
+  metadata: Metadata | undefined,
+) {
+  let session = access.session;
+  let sessionToken = token;
+  if (session) {
+    if (session.status === 'active') await repo.touchSession(ctx.db, session.id, now());
+  } else {
+    const created = await startSession(ctx, access, metadata);
+    session = created.session;
+    sessionToken = created.token;
+  }
+  return {
+    sessionId: session.id,
+    sessionToken: sessionToken as string,
+    status: session.status,
+    config: publicConfig(access),
+    messages: await history(ctx, session),
+  };
+}
+
+type HistoryRow = Awaited<ReturnType<typeof repo.historyRows>>[number];
+
+/**
+ * Spec history message (`user` or `assistant`); a human agent's reply shows as `assistant` with
+ * an `author` (decisions §7). Citations ride along so the widget can show its sources again.
+ */
+function toHistoryMessage(m: HistoryRow) {
+  const agent = m.role === 'agent';
+  return {
+    id: m.id,
+    role: m.role === 'user' ? ('user' as const) : ('assistant' as const),
+    content: m.content,
+    createdAt: m.createdAt.toISOString(),
+    citations: (m.citations as Citation[]).map((c) => ({
+      index: c.index,
+      chunkId: c.chunkId,
+      sourceId: c.sourceId,
+      title: c.title,
+      url: c.url,
+    })),
+    author: agent
+      ? {
+          type: 'agent' as const,
+          name: m.authorName ?? 'Support agent',
+          avatarUrl: m.authorAvatarUrl ?? null,
+        }
+      : null,
+  };
+}
+
+export async function history(ctx: AppContext, session: WidgetSession) {
+  if (!session.conversationId) return [];
+  const rows = await repo.historyRows(ctx.db, session.conversationId, HISTORY_LIMIT);
+  return rows.map(toHistoryMessage);
+}
+
+const chatRefused = (message: string) => new AppError('bad_request:chat', message);
+
+/**
+ * The shared chat (decisions §1: Form A's request and stream) up to the point where the stream
+ * opens: an ended session is a 400 `bad_request:chat` (States: no new messages accepted), then
+ * the daily quota (429), then the chat engine's own turn (credits, handoff). The conversation
+ * is created with the first message and remembered on the session.
+ */
+export async function startWidgetChat(ctx: AppContext, access: WidgetAccess, content: string): Promise<Turn> {
+  const session = sessionOf(access);
+  if (session.status === 'ended') throw chatRefused('This chat session has ended; start a new one');
+  const existing = session.conversationId ? await findConversation(ctx, session.conversationId) : undefined;
+  if (existing?.status === 'closed') throw chatRefused('This conversation is closed; start a new one');
+  const quota = await countDailyMessage(ctx, access.assistant.id, access.plan);
+  let turn: Turn;
+  try {
+    turn = await beginTurn(ctx, {
+      assistant: access.assistant,
+      plan: access.plan,
+      conversation: existing ?? {
+        workspaceId: access.assistant.workspaceId,
+        assistantId: access.assistant.id,
+        channel: 'widget',
+        contactId: session.contactId,
+        title: content.slice(0, 80),
+      },
+      content,
+    });
+  } catch (err) {
+    await refundDailyMessage(ctx, quota);
+    throw err;
+  }
+  if (!existing) {
+    await repo.claimConversation(ctx.db, session.id, turn.conversation.id);
+    // An open event stream starts following the new conversation (widget-events.routes.ts).
+    await ctx.fanout
+      .publish(widgetSessionChannel(session.id), { type: 'bound', conversationId: turn.conversation.id })
+      .catch(() => undefined);
+  }
+  await repo.touchSession(ctx.db, session.id, now());
+  return turn;
+}
+
+export type EndReason = 'visitor' | 'inactivity';
+
+const endResult = (s: WidgetSession, messageCount: number) => {
+  const endedAt = s.endedAt ?? now();
+  return {
+    sessionId: s.id,
+    status: 'ended' as const,
+    messageCount,
+    duration: Math.max(0, Math.round((endedAt.getTime() - s.createdAt.getTime()) / 1000)),
+    endedAt: endedAt.toISOString(),
+  };
+};
+
+/**
+ * Ends a session inside `tx` (States → Widget session: active → ended): its conversation closes
+ * and `conversation.ended` is recorded in the same transaction (spec Events rule 2: at once).
+ * Ending an ended session changes nothing and answers the same result (decisions §8).
+ */
+export async function endSessionIn(tx: Executor, sessionId: string, reason: EndReason) {
+  const at = now();
+  const ended = await repo.endSession(tx, sessionId, at);
+  const found = await repo.findSessionWithCount(tx, sessionId);
+  if (!found) throw new AppError('unauthorized:widget', 'Session not found');
+  const result = endResult(found.session, found.messageCount);
+  if (ended) {
+    const s = found.session;
+    if (s.conversationId) await setConversationStatus(tx, s.conversationId, 'closed', at);
+    await recordEvent(tx, {
+      workspaceId: s.workspaceId,
+      type: 'conversation.ended',
+      data: {
+        ...result,
+        conversationId: s.conversationId,
+        assistantId: s.assistantId,
+        contactId: s.contactId,
+        channel: 'widget',
+        reason,
+      },
+    });
+  }
+  return result;
+}
+
+export async function endWidgetSession(ctx: AppContext, access: WidgetAccess) {
+  const session = sessionOf(access);
+  const result = await ctx.db.transaction((tx) => endSessionIn(tx, session.id, 'visitor'));
+  await ctx.fanout.publish(widgetSessionChannel(session.id), { type: 'ended' }).catch(() => undefined);
+  return result;
+}
+
+/** The inactivity sweep (decisions §8): ends up to `batch` idle sessions; returns how many. */
+export async function endIdleSessions(ctx: AppContext, batch: number): Promise<number> {
+  const ids = await ctx.db.transaction(async (tx) => {
+    const locked = await repo.lockIdleSessions(tx, now(), batch);
+    for (const id of locked) await endSessionIn(tx, id, 'inactivity');
+    return locked;
+  });
+  // After commit: open widgets learn the session ended (best-effort, like all live delivery).
+  await Promise.all(
+    ids.map((id) => ctx.fanout.publish(widgetSessionChannel(id), { type: 'ended' }).catch(() => undefined)),
+  );
+  return ids.length;
+}

@@ -1,0 +1,105 @@
+import type { Citation, HistoryMessage } from './api.ts';
+import { h, ICONS, icon } from './dom.ts';
+import { link, renderMarkdown } from './markdown.ts';
+
+/** One message on screen. `key` stays fixed for its element; `id` arrives from the server. */
+export type Item = {
+  key: string;
+  id?: string;
+  role: 'user' | 'assistant';
+  content: string;
+  citations: Citation[];
+  /** A human agent's name (decisions §7: agent replies come as `assistant` with an `author`). */
+  author?: string;
+  note?: string;
+  streaming?: boolean;
+  el?: HTMLElement;
+  body?: HTMLElement;
+};
+
+export type Rating = 'up' | 'down';
+
+export function itemFrom(m: HistoryMessage): Item {
+  return {
+    key: m.id,
+    id: m.id,
+    role: m.role === 'user' ? 'user' : 'assistant',
+    content: m.content ?? '',
+    citations: Array.isArray(m.citations) ? m.citations : [],
+    author: m.author ? m.author.name || 'Support team' : undefined,
+  };
+}
+
+/** Whether the stored message differs from what is on screen (content, sources or author). */
+export function differs(a: Item, b: Item): boolean {
+  return a.content !== b.content || a.citations.length !== b.citations.length || a.author !== b.author;
+}
+
+/**
+ * Draws a message. The visitor's own text is plain text; answers and agent replies go through
+ * the safe Markdown renderer. AI answers get their sources and, once stored, thumbs up and down.
+ */
+export function drawItem(
+  item: Item,
+  rated: Rating | undefined,
+  onRate: (item: Item, r: Rating) => void,
+): HTMLElement {
+  if (item.role === 'user') {
+    item.el = h('div', { class: 'msg user' }, h('span', { class: 'sr' }, 'You: '), item.content);
+    return item.el;
+  }
+  const body = h('div');
+  item.body = body;
+  const el = h('div', { class: 'msg bot' });
+  if (item.author) el.append(h('div', { class: 'who' }, item.author));
+  else el.append(h('span', { class: 'sr' }, 'Assistant: '));
+  el.append(body);
+  drawBody(item);
+  if (item.citations.length && !item.streaming) el.append(sources(item.citations));
+  if (item.note) el.append(h('p', { class: 'note' }, item.note));
+  if (item.id && !item.author && !item.streaming) el.append(thumbs(item, rated, onRate));
+  item.el = el;
+  return el;
+}
+
+export function drawBody(item: Item) {
+  item.body?.replaceChildren(renderMarkdown(item.content));
+}
+
+function sources(citations: Citation[]): HTMLElement {
+  const list = h('ul', { class: 'sources', 'aria-label': 'Sources' });
+  const seen = new Set<string>();
+  for (const c of [...citations].sort((a, b) => a.index - b.index)) {
+    const title = (c.title || c.url || 'Source').trim();
+    const key = `${c.index}|${title}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    list.append(h('li', {}, `[${c.index}] `, c.url ? link(c.url, title) : title));
+  }
+  return list;
+}
+
+function thumbs(item: Item, rated: Rating | undefined, onRate: (item: Item, r: Rating) => void): HTMLElement {
+  const group = h('div', { class: 'rate', role: 'group', 'aria-label': 'Was this answer helpful?' });
+  for (const [rating, label] of [
+    ['up', 'Helpful'],
+    ['down', 'Not helpful'],
+  ] as const) {
+    const button = h(
+      'button',
+      {
+        type: 'button',
+        'aria-label': label,
+        title: label,
+        'aria-pressed': rated === rating ? 'true' : 'false',
+        'aria-disabled': rated ? 'true' : undefined,
+        'data-rating': rating,
+      },
+      icon(rating === 'up' ? ICONS.up : ICONS.down, 16),
+    );
+    button.addEventListener('click', () => onRate(item, rating));
+    group.append(button);
+  }
+  if (rated) group.append(h('span', { class: 'note' }, 'Thanks for your feedback!'));
+  return group;
+}
