@@ -47,7 +47,7 @@ export async function runReply(
   try {
     const [chunks, history, realtime] = await Promise.all([
       retrieveForAssistant(ctx, assistant, question, PASSAGES),
-      historyWithin(ctx, conversation.id, ctx.config.ai.historyTokens),
+      turn.isNew ? [turn.userMessage] : historyWithin(ctx, conversation.id, ctx.config.ai.historyTokens),
       realtimeSourcesOf(ctx, assistant),
     ]);
     book.add(chunks);

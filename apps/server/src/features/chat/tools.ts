@@ -22,6 +22,19 @@ export type ToolContext = {
   realtime: SourceRow[];
 };
 
+// Built once per process: the SDK converts each schema to JSON Schema for the model.
+const querySchema = z.object({ query: z.string().min(1).max(500) });
+const handoffSchema = z.object({ reason: z.string().max(500).optional() });
+const ticketSchema = z.object({
+  subject: z.string().min(1).max(200),
+  description: z.string().max(5000).optional(),
+});
+const storeSchema = z.object({
+  query: z.string().min(1).max(500),
+  orderNumber: z.string().max(50).optional(),
+  email: z.string().max(254).optional(),
+});
+
 const failure = (err: unknown) => ({
   error: err instanceof AppError ? err.message : 'The lookup failed; please try again later.',
 });
@@ -35,7 +48,7 @@ export function buildTools(t: ToolContext): ToolSet {
   const tools: ToolSet = {
     [TOOL_NAMES.search]: tool({
       description: "Search the assistant's knowledge base. Cite results by their [n] number.",
-      inputSchema: z.object({ query: z.string().min(1).max(500) }),
+      inputSchema: querySchema,
       execute: async ({ query }) => {
         const passages = t.book.add(await retrieveForAssistant(t.ctx, t.assistant, query, 5));
         return {
@@ -45,7 +58,7 @@ export function buildTools(t: ToolContext): ToolSet {
     }),
     [TOOL_NAMES.handoff]: tool({
       description: 'Hand the conversation to a human support agent when the customer asks for a person.',
-      inputSchema: z.object({ reason: z.string().max(500).optional() }),
+      inputSchema: handoffSchema,
       execute: async ({ reason }) => {
         await requestHandoff(t.ctx, t.conversation, reason ?? '');
         return { status: 'handoff' };
@@ -53,10 +66,7 @@ export function buildTools(t: ToolContext): ToolSet {
     }),
     [TOOL_NAMES.ticket]: tool({
       description: 'Open a support ticket for the customer when the issue needs follow-up.',
-      inputSchema: z.object({
-        subject: z.string().min(1).max(200),
-        description: z.string().max(5000).optional(),
-      }),
+      inputSchema: ticketSchema,
       execute: async ({ subject, description }) => {
         try {
           const row = await createTicket(
@@ -76,7 +86,7 @@ export function buildTools(t: ToolContext): ToolSet {
   if (sheets.length > 0) {
     tools[TOOL_NAMES.spreadsheet] = tool({
       description: `Look up live rows in: ${sheets.map((s) => s.name).join(', ')}.`,
-      inputSchema: z.object({ query: z.string().min(1).max(500) }),
+      inputSchema: querySchema,
       execute: async ({ query }) => {
         try {
           const results = await Promise.all(
@@ -99,11 +109,7 @@ export function buildTools(t: ToolContext): ToolSet {
     tools[TOOL_NAMES.store] = tool({
       description:
         'Search the store for products, or look up an order (needs the order number and the email it was placed with).',
-      inputSchema: z.object({
-        query: z.string().min(1).max(500),
-        orderNumber: z.string().max(50).optional(),
-        email: z.string().max(254).optional(),
-      }),
+      inputSchema: storeSchema,
       execute: async (input) => {
         try {
           const results = await Promise.all(

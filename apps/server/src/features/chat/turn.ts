@@ -28,6 +28,8 @@ export type Turn =
       reservation: Reservation;
       assistant: AssistantRow;
       plan: Plan;
+      /** The conversation started with this turn: its only history is the user's message. */
+      isNew: boolean;
     };
 
 const isRow = (c: ConversationRow | NewConversation): c is ConversationRow => 'id' in c;
@@ -61,6 +63,7 @@ export async function beginTurn(ctx: AppContext, input: TurnInput): Promise<Turn
       reservation,
       assistant: input.assistant,
       plan: input.plan,
+      isNew: !isRow(spec),
     };
   } catch (err) {
     await refundCredit(ctx, reservation);

@@ -48,7 +48,7 @@ export async function createTicket(
       await repo.lockWorkspaceTickets(tx, workspace.workspaceId);
       if ((await repo.countTickets(tx, workspace.workspaceId)) >= quota) {
         throw new AppError('plan_limit_reached', `This plan includes ${quota} support tickets`, {
-          quota: 'tickets',
+          resource: 'tickets',
           limit: quota,
         });
       }
