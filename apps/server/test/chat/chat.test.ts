@@ -5,7 +5,7 @@ import { NOT_FOUND } from '../../src/providers/llm/offline-answers.ts';
 import { createAssistant } from '../assistants/helpers.ts';
 import { addSource, drainIngestion } from '../knowledge/helpers.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { createWorld, type World } from '../support/world.ts';
+import { createWorld, insertWorkspace, type World } from '../support/world.ts';
 import { chat, messagesOf } from './helpers.ts';
 
 let t: TestApp;
@@ -151,6 +151,23 @@ describe('POST /api/chat with the built-in offline responder', () => {
     expect(ticket?.priority).toBe('medium');
     expect(r.text).toContain(ticket?.id as string);
     expect(await eventTypes(w.ws)).toContain('ticket.created');
+  });
+});
+
+describe('tickets opened by the assistant count against the plan quota', () => {
+  it('a Free workspace with 50 tickets gets a readable tool error, and the reply goes on', async () => {
+    const ws = await insertWorkspace(t, w.freeOwner, { plan: 'free', name: 'Full' });
+    const a = await createAssistant(t, w.freeOwner, ws);
+    await t.ctx.db
+      .insert(tickets)
+      .values(
+        Array.from({ length: 50 }, (_, i) => ({ id: `tkt_full_${i}`, workspaceId: ws, subject: `old ${i}` })),
+      );
+    const r = await chat(t, w.freeOwner, { assistantId: a, content: 'Please open a ticket for my refund' });
+    const result = r.events.find((e) => e.type === 'tool-result');
+    expect(result?.type === 'tool-result' && String(result.result.error)).toContain('50 support tickets');
+    expect(r.events.at(-1)?.type).toBe('finish');
+    expect(await t.ctx.db.select().from(tickets).where(eq(tickets.workspaceId, ws))).toHaveLength(50);
   });
 });
 
