@@ -27,6 +27,7 @@ import {
 } from '../apps/server/src/db/schema/index.ts';
 import { ingestionStep } from '../apps/server/src/features/knowledge/ingest.jobs.ts';
 import { retrieve } from '../apps/server/src/features/knowledge/retrieval.ts';
+import { backfillStep, requestBackfill } from '../apps/server/src/features/knowledge/vector-backfill.ts';
 import { useVectorIndex } from '../apps/server/src/features/knowledge/vector-index.ts';
 import { embedOffline } from '../apps/server/src/providers/embeddings/offline.ts';
 
@@ -120,7 +121,9 @@ export async function runKnowledgeBench() {
   );
   const target = ids[Math.floor(ids.length / 2)]!;
   const exact = useVectorIndex(ctx, 'exact');
-  const kinds: Array<'adaptive' | 'hnsw' | 'exact'> = vector ? ['adaptive', 'hnsw', 'exact'] : ['exact'];
+  // hnsw last: its backfill rewrites the target's rows, and PGlite has no autovacuum
+  const kinds: Array<'adaptive' | 'hnsw' | 'exact'> = vector ? ['adaptive', 'exact', 'hnsw'] : ['exact'];
+  let backfillPerSecond: number | undefined;
   const results: Record<string, unknown> = {
     database: database.kind,
     total: TOTAL,
@@ -128,6 +131,15 @@ export async function runKnowledgeBench() {
     chunksPerSecond,
   };
   for (const kind of kinds) {
+    if (kind === 'hnsw') {
+      // Namespaces this size are searched exactly and carry no HNSW vectors (vector-backfill.ts);
+      // fill the target's so the index path can be measured, and time that backfill.
+      t0 = performance.now();
+      await requestBackfill(ctx, [target]);
+      while (await backfillStep(ctx));
+      backfillPerSecond = NAMESPACE / ((performance.now() - t0) / 1000);
+      console.log(`vector backfill: ${NAMESPACE} chunks at ${backfillPerSecond.toFixed(0)} chunks/s`);
+    }
     const index = useVectorIndex(ctx, kind);
     await retrieve(ctx, [target], queries[0]!, 10); // warm caches
     const hybrid: number[] = [];
@@ -160,6 +172,7 @@ export async function runKnowledgeBench() {
     };
     useVectorIndex(ctx, 'exact');
   }
+  results.backfillPerSecond = backfillPerSecond;
   await ctx.limits.close();
   await database.close();
   await dropDb?.();

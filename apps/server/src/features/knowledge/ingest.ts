@@ -7,6 +7,8 @@ import { embedderFor } from './embedder.ts';
 import { fetchForKnowledge } from './outbound.ts';
 import { CorruptFileError, detectKind, parseFile, UnsupportedFileError } from './parsers.ts';
 import * as repo from './sources.repo.ts';
+import { fillGeneration, hasVectorColumn, requestIfLarge } from './vector-backfill.ts';
+import { EXACT_MAX_CHUNKS } from './vector-index.ts';
 import { crawlWebsite, type WebsiteConfig, WebsiteError } from './website.ts';
 
 /** A failure whose message is shown to the user as the source's `error`. */
@@ -17,7 +19,10 @@ export type SourceDocument = { text: string; title: string; url: string | null }
 
 type TitledChunk = Chunk & { title: string; url: string | null };
 
+/** Chunks embedded and inserted per statement (fewer round trips; docs/performance.md "Knowledge"). */
 const EMBED_BATCH = 64;
+/** The source's progress (`chunkCount`) is written at most this often while ingestion runs. */
+const PROGRESS_EVERY_MS = 1_000;
 const MAX_ATTEMPTS = 3;
 export const WEBSITE_RESYNC_DAYS = 1;
 
@@ -85,6 +90,7 @@ export async function ingestSource(ctx: AppContext, sourceId: string): Promise<v
     if (chunks.length === 0) throw new IngestError('No text could be extracted from this source');
     const embedder = embedderFor(ctx);
     let stored = 0;
+    let reported = performance.now();
     for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
       const batch = chunks.slice(i, i + EMBED_BATCH);
       const vectors = await embedder.embed(
@@ -110,9 +116,13 @@ export async function ingestSource(ctx: AppContext, sourceId: string): Promise<v
         })),
       );
       stored += batch.length;
-      // progress: the count so far is visible while ingestion runs
-      await repo.updateSource(ctx.db, source.id, { chunkCount: stored, updatedAt: now() });
+      // progress: the count so far is visible while ingestion runs (one write a second, not a batch)
+      if (performance.now() - reported >= PROGRESS_EVERY_MS && stored < chunks.length) {
+        reported = performance.now();
+        await repo.updateSource(ctx.db, source.id, { chunkCount: stored, updatedAt: now() });
+      }
     }
+    const hasVectors = await hasVectorColumn(ctx);
     await ctx.db.transaction(async (tx) => {
       const at = now();
       await repo.updateSource(tx, source.id, {
@@ -126,8 +136,10 @@ export async function ingestSource(ctx: AppContext, sourceId: string): Promise<v
         updatedAt: at,
       });
       await repo.deleteChunks(tx, source.id, generation);
+      if (hasVectors) await fillGeneration(tx, source.id, generation, namespace);
       await repo.bumpNamespace(tx, namespace);
     });
+    await requestIfLarge(ctx, namespace, EXACT_MAX_CHUNKS);
   } catch (err) {
     if (isForeignKeyViolation(err)) return; // the source was deleted while we worked
     await fail(ctx, source, readable(err));

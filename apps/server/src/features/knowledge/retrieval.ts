@@ -73,10 +73,13 @@ export async function retrieve(
     ctx.db,
     sql`select c.id, c.source_id, c.namespace, c.heading, c.title, c.url, c.position, c.content
         from knowledge_chunks c join knowledge_sources s on s.id = c.source_id and s.generation = c.generation
-        where c.id = any(${sql.param(top.map(([id]) => id))}::text[])
-          and c.namespace = any(${sql.param(namespaces)}::text[])`,
+        where c.id = any(${sql.param(top.map(([id]) => id))}::text[])`,
   );
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  // The namespace check is done here rather than in SQL: there, with PGlite's missing planner
+  // statistics, it made the lookup scan the whole namespace index (3x slower). The ids come from
+  // namespace-filtered searches; this keeps the guarantee should that ever change.
+  const allowed = new Set(namespaces);
+  const byId = new Map(rows.filter((r) => allowed.has(r.namespace)).map((r) => [r.id, r]));
   return top.flatMap(([id, s]) => {
     const r = byId.get(id);
     if (!r) return [];

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { type Executor, queryRows } from '../../db/client.ts';
+import { hasVectorColumn, requestBackfill } from './vector-backfill.ts';
 import { type NamespaceMatrix, type Scored, topK, VectorCache } from './vector-cache.ts';
 
 /** Dimensions that get an HNSW index where pgvector exists (vector-migrations). */
@@ -30,16 +31,21 @@ export function vectorIndexFor(ctx: AppContext): Promise<VectorIndex> {
 }
 
 async function detect(ctx: AppContext): Promise<VectorIndex> {
-  const rows = await queryRows<{ ok: number }>(
-    ctx.db,
-    sql`select 1 as ok from information_schema.columns where table_name = 'knowledge_chunks' and column_name = 'embedding_v'`,
-  );
-  return rows.length > 0 ? adaptiveIndex(ctx) : exactIndex(ctx);
+  return (await hasVectorColumn(ctx)) ? adaptiveIndex(ctx) : exactIndex(ctx);
 }
 
 /** Forces a kind (tests compare both paths on the same data; benchmarks measure each). */
-export function useVectorIndex(ctx: AppContext, kind: IndexKind): VectorIndex {
-  const index = kind === 'hnsw' ? hnswIndex(ctx) : kind === 'exact' ? exactIndex(ctx) : adaptiveIndex(ctx);
+export function useVectorIndex(
+  ctx: AppContext,
+  kind: IndexKind,
+  opts: { exactMaxChunks?: number } = {},
+): VectorIndex {
+  const index =
+    kind === 'hnsw'
+      ? hnswIndex(ctx)
+      : kind === 'exact'
+        ? exactIndex(ctx)
+        : adaptiveIndex(ctx, opts.exactMaxChunks);
   indexes.set(ctx, Promise.resolve(index));
   return index;
 }
@@ -69,6 +75,7 @@ async function withSearchSettings<T>(ctx: AppContext, query: (db: Executor) => P
   });
 }
 
+/** The index alone: it finds only chunks whose vectors were filled (vector-backfill.ts). */
 function hnswIndex(ctx: AppContext): VectorIndex {
   return {
     kind: 'hnsw',
@@ -144,8 +151,13 @@ function exactIndex(ctx: AppContext): ExactIndex {
  */
 export const EXACT_MAX_CHUNKS = 50_000;
 
-/** Where pgvector exists: exact for small namespaces, HNSW for large ones, decided per query. */
-function adaptiveIndex(ctx: AppContext): VectorIndex {
+/**
+ * Where pgvector exists: exact for small namespaces, HNSW for large ones, decided per query.
+ * Vectors are only in the index for namespaces whose backfill is done (vector-backfill.ts), so
+ * a large search uses HNSW for those and scans the rest exactly (asking for their backfill);
+ * both give cosine similarity, so the merged top-k is the same as one search over all.
+ */
+function adaptiveIndex(ctx: AppContext, exactMax = EXACT_MAX_CHUNKS): VectorIndex {
   const exact = exactIndex(ctx);
   const hnsw = hnswIndex(ctx);
   const sizes = new Map<string, { version: number; n: number }>();
@@ -167,9 +179,23 @@ function adaptiveIndex(ctx: AppContext): VectorIndex {
       const versions = await namespaceVersions(ctx, namespaces);
       let total = 0;
       for (const ns of namespaces) total += await sizeOf(ns, versions.get(ns) ?? 0);
-      return total <= EXACT_MAX_CHUNKS
-        ? exact.nearestAt(versions, namespaces, query, k)
-        : hnsw.nearest(namespaces, query, k);
+      if (total <= exactMax) return exact.nearestAt(versions, namespaces, query, k);
+      const states = await queryRows<{ namespace: string; ready: boolean }>(
+        ctx.db,
+        sql`select namespace, ready from knowledge_vector_namespaces where namespace = any(${sql.param(namespaces)}::text[])`,
+      );
+      const indexed = new Set(states.filter((s) => s.ready === true).map((s) => s.namespace));
+      const scanned = namespaces.filter((ns) => !indexed.has(ns));
+      const listed = new Set(states.map((s) => s.namespace));
+      await requestBackfill(
+        ctx,
+        namespaces.filter((ns) => !listed.has(ns)),
+      );
+      const [fromIndex, fromScan] = await Promise.all([
+        indexed.size > 0 ? hnsw.nearest([...indexed], query, k) : Promise.resolve([]),
+        scanned.length > 0 ? exact.nearestAt(versions, scanned, query, k) : Promise.resolve([]),
+      ]);
+      return [...fromIndex, ...fromScan].sort((a, b) => b.score - a.score).slice(0, k);
     },
   };
 }
