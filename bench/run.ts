@@ -1,14 +1,17 @@
 /**
  * `npm run bench`: every benchmark, each reporting against a floor or target measured in the same
- * run. BENCH_ONLY picks some (comma-separated: api, webhooks, knowledge; default all).
+ * run. BENCH_ONLY picks some (comma-separated: api, webhooks, knowledge, chat, widget; default all).
  * API: BENCH_DURATION (seconds per measurement, default 8), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50).
  * Knowledge: KB_TOTAL (100000), KB_NAMESPACE (10000), KB_QUERIES (200); see docs/performance.md.
+ * Widget: WIDGET_BENCH_STREAMS (5000), WIDGET_BENCH_FANOUT (2000), WIDGET_BENCH_CLIENTS (50).
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runApiBench } from './api.ts';
 
-const only = new Set((process.env.BENCH_ONLY ?? 'api,webhooks,knowledge').split(',').map((s) => s.trim()));
+const only = new Set(
+  (process.env.BENCH_ONLY ?? 'api,webhooks,knowledge,chat,widget').split(',').map((s) => s.trim()),
+);
 
 if (only.has('api')) {
   await runApiBench({
@@ -19,7 +22,7 @@ if (only.has('api')) {
 }
 
 // The others run as their own processes (the webhook bench sets up its TLS trust at start).
-for (const name of ['webhooks', 'knowledge', 'chat'] as const) {
+for (const name of ['webhooks', 'knowledge', 'chat', 'widget'] as const) {
   if (!only.has(name)) continue;
   const script = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
   const r = spawnSync(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit', env: process.env });
