@@ -11,6 +11,7 @@ import { projectsRoutes } from './knowledge/projects.routes.ts';
 import { assistantSourcesRoutes } from './knowledge/sources.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { v1Routes } from './v1/v1.routes.ts';
+import { webRoutes } from './web/web.routes.ts';
 import { webhooksFeature } from './webhooks/webhooks.routes.ts';
 import { widgetFormARoutes } from './widget/widget.form-a.routes.ts';
 import { widgetFormBRoutes } from './widget/widget.form-b.routes.ts';
@@ -40,4 +41,5 @@ export const features: Feature[] = [
   widgetFormBRoutes,
   widgetScriptRoutes,
   widgetEventsRoutes,
+  webRoutes,
 ];

@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { shot } from './helpers.ts';
+
+/** Shared steps of the dashboard's browser tests (issue 7 point 4). */
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+type AxeViolation = { id: string; impact: string | null; help: string; nodes: Array<{ target: unknown }> };
+
+/** axe-core's serious and critical violations on the page as it is now (empty = pass). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
+  const violations = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(o: unknown): Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run({ resultTypes: ['violations'] })).violations;
+  })) as AxeViolation[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+}
+
+/**
+ * A main page in both themes (the user's preference is `system`, so the emulated colour scheme
+ * decides): a screenshot of each into test-results/ and no serious or critical axe violation.
+ */
+export async function checkPage(page: Page, name: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
+    await shot(page, `dashboard-${name}-${scheme}`);
+    found.push(...(await axeViolations(page)).map((v) => `${name} ${scheme}: ${v}`));
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return found;
+}
+
+/** Opens the menu under the user's name (a <details>). */
+export async function openMenu(page: Page, userName: string) {
+  const menu = page.locator('details.menu');
+  if (!(await menu.evaluate((el) => (el as HTMLDetailsElement).open))) {
+    await page.getByText(userName, { exact: true }).click();
+  }
+  return menu;
+}
+
+/** True when nothing on the page is wider than the viewport (responsive down to a phone). */
+export const fitsWidth = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);

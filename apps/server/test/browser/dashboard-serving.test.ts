@@ -1,0 +1,79 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/harness.ts';
+
+/**
+ * The dashboard served by the same server (issue 7 point 1; docs/dashboard.md): `/` and client
+ * routes get index.html when a browser asks for HTML, hashed assets are immutable, and the API's
+ * JSON 404s and the other top-level routes are untouched.
+ */
+
+let t: TestApp;
+const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+
+beforeAll(async () => {
+  // dist/ comes from `npm install`; build it here when a checkout skipped that step.
+  const web = (await import(new URL('../../../web/build.mjs', import.meta.url).href)) as {
+    ensureWebBuilt(): Promise<void>;
+  };
+  await web.ensureWebBuilt();
+  t = await createTestApp();
+  return () => t.close();
+}, 120_000);
+
+describe('GET / and client routes', () => {
+  it('serves index.html at / with revalidation and an ETag, 304 when unchanged', async () => {
+    const res = await t.request({ method: 'GET', url: '/', headers: html });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).toContain('<div id="root"></div>');
+    const again = await t.request({
+      method: 'GET',
+      url: '/',
+      headers: { ...html, 'if-none-match': String(res.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it('falls back to index.html for an unknown client path a browser navigates to', async () => {
+    for (const url of ['/app/some/path', '/w/ws_123/assistants?x=1', '/signin']) {
+      const res = await t.request({ method: 'GET', url, headers: html });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body).toContain('<div id="root"></div>');
+    }
+  });
+
+  it('serves hashed assets as immutable with their type', async () => {
+    const index = (await t.request({ method: 'GET', url: '/', headers: html })).body;
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(index)?.[1];
+    expect(script).toBeTruthy();
+    const res = await t.request({ method: 'GET', url: script! });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('keeps JSON 404s for /api paths, missing files and non-browser clients', async () => {
+    for (const [url, headers] of [
+      ['/api/nope', html],
+      ['/api/assistants/x/nope', html],
+      ['/assets/missing-123.js', html],
+      ['/favicon.ico', html],
+      ['/app/some/path', {}],
+    ] as const) {
+      const res = await t.request({ method: 'GET', url, headers });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toMatch(/^application\/json/);
+      expect(res.json().code).toBe('not_found:api');
+    }
+  });
+
+  it('leaves /healthz, /readyz and /widget.js to their own routes', async () => {
+    expect((await t.request({ method: 'GET', url: '/healthz', headers: html })).json()).toEqual({
+      status: 'ok',
+    });
+    expect((await t.request({ method: 'GET', url: '/readyz', headers: html })).statusCode).not.toBe(404);
+    const widget = await t.request({ method: 'GET', url: '/widget.js', headers: html });
+    expect(widget.headers['content-type']).toMatch(/javascript/);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * The dashboard talks only to the public API with the session cookie (issue 7 point 1). A
+ * same-origin fetch sends the cookie and the Origin header the CSRF guard wants (docs/api.md).
+ * Every error body is `{error, code, details?}`; `ApiError.message` is the text shown to people.
+ */
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+/** A readable sentence from an error body, with the field messages of a validation failure. */
+export async function errorFrom(res: Response): Promise<ApiError> {
+  let body: { error?: string; code?: string; details?: Record<string, string> } = {};
+  try {
+    body = await res.json();
+  } catch {
+    // Not JSON (a proxy's error page): fall back to the status below.
+  }
+  const fields = body.details
+    ? Object.entries(body.details).map(([k, v]) => (k === '_' ? v : `${k}: ${v}`))
+    : [];
+  const text = [body.error ?? `Request failed (${res.status} ${res.statusText})`, ...fields].join(' — ');
+  return new ApiError(res.status, body.code ?? 'unknown', text, body.details);
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'network', 'Could not reach the server. Check your connection and try again.');
+  }
+  if (!res.ok) throw await errorFrom(res);
+  if (res.status === 204) return undefined as T;
+  return (await res.json()) as T;
+}
+
+export const get = <T>(path: string) => api<T>('GET', path);
+export const post = <T>(path: string, body?: unknown) => api<T>('POST', path, body ?? {});
+export const patch = <T>(path: string, body: unknown) => api<T>('PATCH', path, body);
+
+export type Data<T> = { data: T };
+export type OffsetPage<T> = { data: T[]; total: number; limit: number; offset: number };
+export type CursorPage<T> = { data: T[]; nextCursor: string | null; hasMore: boolean };
+
+export type Theme = 'light' | 'dark' | 'system';
+export type User = {
+  id: string;
+  name: string;
+  email: string;
+  preferences: { theme: Theme; keyboardShortcuts: boolean };
+};
+export type Role = 'owner' | 'admin' | 'member' | 'guest';
+export type Workspace = { id: string; name: string; slug: string; plan: string; role: Role };
+export type AssistantItem = { id: string; name: string; visibility: string; createdAt: string };
+export type Assistant = AssistantItem & {
+  workspaceId: string;
+  instructions: string;
+  temperature: number;
+  maxTokens: number;
+  welcomeMessage: string | null;
+};
+export type Source = {
+  id: string;
+  type: string;
+  name: string;
+  status: 'pending' | 'processing' | 'ready' | 'failed';
+  error: string | null;
+  chunkCount: number;
+  createdAt: string;
+};
+export type SearchHit = {
+  chunkId: string;
+  title: string;
+  heading: string;
+  content: string;
+  score: number;
+  url: string | null;
+};
+export type Citation = { index: number; title: string; url: string | null; sourceId: string };
+export type ToolStep = { toolCallId: string; toolName: string; args?: unknown; result?: unknown };
+export type Conversation = {
+  id: string;
+  title: string | null;
+  messageCount: number;
+  lastMessageAt: string | null;
+};
+export type Message = {
+  id: string;
+  role: 'user' | 'assistant' | 'agent' | 'system';
+  content: string;
+  citations: Citation[] | null;
+  toolCalls: ToolStep[] | null;
+};
+export type Billing = {
+  plan: string;
+  credits: { limit: number; used: number; remaining: number; resetsAt: string };
+};
+
+/** Roles allowed to create and edit assistants and their knowledge (spec permission table). */
+export const canManage = (role: Role | undefined) => role === 'owner' || role === 'admin';

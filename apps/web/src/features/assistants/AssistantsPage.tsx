@@ -1,0 +1,60 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { type AssistantItem, canManage, get, type OffsetPage } from '../../api.ts';
+import { useWorkspaces } from '../../session.ts';
+import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
+
+const LIMIT = 20;
+
+/** The workspace's assistants, paginated (issue 7 point 3). */
+export function AssistantsPage() {
+  const { ws = '' } = useParams();
+  const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
+  const [offset, setOffset] = useState(0);
+  const list = useQuery({
+    queryKey: ['assistants', ws, offset],
+    queryFn: () =>
+      get<OffsetPage<AssistantItem>>(`/api/assistants?workspaceId=${ws}&limit=${LIMIT}&offset=${offset}`),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <section>
+      <div className="row">
+        <h1>Assistants</h1>
+        {canManage(role) && (
+          <Link className="button primary" to={`/w/${ws}/assistants/new`}>
+            New assistant
+          </Link>
+        )}
+      </div>
+      {list.isPending && <Loading />}
+      <ErrorText error={list.error} />
+      {list.data && list.data.total === 0 && (
+        <Empty title="No assistants yet">
+          <p>
+            {canManage(role)
+              ? 'Create an assistant, then add knowledge for it to answer from.'
+              : 'An owner or admin of this workspace can create one.'}
+          </p>
+        </Empty>
+      )}
+      {list.data && list.data.data.length > 0 && (
+        <ul className="list">
+          {list.data.data.map((a) => (
+            <li key={a.id} className="card">
+              <h2>{a.name}</h2>
+              <p className="muted">Visible to: {a.visibility}</p>
+              <p className="links">
+                <Link to={`/w/${ws}/assistants/${a.id}/chat`}>Chat</Link>
+                <Link to={`/w/${ws}/assistants/${a.id}/knowledge`}>Knowledge</Link>
+                {canManage(role) && <Link to={`/w/${ws}/assistants/${a.id}`}>Edit</Link>}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+      {list.data && <Pager offset={offset} limit={LIMIT} total={list.data.total} onChange={setOffset} />}
+    </section>
+  );
+}

@@ -1,0 +1,46 @@
+import type { Citation, ToolStep } from '../../api.ts';
+
+/** One chat message: text, then its tool steps and its numbered citations. */
+export function MessageView(props: {
+  author: string;
+  content: string;
+  citations?: Citation[] | null;
+  toolCalls?: ToolStep[] | null;
+  streaming?: boolean;
+}) {
+  const { author: role, content, citations, toolCalls, streaming } = props;
+  const who =
+    role === 'user' ? 'You' : role === 'assistant' ? 'Assistant' : role === 'agent' ? 'Agent' : 'System';
+  return (
+    <li className={`msg ${role}`} aria-busy={streaming || undefined}>
+      <span className="who">{who}</span>
+      {toolCalls && toolCalls.length > 0 && (
+        <ul className="tools" aria-label="Tool steps">
+          {toolCalls.map((t) => (
+            <li key={t.toolCallId}>
+              Used <code>{t.toolName}</code>
+              {t.result === undefined ? ' …' : ' ✓'}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="text">{content || (streaming ? '…' : '')}</p>
+      {citations && citations.length > 0 && (
+        <ol className="citations" aria-label="Sources">
+          {citations.map((c) => (
+            <li key={`${c.index}-${c.sourceId}`}>
+              [{c.index}]{' '}
+              {c.url ? (
+                <a href={c.url} target="_blank" rel="noreferrer">
+                  {c.title}
+                </a>
+              ) : (
+                c.title
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,46 @@
+import { Link, Navigate, useParams } from 'react-router';
+import { canManage } from '../../api.ts';
+import { useWorkspaces } from '../../session.ts';
+import { ErrorText, Loading } from '../../shell/ui.tsx';
+import { CreditsCard } from '../credits/CreditsCard.tsx';
+
+/** `/`: the first workspace, or the create-workspace page when there is none yet. */
+export function Home() {
+  const workspaces = useWorkspaces();
+  if (workspaces.isPending) return <Loading />;
+  if (workspaces.error) return <ErrorText error={workspaces.error} />;
+  const first = workspaces.data.data[0];
+  return <Navigate to={first ? `/w/${first.id}` : '/workspaces/new'} replace />;
+}
+
+/** Workspace overview: credits this period and where to go next. */
+export function Overview() {
+  const { ws = '' } = useParams();
+  const workspace = useWorkspaces().data?.data.find((w) => w.id === ws);
+  return (
+    <section>
+      <h1>{workspace?.name ?? 'Workspace'}</h1>
+      {workspace && (
+        <p className="muted">
+          Plan: {workspace.plan} · Your role: {workspace.role}
+        </p>
+      )}
+      <div className="grid">
+        <CreditsCard ws={ws} />
+        <div className="card">
+          <h2>Assistants</h2>
+          <p>Assistants answer your customers from the knowledge you give them.</p>
+          <p>
+            <Link to={`/w/${ws}/assistants`}>See assistants</Link>
+            {canManage(workspace?.role) && (
+              <>
+                {' · '}
+                <Link to={`/w/${ws}/assistants/new`}>Create an assistant</Link>
+              </>
+            )}
+          </p>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,140 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { Link, NavLink, Outlet, useMatch, useNavigate } from 'react-router';
+import { type Data, patch, post, type Theme, type User } from '../api.ts';
+import { useSetUser, useWorkspaces } from '../session.ts';
+import { SHORTCUTS, useShortcuts } from './shortcuts.tsx';
+import { ErrorText } from './ui.tsx';
+
+/** The switcher's "create another" entry (never a workspace id: those start with `ws_`). */
+const NEW = 'new';
+
+/** The app shell (issue 7 point 1): header with workspace switcher, settings, help sheet. */
+export function Layout({ user }: { user: User }) {
+  const ws = useMatch({ path: '/w/:ws', end: false })?.params.ws;
+  const navigate = useNavigate();
+  const setUser = useSetUser();
+  const workspaces = useWorkspaces();
+  const help = useRef<HTMLDialogElement>(null);
+  const qc = useQueryClient();
+  const prefs = user.preferences;
+  // Optimistic: the session's user carries the preferences; the theme follows it (App.tsx).
+  const setPrefs = (p: Partial<User['preferences']>) =>
+    qc.setQueryData<User | null>(
+      ['session'],
+      (old) => old && { ...old, preferences: { ...old.preferences, ...p } },
+    );
+  useShortcuts({ enabled: prefs.keyboardShortcuts, ws, openHelp: () => help.current?.showModal() });
+
+  const savePrefs = useMutation({
+    mutationFn: (p: Partial<User['preferences']>) => patch<Data<User>>('/api/account', { preferences: p }),
+    onMutate: (p) => {
+      const before = prefs;
+      setPrefs(p);
+      return before;
+    },
+    onSuccess: (res) => setUser(res.data),
+    onError: (_err, _p, before) => before && setPrefs(before),
+  });
+  const signOut = useMutation({
+    mutationFn: () => post('/api/auth/logout'),
+    onSuccess: () => {
+      setUser(null);
+      navigate('/signin');
+    },
+  });
+
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <Link to="/" className="brand">
+          Parley
+        </Link>
+        {workspaces.data && workspaces.data.data.length > 0 && (
+          <label className="switcher">
+            <span className="sr-only">Workspace</span>
+            <select
+              value={ws ?? ''}
+              onChange={(e) => navigate(e.target.value === NEW ? '/workspaces/new' : `/w/${e.target.value}`)}
+            >
+              {!ws && (
+                <option value="" disabled>
+                  Choose a workspace
+                </option>
+              )}
+              {workspaces.data.data.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name}
+                </option>
+              ))}
+              <option value={NEW}>+ New workspace</option>
+            </select>
+          </label>
+        )}
+        {ws && (
+          <nav aria-label="Main" className="mainnav">
+            <NavLink to={`/w/${ws}`} end>
+              Overview
+            </NavLink>
+            <NavLink to={`/w/${ws}/assistants`}>Assistants</NavLink>
+          </nav>
+        )}
+        <details className="menu">
+          <summary>{user.name}</summary>
+          <div className="menu-body">
+            <p className="muted">{user.email}</p>
+            <label>
+              Theme
+              <select
+                value={prefs.theme}
+                onChange={(e) => savePrefs.mutate({ theme: e.target.value as Theme })}
+              >
+                <option value="system">System</option>
+                <option value="light">Light</option>
+                <option value="dark">Dark</option>
+              </select>
+            </label>
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={prefs.keyboardShortcuts}
+                onChange={(e) => savePrefs.mutate({ keyboardShortcuts: e.target.checked })}
+              />
+              Keyboard shortcuts
+            </label>
+            {prefs.keyboardShortcuts && (
+              <button type="button" onClick={() => help.current?.showModal()}>
+                Shortcuts (?)
+              </button>
+            )}
+            <ErrorText error={savePrefs.error ?? signOut.error} />
+            <button type="button" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+              Sign out
+            </button>
+          </div>
+        </details>
+      </header>
+      <main className="content">
+        <ErrorText error={workspaces.error} />
+        <Outlet />
+      </main>
+      <dialog ref={help} aria-labelledby="help-title" className="help">
+        <h2 id="help-title">Keyboard shortcuts</h2>
+        <dl>
+          {SHORTCUTS.map((s) => (
+            <div key={s.keys}>
+              <dt>
+                <kbd>{s.keys}</kbd>
+              </dt>
+              <dd>{s.what}</dd>
+            </div>
+          ))}
+        </dl>
+        <p className="muted">Turn shortcuts off in the menu under your name.</p>
+        <form method="dialog">
+          <button type="submit">Close</button>
+        </form>
+      </dialog>
+    </div>
+  );
+}

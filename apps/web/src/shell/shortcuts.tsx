@@ -1,0 +1,55 @@
+import { useEffect, useRef } from 'react';
+import { type NavigateFunction, useNavigate } from 'react-router';
+
+/**
+ * Keyboard shortcuts (issue 7 point 1): `?` opens the help sheet; `g` then a letter goes to a
+ * page. Off entirely when the user's `keyboardShortcuts` preference is false. Keys typed into a
+ * field never trigger anything.
+ */
+export const SHORTCUTS: Array<{ keys: string; what: string }> = [
+  { keys: '?', what: 'Show this help' },
+  { keys: 'g o', what: 'Go to the workspace overview' },
+  { keys: 'g a', what: 'Go to assistants' },
+  { keys: 'n', what: 'New assistant (owners and admins)' },
+  { keys: 'Esc', what: 'Close this help' },
+];
+
+const typing = (el: EventTarget | null) =>
+  el instanceof HTMLElement && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
+
+export function useShortcuts(opts: { enabled: boolean; ws: string | undefined; openHelp(): void }) {
+  const navigate = useNavigate();
+  const pending = useRef<string | null>(null);
+  const latest = useRef(opts);
+  latest.current = opts;
+
+  useEffect(() => {
+    if (!opts.enabled) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
+      handle(e, latest.current, pending, navigate);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [opts.enabled, navigate]);
+}
+
+function handle(
+  e: KeyboardEvent,
+  opts: { ws: string | undefined; openHelp(): void },
+  pending: { current: string | null },
+  navigate: NavigateFunction,
+) {
+  const prefix = pending.current;
+  pending.current = null;
+  if (e.key === '?') {
+    e.preventDefault();
+    opts.openHelp();
+    return;
+  }
+  if (!opts.ws) return;
+  if (prefix === 'g' && e.key === 'o') navigate(`/w/${opts.ws}`);
+  else if (prefix === 'g' && e.key === 'a') navigate(`/w/${opts.ws}/assistants`);
+  else if (e.key === 'n') navigate(`/w/${opts.ws}/assistants/new`);
+  else if (e.key === 'g') pending.current = 'g';
+}
