@@ -313,6 +313,7 @@ describe('POST /api/widget/{assistantId}/sessions/{sessionId}/end', () => {
       .from(conversations)
       .where(eq(conversations.id, session?.conversationId as string));
     expect(conv?.status).toBe('closed');
+    expect(conv?.endedAt?.toISOString()).toBe(result.endedAt);
   });
 
   it('no chat after the end: 400 bad_request:chat, nothing stored; history still readable', async () => {

@@ -37,10 +37,24 @@ export async function setConversationStatus(
 ): Promise<ConversationRow | undefined> {
   const [row] = await db
     .update(conversations)
-    .set({ status, updatedAt: at })
+    .set({ status, updatedAt: at, ...(status === 'closed' ? { endedAt: at } : {}) })
     .where(eq(conversations.id, id))
     .returning();
   return row;
+}
+
+/** Names the contact a conversation is with (the widget's lead form found or created it). */
+export async function setConversationContact(
+  db: Executor,
+  workspaceId: string,
+  conversationId: string,
+  contactId: string,
+  at: Date,
+) {
+  await db
+    .update(conversations)
+    .set({ contactId, updatedAt: at })
+    .where(and(eq(conversations.id, conversationId), eq(conversations.workspaceId, workspaceId)));
 }
 
 /** Internal chats of one member with one assistant, newest first (keyset on created_at, id). */

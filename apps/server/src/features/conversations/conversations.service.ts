@@ -123,6 +123,7 @@ export const findConversation = (ctx: AppContext, id: string) =>
   id.length <= 100 ? repo.findConversation(ctx.db, id) : Promise.resolve(undefined);
 
 export const setConversationStatus = repo.setConversationStatus;
+export const setConversationContact = repo.setConversationContact;
 
 /** The last messages in chronological order, cut to a token budget from the newest back (issue 5 item 2). */
 export async function historyWithin(ctx: AppContext, conversationId: string, tokenBudget: number) {

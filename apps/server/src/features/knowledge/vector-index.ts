@@ -115,9 +115,21 @@ type ExactIndex = VectorIndex & {
 
 function exactIndex(ctx: AppContext): ExactIndex {
   const cache = new VectorCache();
-  async function matrix(namespace: string, version: number, dims: number): Promise<NamespaceMatrix> {
+  // One load per namespace version at a time: when a source changes, the chats that arrive
+  // together all wait for the same read instead of each parsing the whole namespace.
+  const loading = new Map<string, Promise<NamespaceMatrix>>();
+  function matrix(namespace: string, version: number, dims: number): Promise<NamespaceMatrix> {
     const hit = cache.get(namespace, version, dims);
-    if (hit) return hit;
+    if (hit) return Promise.resolve(hit);
+    const key = `${namespace}\u0000${version}\u0000${dims}`;
+    let pending = loading.get(key);
+    if (!pending) {
+      pending = load(namespace, version, dims).finally(() => loading.delete(key));
+      loading.set(key, pending);
+    }
+    return pending;
+  }
+  async function load(namespace: string, version: number, dims: number): Promise<NamespaceMatrix> {
     const rows = await queryRows<{ id: string; embedding: number[] | string }>(
       ctx.db,
       sql`select id, embedding from knowledge_chunks where namespace = ${namespace} and dims = ${dims} order by id`,

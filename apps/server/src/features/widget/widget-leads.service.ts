@@ -3,6 +3,7 @@ import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { type ContactDetails, matchOrCreateContact, toContact } from '../contacts/contacts.service.ts';
+import { setConversationContact } from '../conversations/conversations.service.ts';
 import { recordEvent } from '../events/events.service.ts';
 import { createTicket } from '../tickets/tickets.service.ts';
 import * as repo from './widget.repo.ts';
@@ -70,7 +71,7 @@ export async function captureLead(ctx: AppContext, access: WidgetAccess, lead: L
     await repo.linkContact(tx, session.id, contact.id);
     await repo.touchSession(tx, session.id, at);
     if (session.conversationId) {
-      await repo.setConversationContact(tx, workspaceId, session.conversationId, contact.id, at);
+      await setConversationContact(tx, workspaceId, session.conversationId, contact.id, at);
     }
     await recordEvent(tx, {
       workspaceId,

@@ -87,23 +87,6 @@ export async function linkContact(db: Executor, id: string, contactId: string) {
   await db.update(widgetSessions).set({ contactId }).where(eq(widgetSessions.id, id));
 }
 
-/**
- * The conversation of a session names the contact the lead form found (decisions §7 `contactId`).
- * conversations.service has no setter for it yet; this single statement is the widget's.
- */
-export async function setConversationContact(
-  db: Executor,
-  workspaceId: string,
-  conversationId: string,
-  contactId: string,
-  when: Date,
-) {
-  await db
-    .update(conversations)
-    .set({ contactId, updatedAt: when })
-    .where(and(eq(conversations.id, conversationId), eq(conversations.workspaceId, workspaceId)));
-}
-
 /** Ends an active session; undefined when it had already ended (the caller reads it instead). */
 export async function endSession(db: Executor, id: string, when: Date) {
   const [row] = await db
