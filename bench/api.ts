@@ -15,6 +15,7 @@ import { migrateDatabase } from '../apps/server/src/db/migrate.ts';
 import { apiKeys, memberships, sessions, users, workspaces } from '../apps/server/src/db/schema/index.ts';
 import { randomToken, sha256Hex } from '../apps/server/src/lib/crypto.ts';
 import { newId } from '../apps/server/src/lib/ids.ts';
+import { stopProcess } from './support.ts';
 
 const serverDir = fileURLToPath(new URL('../apps/server/', import.meta.url));
 const floorScript = fileURLToPath(new URL('./floor-server.ts', import.meta.url));
@@ -95,15 +96,6 @@ async function startTarget(
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-async function stopTarget(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 type Sample = { rps: number; p50: number; p99: number; requests: number };
@@ -217,7 +209,7 @@ export async function runApiBench(options: ApiBenchOptions = {}) {
       });
     }
   } finally {
-    await Promise.all(children.map(stopTarget));
+    await Promise.all(children.map(stopProcess));
     rmSync(dir, { recursive: true, force: true });
   }
   report(kind, opts, pairs);

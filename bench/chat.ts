@@ -17,13 +17,13 @@
  * process's CPU time (Linux /proc) over the chats it served, background loops included.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { postChat } from '../apps/server/test/support/chat-client.ts';
+import { scratchDatabase, stopProcess } from './support.ts';
 
 const self = fileURLToPath(import.meta.url);
 const serverDir = fileURLToPath(new URL('../apps/server/', import.meta.url));
@@ -54,15 +54,6 @@ async function start(args: string[], cwd: string, env: NodeJS.ProcessEnv, log: s
       throw new Error(`${args.join(' ')} did not start:\n${readFileSync(log, 'utf8').slice(-4000)}`);
     }
   }
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 type Target = { url: string; headers: Record<string, string>; body: (i: number) => string; pid?: number };
@@ -218,28 +209,15 @@ async function seedKnowledge(base: string, headers: Record<string, string>, work
   return { assistantId: id, questions, chunks };
 }
 
-/** A scratch database on the server DATABASE_URL points at, dropped at the end (as bench/knowledge.ts). */
-async function scratchDatabase(url: string) {
-  const { default: pg } = await import('pg');
-  const name = `parley_bench_chat_${randomBytes(4).toString('hex')}`;
-  const admin = async (q: string) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(q).finally(() => c.end());
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return { url: u.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
 export async function runChatBench() {
   const seconds = Number(process.env.CHAT_BENCH_DURATION ?? 5);
   const rounds = Number(process.env.CHAT_BENCH_ROUNDS ?? 3);
   const levels = (process.env.CHAT_BENCH_CLIENTS ?? '1,50,200').split(',').map(Number);
   const dir = mkdtempSync(join(tmpdir(), 'parley-chat-bench-'));
   const children: ChildProcess[] = [];
-  const scratch = process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL) : undefined;
+  const scratch = process.env.DATABASE_URL
+    ? await scratchDatabase(process.env.DATABASE_URL, 'chat')
+    : undefined;
   const launch = async (args: string[], env: NodeJS.ProcessEnv, log: string, ready = /READY (\d+)/) => {
     const p = await start(args, serverDir, env, join(dir, log), ready);
     children.push(p.child);
@@ -287,7 +265,7 @@ export async function runChatBench() {
       seconds,
       rounds,
     );
-    await stop(app.child);
+    await stopProcess(app.child);
     // The same data with the built-in offline responder (no stand-in), for reference.
     app = await launch(['src/main.ts'], { ...env, AI_PROVIDER: 'offline' }, 'app-offline.log', ready);
     console.log('built-in offline responder (AI_PROVIDER=offline) vs the same floor:');

@@ -64,14 +64,7 @@ export async function startServer(
   }
 }
 
-export async function stopServer(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
+export { scratchDatabase, stopProcess as stopServer } from './support.ts';
 
 /**
  * The floor: a bare node:http server that holds server-sent event streams open (the app's headers
@@ -209,21 +202,6 @@ export async function seedConversations(env: NodeJS.ProcessEnv, assistantId: str
   } finally {
     await database.close();
   }
-}
-
-/** A scratch database on the server DATABASE_URL points at, dropped at the end (as bench/chat.ts). */
-export async function scratchDatabase(url: string) {
-  const { default: pg } = await import('pg');
-  const name = `parley_bench_widget_${randomBytes(4).toString('hex')}`;
-  const admin = async (q: string) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(q).finally(() => c.end());
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return { url: u.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 /** Every socket of the run: streams stay open, so no cap (the default would queue them). */

@@ -246,7 +246,9 @@ export async function runWidgetBench() {
   const seconds = Number(process.env.WIDGET_BENCH_DURATION ?? 5);
   const rounds = Number(process.env.WIDGET_BENCH_ROUNDS ?? 3);
   const dir = mkdtempSync(join(tmpdir(), 'parley-widget-bench-'));
-  const scratch = process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL) : undefined;
+  const scratch = process.env.DATABASE_URL
+    ? await scratchDatabase(process.env.DATABASE_URL, 'widget')
+    : undefined;
   const kind = `${scratch ? 'PostgreSQL' : 'PGlite'}${process.env.REDIS_URL ? ' + Redis' : ''}`;
   let server: Server | undefined;
   let failed = false;
