@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef } from 'react';
-import { Link, NavLink, Outlet, useMatch, useNavigate } from 'react-router';
-import { type Data, patch, post, type Theme, type User } from '../api.ts';
+import { useEffect, useRef } from 'react';
+import { Link, NavLink, Outlet, useLocation, useMatch, useNavigate } from 'react-router';
+import { canManage, type Data, patch, post, type Theme, type User } from '../api.ts';
 import { useSetUser, useWorkspaces } from '../session.ts';
 import { SHORTCUTS, useShortcuts } from './shortcuts.tsx';
 import { ErrorText } from './ui.tsx';
@@ -15,7 +15,14 @@ export function Layout({ user }: { user: User }) {
   const navigate = useNavigate();
   const setUser = useSetUser();
   const workspaces = useWorkspaces();
+  const role = workspaces.data?.data.find((w) => w.id === ws)?.role;
   const help = useRef<HTMLDialogElement>(null);
+  const menu = useRef<HTMLDetailsElement>(null);
+  const { pathname } = useLocation();
+  // The menu under the user's name closes when one of its links leads to another page.
+  useEffect(() => {
+    if (pathname && menu.current) menu.current.open = false;
+  }, [pathname]);
   const qc = useQueryClient();
   const prefs = user.preferences;
   // Optimistic: the session's user carries the preferences; the theme follows it (App.tsx).
@@ -77,12 +84,16 @@ export function Layout({ user }: { user: User }) {
               Overview
             </NavLink>
             <NavLink to={`/w/${ws}/assistants`}>Assistants</NavLink>
+            <NavLink to={`/w/${ws}/members`}>Members</NavLink>
+            {canManage(role) && <NavLink to={`/w/${ws}/api-keys`}>API keys</NavLink>}
+            {canManage(role) && <NavLink to={`/w/${ws}/webhooks`}>Webhooks</NavLink>}
           </nav>
         )}
-        <details className="menu">
+        <details className="menu" ref={menu}>
           <summary>{user.name}</summary>
           <div className="menu-body">
             <p className="muted">{user.email}</p>
+            <Link to="/account">Account settings</Link>
             <label>
               Theme
               <select

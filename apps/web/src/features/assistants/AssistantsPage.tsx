@@ -48,6 +48,7 @@ export function AssistantsPage() {
               <p className="links">
                 <Link to={`/w/${ws}/assistants/${a.id}/chat`}>Chat</Link>
                 <Link to={`/w/${ws}/assistants/${a.id}/knowledge`}>Knowledge</Link>
+                {canManage(role) && <Link to={`/w/${ws}/assistants/${a.id}/widget`}>Widget</Link>}
                 {canManage(role) && <Link to={`/w/${ws}/assistants/${a.id}`}>Edit</Link>}
               </p>
             </li>

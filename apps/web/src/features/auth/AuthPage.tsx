@@ -1,15 +1,25 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useEffect } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { type Data, post, type User } from '../../api.ts';
 import { useSetUser } from '../../session.ts';
 import { ErrorText } from '../../shell/ui.tsx';
+
+/**
+ * Where to go after signing in: `?next=` when it is a path of this app (never another origin:
+ * `//host` and `/\host` are refused), e.g. the invitation page that sent the user here.
+ */
+function nextPath(value: string | null): string | null {
+  return value?.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : null;
+}
 
 /** Sign up and sign in (docs/accounts.md): the response sets the session cookie. */
 export function AuthPage({ mode }: { mode: 'signin' | 'signup' }) {
   const setUser = useSetUser();
   const navigate = useNavigate();
   const signup = mode === 'signup';
+  const next = nextPath(useSearchParams()[0].get('next'));
+  const keepNext = next ? `?next=${encodeURIComponent(next)}` : '';
   useEffect(() => {
     document.title = signup ? 'Sign up · Parley' : 'Sign in · Parley';
   }, [signup]);
@@ -17,6 +27,13 @@ export function AuthPage({ mode }: { mode: 'signin' | 'signup' }) {
     mutationFn: (body: Record<string, string>) =>
       post<Data<{ user: User }>>(signup ? '/api/auth/signup' : '/api/auth/login', body),
     onSuccess: (res) => {
+      if (next) {
+        // A full load of `next`, signed in by the cookie just set. A client-side navigate cannot
+        // be used: React Router applies it in a transition, so the signed-in routes would first
+        // render at /signin or /signup, whose redirect to `/` would win.
+        window.location.assign(next);
+        return;
+      }
       setUser(res.data.user);
       navigate(signup ? '/workspaces/new' : '/');
     },
@@ -29,6 +46,9 @@ export function AuthPage({ mode }: { mode: 'signin' | 'signup' }) {
   return (
     <main className="auth">
       <h1>{signup ? 'Create your Parley account' : 'Sign in to Parley'}</h1>
+      {next?.startsWith('/invite/') && (
+        <p>Use the email address your invitation was sent to. You come back to the invitation afterwards.</p>
+      )}
       <form onSubmit={onSubmit} className="card stack">
         {signup && (
           <label>
@@ -59,11 +79,11 @@ export function AuthPage({ mode }: { mode: 'signin' | 'signup' }) {
       <p>
         {signup ? (
           <>
-            Already have an account? <Link to="/signin">Sign in</Link>
+            Already have an account? <Link to={`/signin${keepNext}`}>Sign in</Link>
           </>
         ) : (
           <>
-            New to Parley? <Link to="/signup">Create an account</Link>
+            New to Parley? <Link to={`/signup${keepNext}`}>Create an account</Link>
           </>
         )}
       </p>

@@ -1,17 +1,23 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { type Assistant, canManage, type Data, get, type OffsetPage, type Source } from '../../api.ts';
+import { type Assistant, canManage, type Data, get, type OffsetPage } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
 import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
 import { AddSource } from './AddSource.tsx';
 import { SearchBox } from './SearchBox.tsx';
+import { SourceList } from './SourceList.tsx';
+import type { SourceDetail } from './types.ts';
+import './knowledge.css';
 
 const LIMIT = 20;
 /** How often the list is re-read while a source is still being ingested. */
 const POLL_MS = 1000;
 
-/** An assistant's knowledge (docs/knowledge.md): add text and Q&A, watch ingestion, search. */
+/**
+ * An assistant's knowledge (docs/knowledge.md): add Q&A, files, websites, text, spreadsheets and
+ * stores; watch ingestion with its passage count; re-sync, delete; search as the chat does.
+ */
 export function KnowledgePage() {
   const { ws = '', id = '' } = useParams();
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
@@ -22,12 +28,20 @@ export function KnowledgePage() {
   });
   const sources = useQuery({
     queryKey: ['sources', id, offset],
-    queryFn: () => get<OffsetPage<Source>>(`/api/assistants/${id}/sources?limit=${LIMIT}&offset=${offset}`),
+    queryFn: () =>
+      get<OffsetPage<SourceDetail>>(`/api/assistants/${id}/sources?limit=${LIMIT}&offset=${offset}`),
     placeholderData: keepPreviousData,
     // Live status: poll only while something is pending or processing.
     refetchInterval: (q) =>
       q.state.data?.data.some((s) => s.status === 'pending' || s.status === 'processing') ? POLL_MS : false,
   });
+  const page = sources.data;
+  // The last source of the last page was deleted: show the page before it.
+  useEffect(() => {
+    if (page && page.data.length === 0 && page.total > 0 && offset > 0) {
+      setOffset(Math.max(0, Math.floor((page.total - 1) / LIMIT) * LIMIT));
+    }
+  }, [page, offset]);
   return (
     <section>
       <p className="crumbs">
@@ -36,37 +50,28 @@ export function KnowledgePage() {
       </p>
       <h1>Knowledge of {assistant.data?.data.name ?? 'the assistant'}</h1>
       <ErrorText error={assistant.error} />
-      <div className="grid">
+      <div className="grid knowledge">
         <div>
-          <h2>Sources</h2>
+          <h2>Sources{page && page.total > 0 ? ` (${page.total})` : ''}</h2>
           {sources.isPending && <Loading />}
           <ErrorText error={sources.error} />
-          {sources.data?.total === 0 && (
+          {page?.total === 0 && (
             <Empty title="No knowledge yet">
-              <p>
-                {canManage(role)
-                  ? 'Add some text or questions and answers: the assistant answers from them.'
-                  : 'An owner or admin can add knowledge to this assistant.'}
-              </p>
+              {canManage(role) ? (
+                <p>
+                  The assistant answers only from what you add here. Start with what customers ask most: type
+                  a few questions and answers, upload your FAQ or help articles, or add your help website.
+                  Then try a question in the search below.
+                </p>
+              ) : (
+                <p>An owner or admin can add knowledge to this assistant.</p>
+              )}
             </Empty>
           )}
-          {sources.data && sources.data.data.length > 0 && (
-            <ul className="list" aria-label="Sources">
-              {sources.data.data.map((s) => (
-                <li key={s.id} className="card source">
-                  <strong>{s.name}</strong> <span className="muted">({s.type})</span>
-                  <span className={`badge ${s.status}`}>{s.status}</span>
-                  <span className="muted">
-                    {s.chunkCount} {s.chunkCount === 1 ? 'passage' : 'passages'}
-                  </span>
-                  {s.status === 'failed' && s.error && <p className="error">{s.error}</p>}
-                </li>
-              ))}
-            </ul>
+          {page && page.data.length > 0 && (
+            <SourceList assistantId={id} sources={page.data} canEdit={canManage(role)} />
           )}
-          {sources.data && (
-            <Pager offset={offset} limit={LIMIT} total={sources.data.total} onChange={setOffset} />
-          )}
+          {page && <Pager offset={offset} limit={LIMIT} total={page.total} onChange={setOffset} />}
           <SearchBox assistantId={id} />
         </div>
         {canManage(role) && <AddSource assistantId={id} />}

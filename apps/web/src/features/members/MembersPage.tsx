@@ -1,0 +1,179 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { api, canManage, type Data, get, type OffsetPage, patch, type Role } from '../../api.ts';
+import { useSession, useWorkspaces } from '../../session.ts';
+import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
+import { ConfirmButton } from './ConfirmButton.tsx';
+import { Invitations, InviteForm } from './Invitations.tsx';
+import { type AssignableRole, formatDate, type Member, ROLES } from './types.ts';
+import './team.css';
+
+const LIMIT = 20;
+
+/**
+ * The workspace's members (docs/workspaces.md "Members"): everyone sees the list; owners and
+ * admins change roles, remove people and invite (decisions §5). Anyone but the owner may leave.
+ */
+export function MembersPage() {
+  const { ws = '' } = useParams();
+  const workspace = useWorkspaces().data?.data.find((w) => w.id === ws);
+  const me = useSession().data;
+  const manage = canManage(workspace?.role);
+  const [offset, setOffset] = useState(0);
+  useEffect(() => {
+    document.title = 'Members · Parley';
+  }, []);
+  const list = useQuery({
+    queryKey: ['members', ws, offset],
+    queryFn: () => get<OffsetPage<Member>>(`/api/workspaces/${ws}/members?limit=${LIMIT}&offset=${offset}`),
+    placeholderData: keepPreviousData,
+  });
+  // Removing the last person of a later page would leave an empty page: step back.
+  const past = Boolean(list.data) && offset > 0 && offset >= (list.data?.total ?? 0);
+  useEffect(() => {
+    if (past) setOffset((o) => Math.max(0, o - LIMIT));
+  }, [past]);
+  return (
+    <section>
+      <h1>Members</h1>
+      <p className="muted">
+        {manage
+          ? 'Invite people by email, change what they may do, or remove them.'
+          : 'The people in this workspace. Owners and admins invite people and change roles.'}
+      </p>
+      <div className="grid">
+        <div>
+          <h2>People{list.data ? ` (${list.data.total})` : ''}</h2>
+          {list.isPending && <Loading />}
+          <ErrorText error={list.error} />
+          {list.data && list.data.data.length > 0 && (
+            <ul className="people" aria-label="Members">
+              {list.data.data.map((m) => (
+                <MemberRow key={m.userId} ws={ws} member={m} manage={manage} isMe={m.userId === me?.id} />
+              ))}
+            </ul>
+          )}
+          {list.data && list.data.total === 0 && (
+            <Empty title="Nobody here">
+              <p>Reload the page: a workspace always has its owner.</p>
+            </Empty>
+          )}
+          {list.data && <Pager offset={offset} limit={LIMIT} total={list.data.total} onChange={setOffset} />}
+          {workspace && workspace.role !== 'owner' && <LeaveWorkspace ws={ws} name={workspace.name} />}
+        </div>
+        {manage && (
+          <div className="stack">
+            <InviteForm ws={ws} />
+            <Invitations ws={ws} />
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function MemberRow(props: { ws: string; member: Member; manage: boolean; isMe: boolean }) {
+  const { ws, member, manage, isMe } = props;
+  const qc = useQueryClient();
+  const [saved, setSaved] = useState('');
+  const refresh = async () => {
+    await qc.invalidateQueries({ queryKey: ['members', ws] });
+    // Demoting yourself changes what this dashboard offers you.
+    if (isMe) await qc.invalidateQueries({ queryKey: ['workspaces'] });
+  };
+  const change = useMutation({
+    mutationFn: (role: AssignableRole) =>
+      patch<Data<Member>>(`/api/workspaces/${ws}/members/${member.userId}`, { role }),
+    onMutate: () => setSaved(''),
+    onSuccess: async (res) => {
+      await refresh();
+      setSaved(`${res.data.name} is now ${res.data.role}.`);
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => api<void>('DELETE', `/api/workspaces/${ws}/members/${member.userId}`),
+    onSuccess: refresh,
+  });
+  // Nobody changes the owner here: ownership moves only by transfer (docs/workspaces.md).
+  const editable = manage && member.role !== 'owner';
+  const shownRole: Role = change.isPending && change.variables ? change.variables : member.role;
+  return (
+    <li className="card person">
+      <div className="who">
+        <p>
+          <strong>{member.name}</strong>
+          {isMe && <span className="muted"> (you)</span>}
+        </p>
+        <p className="muted">{member.email}</p>
+        <p className="muted">Joined {formatDate(member.joinedAt)}</p>
+      </div>
+      <div className="actions">
+        {editable ? (
+          <label>
+            <span className="sr-only">Role of {member.name}</span>
+            <select
+              className="role-select"
+              value={shownRole}
+              disabled={change.isPending}
+              onChange={(e) => change.mutate(e.target.value as AssignableRole)}
+            >
+              {ROLES.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <span className="badge">{member.role}</span>
+        )}
+        {editable && !isMe && (
+          <ConfirmButton
+            label="Remove"
+            ariaLabel={`Remove ${member.name}`}
+            question={`Remove ${member.name} from the workspace?`}
+            confirmLabel="Remove"
+            pending={remove.isPending}
+            onConfirm={() => remove.mutate()}
+          />
+        )}
+      </div>
+      <p role="status" className="muted full">
+        {saved}
+      </p>
+      <ErrorText error={change.error ?? remove.error} />
+    </li>
+  );
+}
+
+/** Anyone but the owner may leave (DELETE of one's own membership); the owner transfers first. */
+function LeaveWorkspace({ ws, name }: { ws: string; name: string }) {
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const me = useSession().data;
+  const leave = useMutation({
+    mutationFn: () => api<void>('DELETE', `/api/workspaces/${ws}/members/${me?.id}`),
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: ['workspaces'] });
+      qc.removeQueries({ queryKey: ['members', ws] });
+      navigate('/');
+    },
+  });
+  return (
+    <div className="card stack section-gap">
+      <h2>Leave this workspace</h2>
+      <p>You will lose access to {name} and its assistants. An owner or admin can invite you again.</p>
+      <div>
+        <ConfirmButton
+          label="Leave workspace"
+          question={`Leave ${name}?`}
+          confirmLabel="Leave"
+          pending={leave.isPending}
+          onConfirm={() => leave.mutate()}
+        />
+      </div>
+      <ErrorText error={leave.error} />
+    </div>
+  );
+}

@@ -1,0 +1,187 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { canManage, type Data, get, type OffsetPage, post } from '../../api.ts';
+import { useWorkspaces } from '../../session.ts';
+import { CopyButton } from '../../shell/CopyButton.tsx';
+import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
+import { EventPicker } from './EventPicker.tsx';
+import { type CreatedWebhook, describeEvents, hooksPath, type Webhook, when } from './types.ts';
+import './webhooks.css';
+
+const LIMIT = 20;
+
+/** Format A webhooks of the workspace (docs/webhooks.md): list, create, the secret once. */
+export function WebhooksPage() {
+  const { ws = '' } = useParams();
+  const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
+  if (role && !canManage(role)) {
+    return (
+      <section>
+        <h1>Webhooks</h1>
+        <p>Only owners and admins of this workspace can see and manage its webhooks.</p>
+      </section>
+    );
+  }
+  return <Webhooks ws={ws} />;
+}
+
+function Webhooks({ ws }: { ws: string }) {
+  const [offset, setOffset] = useState(0);
+  // The creation answer, kept only in this component's state: the secret is never cached and is
+  // gone once the page is left (the API never returns it again).
+  const [created, setCreated] = useState<CreatedWebhook | null>(null);
+  const list = useQuery({
+    queryKey: ['webhooks', ws, offset],
+    queryFn: () => get<OffsetPage<Webhook>>(`${hooksPath(ws)}?limit=${LIMIT}&offset=${offset}`),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <section>
+      <h1>Webhooks</h1>
+      <p className="muted wh-lede">
+        Parley POSTs a signed JSON message to your HTTPS endpoint when something happens in this workspace,
+        retries failures, and logs every delivery.
+      </p>
+      {created && <SecretOnce ws={ws} hook={created} onDone={() => setCreated(null)} />}
+      <div className="grid">
+        <div>
+          <h2>Your webhooks</h2>
+          {list.isPending && <Loading />}
+          <ErrorText error={list.error} />
+          {list.data?.total === 0 && (
+            <Empty title="No webhooks yet">
+              <p>Add your endpoint's HTTPS address and choose the events it should receive.</p>
+            </Empty>
+          )}
+          {list.data && list.data.data.length > 0 && (
+            <ul className="list" aria-label="Webhooks">
+              {list.data.data.map((h) => (
+                <li key={h.id} className="card wh-item">
+                  <p className="wh-url">
+                    <Link to={`/w/${ws}/webhooks/${h.id}`}>{h.url}</Link>
+                  </p>
+                  <p>
+                    <span className={`badge ${h.active ? 'ready' : 'failed'}`}>
+                      {h.active ? 'active' : 'inactive'}
+                    </span>{' '}
+                    <span className="muted">{describeEvents(h.events)}</span>
+                  </p>
+                  {!h.active && (
+                    <p className="muted">
+                      Receives nothing while inactive. Open it to see why deliveries failed and turn it back
+                      on.
+                    </p>
+                  )}
+                  <p className="muted">Created {when(h.createdAt)}</p>
+                </li>
+              ))}
+            </ul>
+          )}
+          {list.data && <Pager offset={offset} limit={LIMIT} total={list.data.total} onChange={setOffset} />}
+        </div>
+        <CreateWebhook ws={ws} onCreated={setCreated} />
+      </div>
+    </section>
+  );
+}
+
+/** The signing secret of a webhook just created: shown this once (docs/webhooks.md). */
+function SecretOnce({ ws, hook, onDone }: { ws: string; hook: CreatedWebhook; onDone(): void }) {
+  return (
+    <section className="card stack wh-secret" aria-labelledby="secret-title">
+      <h2 id="secret-title">Webhook created: copy its signing secret now</h2>
+      <p>
+        This is the only time Parley shows the secret of <strong className="wh-url">{hook.url}</strong>. You
+        will not see it again. Your receiver uses it to check the <code>X-Parley-Signature</code> of each
+        request.
+      </p>
+      <p className="wh-code">
+        <span className="sr-only">Signing secret: </span>
+        <code className="wh-secret-value">{hook.secret}</code>
+      </p>
+      <div className="row">
+        <CopyButton text={hook.secret} label="Copy secret" />
+        <span className="links">
+          <Link to={`/w/${ws}/webhooks/${hook.id}`}>Open the webhook</Link>
+          <button type="button" onClick={onDone}>
+            I have stored it
+          </button>
+        </span>
+      </div>
+    </section>
+  );
+}
+
+function CreateWebhook({ ws, onCreated }: { ws: string; onCreated(hook: CreatedWebhook): void }) {
+  const qc = useQueryClient();
+  const [events, setEvents] = useState<string[]>([]);
+  const [problem, setProblem] = useState<string | null>(null);
+  const create = useMutation({
+    mutationFn: (body: Record<string, unknown>) => post<Data<CreatedWebhook>>(hooksPath(ws), body),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['webhooks', ws] }),
+  });
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const f = new FormData(form);
+    if (events.length === 0) {
+      setProblem('Choose at least one event, or "All events".');
+      return;
+    }
+    setProblem(null);
+    const secret = String(f.get('secret') ?? '').trim();
+    create.mutate(
+      { url: String(f.get('url') ?? '').trim(), events, ...(secret && { secret }) },
+      {
+        onSuccess: (res) => {
+          form.reset();
+          setEvents([]);
+          onCreated(res.data);
+        },
+      },
+    );
+  };
+  return (
+    <form onSubmit={onSubmit} className="card stack" aria-labelledby="new-webhook-title">
+      <h2 id="new-webhook-title">Add a webhook</h2>
+      <label>
+        Endpoint URL
+        <input
+          name="url"
+          type="url"
+          required
+          maxLength={2048}
+          placeholder="https://hooks.example.com/parley"
+          aria-describedby="url-hint"
+        />
+      </label>
+      <p id="url-hint" className="muted wh-hint">
+        Must start with https:// and reach a public address.
+      </p>
+      <EventPicker value={events} onChange={setEvents} />
+      <details>
+        <summary>Advanced</summary>
+        <label>
+          Your own signing secret (optional)
+          <input
+            name="secret"
+            minLength={16}
+            maxLength={256}
+            autoComplete="off"
+            aria-describedby="secret-hint"
+          />
+        </label>
+        <p id="secret-hint" className="muted wh-hint">
+          16 to 256 characters. Leave empty and Parley generates a whsec_ secret.
+        </p>
+      </details>
+      <ErrorText error={problem ?? create.error} />
+      <div>
+        <button type="submit" className="primary" disabled={create.isPending}>
+          Add webhook
+        </button>
+      </div>
+    </form>
+  );
+}
