@@ -130,13 +130,20 @@ describe.skipIf(!hasChromium)('the dashboard', { timeout: 120_000 }, () => {
     expect(await citation.first().textContent()).toMatch(/^\[1\] \S/);
     expect(page.url()).toMatch(/\?c=conv_|\?c=\w+/);
     await page.getByRole('complementary', { name: 'Conversations' }).getByRole('link').first().waitFor();
+    // Tool steps: asking for a person makes the assistant call its handoff tool, shown as a step
+    // while it runs and kept on the stored message.
+    await page.getByRole('textbox', { name: 'Your message' }).fill('I want to talk to a human, please');
+    await page.getByRole('textbox', { name: 'Your message' }).press('Enter');
+    const step = reply.getByRole('list', { name: 'Tool steps' }).getByRole('listitem');
+    await step.filter({ hasText: /request_human ✓/ }).waitFor();
+    expect(await reply.count()).toBe(2);
     a11y.push(...(await checkPage(page, 'chat')));
 
-    // Credits: one reply used one credit; then the 80% and 100% warnings.
+    // Credits: each of the two replies used one credit; then the 80% and 100% warnings.
     await page.getByRole('link', { name: 'Overview' }).click();
-    await page.getByText(/^1 of [\d,]+ used$/).waitFor();
+    await page.getByText(/^2 of [\d,]+ used$/).waitFor();
     const limit = Number(
-      (await page.getByText(/^1 of [\d,]+ used$/).textContent())!.replace(/\D/g, '').slice(1),
+      (await page.getByText(/^2 of [\d,]+ used$/).textContent())!.replace(/\D/g, '').slice(1),
     );
     await t.ctx.db
       .update(workspaceCredits)
