@@ -287,7 +287,7 @@ export async function runChatBench() {
     }
     throw err;
   } finally {
-    await Promise.all(children.map(stop));
+    await Promise.all(children.map(stopProcess));
     await scratch?.drop();
     rmSync(dir, { recursive: true, force: true });
   }

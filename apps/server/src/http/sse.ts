@@ -47,13 +47,27 @@ export function openEventStream(
     if (open) abort.abort(new Error('client disconnected'));
     finish();
   });
+  // Events written in the same turn of the event loop (a model's burst of deltas) leave in one
+  // socket write: corked on the first, uncorked once the turn is over.
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
+  const write = (json: string) => {
+    if (!open) return;
+    if (!corked) {
+      corked = true;
+      res.cork();
+      setImmediate(uncork);
+    }
+    res.write(`data: ${json}\n\n`);
+  };
   return {
     send(event) {
-      if (open) res.write(`data: ${JSON.stringify(event)}\n\n`);
+      write(JSON.stringify(event));
     },
-    sendEncoded(json) {
-      if (open) res.write(`data: ${json}\n\n`);
-    },
+    sendEncoded: write,
     signal: abort.signal,
     get open() {
       return open;

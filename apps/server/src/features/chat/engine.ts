@@ -105,16 +105,14 @@ export async function runReply(
   }
 
   const status = failure !== undefined || clientGone ? 'partial' : 'complete';
-  const message = await ctx.db.transaction((tx) =>
-    appendMessage(tx, conversation, {
-      role: 'assistant',
-      content: text,
-      status,
-      citations: book.citedBy(text),
-      toolCalls: [...steps.values()],
-      usage,
-    }),
-  );
+  const message = await appendMessage(ctx.db, conversation, {
+    role: 'assistant',
+    content: text,
+    status,
+    citations: book.citedBy(text),
+    toolCalls: [...steps.values()],
+    usage,
+  });
   if (failure !== undefined) emit(modelError());
   else if (!clientGone) emit({ type: 'finish', messageId: message.id, usage });
   return { messageId: message.id, status, text };

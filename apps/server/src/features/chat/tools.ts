@@ -1,4 +1,4 @@
-import { type ToolSet, tool } from 'ai';
+import { type ToolSet, tool, zodSchema } from 'ai';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Plan } from '../../db/schema/index.ts';
@@ -22,18 +22,20 @@ export type ToolContext = {
   realtime: SourceRow[];
 };
 
-// Built once per process: the SDK converts each schema to JSON Schema for the model.
-const querySchema = z.object({ query: z.string().min(1).max(500) });
-const handoffSchema = z.object({ reason: z.string().max(500).optional() });
-const ticketSchema = z.object({
-  subject: z.string().min(1).max(200),
-  description: z.string().max(5000).optional(),
-});
-const storeSchema = z.object({
-  query: z.string().min(1).max(500),
-  orderNumber: z.string().max(50).optional(),
-  email: z.string().max(254).optional(),
-});
+// Built once per process and wrapped with zodSchema, which keeps the JSON Schema the model is sent
+// once made (a bare zod schema would be converted again on every reply).
+const querySchema = zodSchema(z.object({ query: z.string().min(1).max(500) }));
+const handoffSchema = zodSchema(z.object({ reason: z.string().max(500).optional() }));
+const ticketSchema = zodSchema(
+  z.object({ subject: z.string().min(1).max(200), description: z.string().max(5000).optional() }),
+);
+const storeSchema = zodSchema(
+  z.object({
+    query: z.string().min(1).max(500),
+    orderNumber: z.string().max(50).optional(),
+    email: z.string().max(254).optional(),
+  }),
+);
 
 const failure = (err: unknown) => ({
   error: err instanceof AppError ? err.message : 'The lookup failed; please try again later.',

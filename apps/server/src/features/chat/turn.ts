@@ -4,9 +4,9 @@ import type { AssistantRow } from '../assistants/assistants.repo.ts';
 import {
   appendMessage,
   type ConversationRow,
-  createConversation,
   type MessageRow,
   type NewConversation,
+  startConversation,
 } from '../conversations/conversations.service.ts';
 import { type Reservation, refundCredit, reserveCredit } from '../credits/credits.service.ts';
 
@@ -39,23 +39,22 @@ const isRow = (c: ConversationRow | NewConversation): c is ConversationRow => 'i
  * - in `handoff`, the message is stored for the humans and no credit is spent;
  * - otherwise one credit is reserved first (403 `credits_limit_exceeded` when none are left,
  *   with nothing stored: "conversations and data are untouched"), then the conversation (if new)
- *   and the user's message are written in one transaction. If that write fails, the credit is
+ *   and the user's message are written in one statement. If that write fails, the credit is
  *   given back.
  */
 export async function beginTurn(ctx: AppContext, input: TurnInput): Promise<Turn> {
   const message = { role: 'user' as const, content: input.content, authorId: input.authorId ?? null };
   if (isRow(input.conversation) && input.conversation.status === 'handoff') {
     const conversation = input.conversation;
-    const userMessage = await ctx.db.transaction((tx) => appendMessage(tx, conversation, message));
+    const userMessage = await appendMessage(ctx.db, conversation, message);
     return { kind: 'handoff', conversation, userMessage };
   }
   const reservation = await reserveCredit(ctx, input.assistant.workspaceId);
   try {
     const spec = input.conversation;
-    const { conversation, userMessage } = await ctx.db.transaction(async (tx) => {
-      const conversation = isRow(spec) ? spec : await createConversation(tx, spec);
-      return { conversation, userMessage: await appendMessage(tx, conversation, message) };
-    });
+    const { conversation, message: userMessage } = isRow(spec)
+      ? { conversation: spec, message: await appendMessage(ctx.db, spec, message) }
+      : await startConversation(ctx.db, spec, message);
     return {
       kind: 'reply',
       conversation,

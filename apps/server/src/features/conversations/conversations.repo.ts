@@ -1,14 +1,27 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { conversations, messages } from '../../db/schema/index.ts';
+import { conversations, events, messages } from '../../db/schema/index.ts';
 import type { CursorKey } from '../../http/pagination.ts';
+import type { EventRow } from '../events/events.service.ts';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 
-export async function insertConversation(db: Executor, row: typeof conversations.$inferInsert) {
-  const [created] = await db.insert(conversations).values(row).returning();
-  return created as ConversationRow;
+/**
+ * A new conversation with its first message and their events, in one statement (data-modifying
+ * WITH: all or nothing without a transaction, one round trip on the chat's hot path).
+ */
+export async function insertConversationWithMessage(
+  db: Executor,
+  conversation: ConversationRow,
+  message: MessageRow,
+  rows: EventRow[],
+) {
+  const c = db
+    .$with('c')
+    .as(db.insert(conversations).values(conversation).returning({ id: conversations.id }));
+  const m = db.$with('m').as(db.insert(messages).values(message).returning({ id: messages.id }));
+  await db.with(c, m).insert(events).values(rows);
 }
 
 export async function findConversation(db: Executor, id: string): Promise<ConversationRow | undefined> {
@@ -16,17 +29,24 @@ export async function findConversation(db: Executor, id: string): Promise<Conver
   return row;
 }
 
-export async function insertMessage(db: Executor, row: typeof messages.$inferInsert) {
-  const [created] = await db.insert(messages).values(row).returning();
-  return created as MessageRow;
-}
-
-/** Counts a new message on its conversation (one statement: concurrent appends never lose a count). */
-export async function touchConversation(db: Executor, id: string, at: Date) {
-  await db
-    .update(conversations)
-    .set({ messageCount: sql`${conversations.messageCount} + 1`, lastMessageAt: at, updatedAt: at })
-    .where(eq(conversations.id, id));
+/**
+ * A message, its count on the conversation (`message_count + 1`: concurrent appends never lose a
+ * count) and its event, in one statement (as above).
+ */
+export async function insertMessageCounted(db: Executor, message: MessageRow, event: EventRow) {
+  const m = db.$with('m').as(db.insert(messages).values(message).returning({ id: messages.id }));
+  const c = db.$with('c').as(
+    db
+      .update(conversations)
+      .set({
+        messageCount: sql`${conversations.messageCount} + 1`,
+        lastMessageAt: message.createdAt,
+        updatedAt: message.createdAt,
+      })
+      .where(eq(conversations.id, message.conversationId))
+      .returning({ id: conversations.id }),
+  );
+  await db.with(m, c).insert(events).values(event);
 }
 
 export async function setConversationStatus(

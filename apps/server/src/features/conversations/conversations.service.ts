@@ -11,7 +11,7 @@ import type {
 import { conflict } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { recordEvent } from '../events/events.service.ts';
+import { eventRow } from '../events/events.service.ts';
 import * as repo from './conversations.repo.ts';
 
 export type { ConversationRow, MessageRow } from './conversations.repo.ts';
@@ -65,57 +65,85 @@ export const toMessage = (m: repo.MessageRow) => ({
   createdAt: m.createdAt.toISOString(),
 });
 
+const messageRow = (
+  conversation: Pick<repo.ConversationRow, 'id' | 'workspaceId'>,
+  input: NewMessage,
+  at: Date,
+): repo.MessageRow => ({
+  id: newId('msg'),
+  workspaceId: conversation.workspaceId,
+  conversationId: conversation.id,
+  role: input.role,
+  content: input.content,
+  authorId: input.authorId ?? null,
+  status: input.status ?? 'complete',
+  citations: input.citations ?? [],
+  toolCalls: input.toolCalls ?? [],
+  usage: input.usage ?? null,
+  createdAt: at,
+});
+
+const messageEvent = (
+  conversation: Pick<repo.ConversationRow, 'workspaceId' | 'assistantId' | 'channel'>,
+  row: repo.MessageRow,
+) =>
+  eventRow(
+    {
+      workspaceId: conversation.workspaceId,
+      type: 'message.created',
+      data: { ...toMessage(row), assistantId: conversation.assistantId, channel: conversation.channel },
+    },
+    row.createdAt,
+  );
+
 /**
- * Creates a conversation in `tx` with `conversation.created` (the outbox, decisions §9): the
- * conversation and its event commit together.
+ * Starts a conversation with its first message: both rows, `conversation.created` and
+ * `message.created` commit together (the outbox, decisions §9) in one statement.
  */
-export async function createConversation(tx: Executor, input: NewConversation) {
+export async function startConversation(db: Executor, input: NewConversation, first: NewMessage) {
   const at = now();
-  const row = await repo.insertConversation(tx, {
+  const conversation: repo.ConversationRow = {
     id: newId('conv'),
     workspaceId: input.workspaceId,
     assistantId: input.assistantId,
     channel: input.channel,
-    startedBy: input.startedBy ?? null,
+    status: 'open',
     contactId: input.contactId ?? null,
+    assigneeId: null,
+    startedBy: input.startedBy ?? null,
     title: input.title ?? '',
+    messageCount: 1,
+    lastMessageAt: at,
+    endedAt: null,
     createdAt: at,
     updatedAt: at,
-  });
-  await recordEvent(tx, {
-    workspaceId: row.workspaceId,
-    type: 'conversation.created',
-    data: toConversation(row),
-  });
-  return row;
+  };
+  const message = messageRow(conversation, first, at);
+  await repo.insertConversationWithMessage(db, conversation, message, [
+    eventRow(
+      {
+        workspaceId: conversation.workspaceId,
+        type: 'conversation.created',
+        data: toConversation(conversation),
+      },
+      at,
+    ),
+    messageEvent(conversation, message),
+  ]);
+  return { conversation, message };
 }
 
-/** Appends a message in `tx`: counts it on the conversation and records `message.created`. */
+/**
+ * Appends a message: stores it, counts it on the conversation and records `message.created`, in
+ * one statement (callers need no transaction of their own, and may run it inside one).
+ */
 export async function appendMessage(
-  tx: Executor,
+  db: Executor,
   conversation: Pick<repo.ConversationRow, 'id' | 'workspaceId' | 'assistantId' | 'channel'>,
   input: NewMessage,
 ) {
-  const at = now();
-  const row = await repo.insertMessage(tx, {
-    id: newId('msg'),
-    workspaceId: conversation.workspaceId,
-    conversationId: conversation.id,
-    role: input.role,
-    content: input.content,
-    authorId: input.authorId ?? null,
-    status: input.status ?? 'complete',
-    citations: input.citations ?? [],
-    toolCalls: input.toolCalls ?? [],
-    usage: input.usage ?? null,
-    createdAt: at,
-  });
-  await repo.touchConversation(tx, conversation.id, at);
-  await recordEvent(tx, {
-    workspaceId: conversation.workspaceId,
-    type: 'message.created',
-    data: { ...toMessage(row), assistantId: conversation.assistantId, channel: conversation.channel },
-  });
+  const row = messageRow(conversation, input, now());
+  await repo.insertMessageCounted(db, row, messageEvent(conversation, row));
   return row;
 }
 
@@ -171,13 +199,11 @@ export async function postAgentMessage(
   input: { content: string; authorId?: string | null; authorName?: string | null },
 ) {
   if (conversation.status === 'closed') throw conflict('This conversation is closed');
-  const row = await ctx.db.transaction((tx) =>
-    appendMessage(tx, conversation, {
-      role: 'agent',
-      content: input.content,
-      authorId: input.authorId ?? null,
-    }),
-  );
+  const row = await appendMessage(ctx.db, conversation, {
+    role: 'agent',
+    content: input.content,
+    authorId: input.authorId ?? null,
+  });
   await ctx.fanout
     .publish(conversationChannel(conversation.id), {
       type: 'message',

@@ -10,6 +10,14 @@ import {
   type PendingEvent,
 } from './events.repo.ts';
 
+export type EventRow = {
+  id: string;
+  workspaceId: string;
+  type: EventType;
+  data: Record<string, unknown>;
+  createdAt: Date;
+};
+
 export type NewEvent = { workspaceId: string; type: EventType; data: Record<string, unknown> };
 
 /**
@@ -18,7 +26,15 @@ export type NewEvent = { workspaceId: string; type: EventType; data: Record<stri
  * The webhook dispatcher (features/webhooks/dispatcher.ts) relays committed rows.
  */
 export async function recordEvent(tx: Executor, event: NewEvent) {
-  return insertEvent(tx, { id: newId('evt'), ...event, createdAt: now() });
+  return insertEvent(tx, eventRow(event));
+}
+
+/**
+ * The row recordEvent would insert, for a repository that writes the change and its event in one
+ * statement (a data-modifying WITH): the same guarantee without a transaction.
+ */
+export function eventRow(event: NewEvent, at = now()): EventRow {
+  return { id: newId('evt'), ...event, createdAt: at };
 }
 
 export type { PendingEvent };
