@@ -108,10 +108,29 @@ describe.skipIf(!hasChromium)('the dashboard', { timeout: 120_000 }, () => {
     await page.getByRole('list', { name: 'Search results' }).getByText(ANSWER).waitFor();
     a11y.push(...(await checkPage(page, 'knowledge')));
 
-    // The assistants list now has it, with its links.
+    // The assistants list now has it, with its links; edit it (stored, as the API shows).
     await page.getByRole('link', { name: 'Assistants' }).first().click();
     await page.getByRole('heading', { level: 2, name: 'Kettle helper' }).waitFor();
     a11y.push(...(await checkPage(page, 'assistants')));
+    await page.getByRole('link', { name: 'Edit', exact: true }).first().click();
+    await heading(page, 'Edit Kettle helper').waitFor();
+    await page.getByLabel('Instructions').fill('Answer questions about kettles, briefly.');
+    await page.getByLabel('Temperature (0 to 2)').fill('0.2');
+    await page.getByLabel('Longest answer (tokens)').fill('400');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Kettle helper' }).waitFor();
+    const assistantId = /assistants\/([^/]+)\/chat/.exec(
+      (await page.getByRole('link', { name: 'Chat', exact: true }).first().getAttribute('href')) ?? '',
+    )?.[1];
+    const stored = await page.evaluate(
+      async (id) => (await (await fetch(`/api/assistants/${id}`)).json()).data,
+      assistantId,
+    );
+    expect(stored).toMatchObject({
+      instructions: 'Answer questions about kettles, briefly.',
+      temperature: 0.2,
+      maxTokens: 400,
+    });
 
     // Chat: a streamed answer, then the stored message with its citation.
     await page.getByRole('link', { name: 'Chat', exact: true }).click();

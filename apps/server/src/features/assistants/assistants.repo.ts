@@ -1,5 +1,6 @@
 import { and, count, desc, eq, exists, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { preparedFor } from '../../db/prepared.ts';
 import { assistantAccess, assistants } from '../../db/schema/index.ts';
 
 export type AssistantRow = typeof assistants.$inferSelect;
@@ -25,8 +26,18 @@ export async function insertAssistant(
 }
 
 /** By id alone: the caller then resolves the tenant of `workspaceId` (404 for non-members). */
+// Every chat and most assistant routes read it: prepared once (db/prepared.ts).
+const assistantById = preparedFor((db) =>
+  db
+    .select()
+    .from(assistants)
+    .where(eq(assistants.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('parley_assistant_by_id'),
+);
+
 export async function findAssistant(db: Executor, id: string): Promise<AssistantRow | undefined> {
-  const [row] = await db.select().from(assistants).where(eq(assistants.id, id)).limit(1);
+  const [row] = await assistantById(db).execute({ id });
   return row;
 }
 

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { preparedFor } from '../../db/prepared.ts';
 import { conversations, events, messages } from '../../db/schema/index.ts';
 import type { CursorKey } from '../../http/pagination.ts';
 import type { EventRow } from '../events/events.service.ts';
@@ -24,8 +25,18 @@ export async function insertConversationWithMessage(
   await db.with(c, m).insert(events).values(rows);
 }
 
+// Every turn of an existing conversation reads it: prepared once (db/prepared.ts).
+const conversationById = preparedFor((db) =>
+  db
+    .select()
+    .from(conversations)
+    .where(eq(conversations.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('parley_conversation_by_id'),
+);
+
 export async function findConversation(db: Executor, id: string): Promise<ConversationRow | undefined> {
-  const [row] = await db.select().from(conversations).where(eq(conversations.id, id)).limit(1);
+  const [row] = await conversationById(db).execute({ id });
   return row;
 }
 

@@ -1,5 +1,6 @@
 import { and, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { preparedFor } from '../../db/prepared.ts';
 import { contacts, tickets, workspaceCredits, workspaces } from '../../db/schema/index.ts';
 
 /**
@@ -15,8 +16,9 @@ export type CreditRow = typeof workspaceCredits.$inferSelect;
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
 /** What decides the allowance: the plan in force and the agreed figure. */
-export async function findWorkspace(db: Executor, workspaceId: string) {
-  const [row] = await db
+// Read before every credit reservation: prepared once (db/prepared.ts).
+const allowanceOf = preparedFor((db) =>
+  db
     .select({
       id: workspaces.id,
       name: workspaces.name,
@@ -26,8 +28,13 @@ export async function findWorkspace(db: Executor, workspaceId: string) {
       monthlyCredits: workspaces.monthlyCredits,
     })
     .from(workspaces)
-    .where(eq(workspaces.id, workspaceId))
-    .limit(1);
+    .where(eq(workspaces.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('parley_credit_allowance'),
+);
+
+export async function findWorkspace(db: Executor, workspaceId: string) {
+  const [row] = await allowanceOf(db).execute({ id: workspaceId });
   return row;
 }
 

@@ -1,12 +1,19 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { preparedFor } from '../../db/prepared.ts';
 import { assistantProjects, projects } from '../../db/schema/index.ts';
 
-export async function connectedProjectIds(db: Executor, assistantId: string): Promise<string[]> {
-  const rows = await db
+// Every retrieval reads it: prepared once (db/prepared.ts).
+const projectIdsOf = preparedFor((db) =>
+  db
     .select({ projectId: assistantProjects.projectId })
     .from(assistantProjects)
-    .where(eq(assistantProjects.assistantId, assistantId));
+    .where(eq(assistantProjects.assistantId, sql.placeholder('assistantId')))
+    .prepare('parley_connected_projects'),
+);
+
+export async function connectedProjectIds(db: Executor, assistantId: string): Promise<string[]> {
+  const rows = await projectIdsOf(db).execute({ assistantId });
   return rows.map((r) => r.projectId);
 }
 

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.ts';
+import { preparedFor } from '../../db/prepared.ts';
 import { knowledgeChunks, knowledgeSources, namespaceVersions, sourceFiles } from '../../db/schema/index.ts';
 
 export type SourceRow = typeof knowledgeSources.$inferSelect;
@@ -158,16 +159,22 @@ export async function countOrphanChunks(db: Executor) {
 }
 
 /** The realtime sources (store, spreadsheet) of an assistant: read live by the chat's tools. */
-export async function listRealtimeSources(db: Executor, assistantId: string) {
-  return db
+// Every reply reads it: prepared once (db/prepared.ts).
+const realtimeOf = preparedFor((db) =>
+  db
     .select()
     .from(knowledgeSources)
     .where(
       and(
-        eq(knowledgeSources.assistantId, assistantId),
+        eq(knowledgeSources.assistantId, sql.placeholder('assistantId')),
         inArray(knowledgeSources.type, ['store', 'spreadsheet']),
       ),
     )
     .orderBy(knowledgeSources.createdAt)
-    .limit(20);
+    .limit(20)
+    .prepare('parley_realtime_sources'),
+);
+
+export function listRealtimeSources(db: Executor, assistantId: string) {
+  return realtimeOf(db).execute({ assistantId });
 }

@@ -50,6 +50,7 @@ function AssistantForm({ ws, assistant }: { ws: string; assistant?: Assistant })
       instructions: String(f.get('instructions') ?? ''),
       visibility: f.get('visibility'),
       temperature: Number(f.get('temperature')),
+      maxTokens: Number(f.get('maxTokens')),
       welcomeMessage: welcome || null,
     });
   };
@@ -88,6 +89,16 @@ function AssistantForm({ ws, assistant }: { ws: string; assistant?: Assistant })
             max={2}
             step={0.1}
             defaultValue={assistant?.temperature ?? 0.7}
+          />
+        </label>
+        <label>
+          Longest answer (tokens)
+          <input
+            name="maxTokens"
+            type="number"
+            min={1}
+            step={1}
+            defaultValue={assistant?.maxTokens ?? 4096}
           />
         </label>
         <label>
