@@ -134,6 +134,39 @@ describe('chat through an OpenAI-compatible model', () => {
     expect(await used(w.ws)).toBe(before);
   });
 
+  it('a connection dropped before any response is tried once more, and the reply arrives', async () => {
+    const before = await used(w.ws);
+    const sent = llm.requests.length;
+    llm.script([{ reset: true }, { text: 'Refunds take 5 business days.' }]);
+    const r = await chat(t, w.member, { assistantId: asst, content: 'How long do refunds take?' });
+    expect(r.text).toBe('Refunds take 5 business days.');
+    expect(r.events.at(-1)).toMatchObject({ type: 'finish' });
+    expect(llm.requests.length).toBe(sent + 2);
+    expect(await used(w.ws)).toBe(before + 1);
+  });
+
+  it('dropped twice: an error event, nothing stored, the credit refunded (only one retry)', async () => {
+    const before = await used(w.ws);
+    const sent = llm.requests.length;
+    llm.script([{ reset: true }, { reset: true }]);
+    const r = await chat(t, w.member, { assistantId: asst, content: 'How long do refunds take?' });
+    expect(r.events).toEqual([
+      { type: 'error', error: expect.any(String), code: 'internal_server_error:api' },
+    ]);
+    expect(llm.requests.length).toBe(sent + 2);
+    const stored = await messagesOf(t, w.member, r.conversationId as string);
+    expect(stored.map((m) => m.role)).toEqual(['user']);
+    expect(await used(w.ws)).toBe(before);
+  });
+
+  it('a 500 is not retried: one request, an error event', async () => {
+    const sent = llm.requests.length;
+    llm.failBeforeFirstToken(500, 'boom');
+    const r = await chat(t, w.member, { assistantId: asst, content: 'How long do refunds take?' });
+    expect(r.events.at(-1)).toMatchObject({ type: 'error' });
+    expect(llm.requests.length).toBe(sent + 1);
+  });
+
   it('a failure after the first token: the partial answer is stored, then an error event; the credit stays spent', async () => {
     const before = await used(w.ws);
     llm.failAfterFirstToken('Refunds ta', { drop: true });

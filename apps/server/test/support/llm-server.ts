@@ -33,7 +33,8 @@ export type Turn =
   | { text?: string; toolCall?: ToolCall; toolCalls?: ToolCall[]; usage?: Usage }
   | { fail: number; message?: string }
   | { failAfter: string; drop?: boolean }
-  | { stall: true; first?: string };
+  | { stall: true; first?: string }
+  | { reset: true };
 export type Protocol = 'openai' | 'anthropic';
 export type RecordedRequest = {
   protocol: Protocol;
@@ -49,6 +50,8 @@ export type LlmServer = {
   failBeforeFirstToken(status?: number, message?: string): void;
   failAfterFirstToken(text: string, options?: { drop?: boolean }): void;
   stall(first?: string): void;
+  /** The next request's connection is closed before any response byte (a provider dropping it). */
+  resetConnection(): void;
   waitForRequests(count: number): Promise<void>;
   close(): Promise<void>;
 };
@@ -86,6 +89,7 @@ export async function startLlmServer(options: { instant?: boolean } = {}): Promi
     }
 
     const turn = queue.shift() ?? { text: DEFAULT_TEXT };
+    if ('reset' in turn) return void req.socket.destroy();
     if ('fail' in turn)
       return json(res, turn.fail, errorBody(protocol, turn.message ?? `Scripted failure ${turn.fail}`));
     const model = typeof body.model === 'string' ? body.model : 'stand-in';
@@ -140,6 +144,7 @@ export async function startLlmServer(options: { instant?: boolean } = {}): Promi
       void queue.push({ fail: status, ...(message ? { message } : {}) }),
     failAfterFirstToken: (text, opts) => void queue.push({ failAfter: text, drop: opts?.drop ?? false }),
     stall: (first) => void queue.push({ stall: true, ...(first ? { first } : {}) }),
+    resetConnection: () => void queue.push({ reset: true }),
     waitForRequests: (count) =>
       requests.length >= count
         ? Promise.resolve()

@@ -9,6 +9,30 @@ const DEFAULTS = {
   anthropic: { baseUrl: 'https://api.anthropic.com/v1', model: 'claude-haiku-4-5' },
 } as const;
 
+/** Socket-level failures that mean the request got no response at all (undici's and Node's codes). */
+const DROPPED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED']);
+
+const dropped = (err: unknown) => {
+  const cause = (err as { cause?: { code?: string } } | undefined)?.cause;
+  return typeof cause?.code === 'string' && DROPPED.has(cause.code);
+};
+
+/**
+ * `fetch` that tries once more when the connection was dropped before any response: a pooled
+ * keep-alive connection the provider closed just as the request went out ("other side closed").
+ * The engine calls models with `maxRetries: 0` (a failed reply is refunded, not retried), so this
+ * is the only retry, and it never repeats a request the provider answered (5xx, 429) or one the
+ * caller aborted. `fetch` rejects only before the response starts; later failures are the body's.
+ */
+export const fetchRetryingDrops: typeof fetch = async (input, init) => {
+  try {
+    return await fetch(input, init);
+  } catch (err) {
+    if (init?.signal?.aborted || !dropped(err)) throw err;
+    return fetch(input, init);
+  }
+};
+
 /**
  * A remote model behind the AI SDK interface (issue 5 item 1), chosen by AI_PROVIDER:
  * - 'openai': any OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM, llama.cpp,
@@ -37,9 +61,12 @@ export function createRemoteModel(config: Config['ai']): LanguageModel {
       baseURL,
       apiKey: config.apiKey,
       includeUsage: true,
+      fetch: fetchRetryingDrops,
     }).chatModel(modelId);
   }
   // An empty key rather than undefined: the SDK would otherwise fall back to ANTHROPIC_API_KEY
   // from the environment, and configuration should come from AI_* only.
-  return createAnthropic({ baseURL, apiKey: config.apiKey ?? '' }).languageModel(modelId);
+  return createAnthropic({ baseURL, apiKey: config.apiKey ?? '', fetch: fetchRetryingDrops }).languageModel(
+    modelId,
+  );
 }
