@@ -47,8 +47,12 @@ export function openEventStream(
     if (open) abort.abort(new Error('client disconnected'));
     finish();
   });
-  // Events written in the same turn of the event loop (a model's burst of deltas) leave in one
-  // socket write: corked on the first, uncorked once the turn is over.
+  // The first event leaves at once (time to first event is what a visitor feels): Node's HTTP
+  // response corks the socket on every write until process.nextTick, which waits for the whole
+  // promise chain that follows (on PGlite that can include storing the reply), so it is uncorked
+  // here. Later events written in the same turn of the event loop (a model's burst of deltas)
+  // leave in one socket write: corked on the first of them, uncorked once the turn is over.
+  let sent = 0;
   let corked = false;
   const uncork = () => {
     corked = false;
@@ -56,6 +60,11 @@ export function openEventStream(
   };
   const write = (json: string) => {
     if (!open) return;
+    if (sent++ === 0) {
+      res.write(`data: ${json}\n\n`);
+      res.uncork();
+      return;
+    }
     if (!corked) {
       corked = true;
       res.cork();
