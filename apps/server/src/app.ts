@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -34,13 +34,14 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     requestIdHeader: false,
     // One log line per request (onResponse below) instead of Fastify's two: half the log work
     // on the hot path (docs/performance.md).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     ajv: undefined,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Router-level failures (bad URL encoding, over-long params) use the one error model too.
     frameworkErrors: (err, request, reply) => sendError(reply, toAppError(err, request)),
   });
   setCursorSecret(hmacSha256(ctx.config.encryptionKey, 'cursor'));
+  await ctx.limits.ready();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', (request, reply, payload, done) => {

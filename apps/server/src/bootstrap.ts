@@ -26,6 +26,7 @@ export function createContext(config: Config, database: Database): AppContext {
       apiPerMinute: config.apiRateLimitPerMinute,
       authPerMinute: config.authRateLimitPerMinute,
       loginFailuresPerAccount: config.loginFailuresPerAccount,
+      widgetPerMinute: config.widget.rateLimitPerMinute,
     }),
     fanout: createFanout({ redisUrl: config.redisUrl }),
   };

@@ -16,6 +16,10 @@ export type RateLimits = {
   loginFailures: RateLimiterAbstract;
   /** File downloads per user per minute (spec "Limits": 20). */
   downloads: RateLimiterAbstract;
+  /** POSTs to the public widget API per client IP per minute (spec "Limits"; decisions §8). */
+  widget: RateLimiterAbstract;
+  /** Resolves once Redis is connected (or could not be), so the first requests count there too. */
+  ready(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -24,26 +28,44 @@ export type RateLimitOptions = {
   apiPerMinute: number;
   authPerMinute: number;
   loginFailuresPerAccount: number;
+  widgetPerMinute: number;
 };
 
-/** rate-limiter-flexible: in memory for one process, Redis when REDIS_URL is set (shared by instances). */
+/**
+ * rate-limiter-flexible: in memory for one process, Redis when REDIS_URL is set (shared by
+ * instances, exact under concurrency: each consume is one atomic increment). While Redis cannot
+ * be reached each limiter falls back to a per-process count in memory (its insurance), so an
+ * outage loosens the limits instead of failing every request.
+ */
 export function createRateLimits(opts: RateLimitOptions): RateLimits {
   const redis = opts.redisUrl
-    ? new Redis(opts.redisUrl, { enableOfflineQueue: false, lazyConnect: false })
+    ? new Redis(opts.redisUrl, { enableOfflineQueue: false, lazyConnect: true })
     : undefined;
   redis?.on('error', () => {
-    /* reported by the limiter calls themselves */
+    /* covered by the insurance limiters */
   });
-  const make = (keyPrefix: string, points: number, duration: number) =>
-    redis
-      ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `parley:rl:${keyPrefix}`, points, duration })
-      : new RateLimiterMemory({ keyPrefix, points, duration });
+  const connected = redis ? redis.connect().catch(() => undefined) : Promise.resolve();
+  const make = (keyPrefix: string, points: number, duration: number) => {
+    const memory = new RateLimiterMemory({ keyPrefix, points, duration });
+    return redis
+      ? new RateLimiterRedis({
+          storeClient: redis,
+          keyPrefix: `parley:rl:${keyPrefix}`,
+          points,
+          duration,
+          insuranceLimiter: memory,
+        })
+      : memory;
+  };
   return {
     api: make('api', opts.apiPerMinute, 60),
     auth: make('auth', opts.authPerMinute, 60),
     loginFailures: make('loginfail', opts.loginFailuresPerAccount, 15 * 60),
     downloads: make('download', 20, 60),
+    widget: make('widget', opts.widgetPerMinute, 60),
+    ready: () => connected.then(() => undefined),
     close: async () => {
+      await connected;
       if (redis) await redis.quit().catch(() => undefined);
     },
   };

@@ -142,3 +142,21 @@ describe('authenticated requests per caller', () => {
     expect(keyBlocked.headers['retry-after']).toBeDefined();
   });
 });
+
+describe('with REDIS_URL set but Redis unreachable', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Nothing listens on port 1: every limiter falls back to its per-process count.
+    t = await createTestApp({ API_RATE_LIMIT_PER_MINUTE: '3', REDIS_URL: 'redis://127.0.0.1:1' });
+  });
+  afterAll(() => t.close());
+
+  it('keeps serving and keeps limiting, per process, instead of failing requests', async () => {
+    const w = await createWorld(t);
+    const get = () => t.request({ method: 'GET', url: `/api/workspaces/${w.ws}`, headers: w.owner.headers });
+    for (let i = 0; i < 3; i++) expect((await get()).statusCode).toBe(200);
+    const blocked = await get();
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().code).toBe('rate_limit:api');
+  });
+});

@@ -1,10 +1,4 @@
-import { Redis } from 'ioredis';
-import {
-  type RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppContext } from '../../context.ts';
 import type { Plan } from '../../db/schema/index.ts';
 import { AppError } from '../../http/errors.ts';
@@ -14,56 +8,13 @@ import * as repo from './widget.repo.ts';
 /**
  * Limits of the public widget (spec Limits; decisions §8):
  * - every POST to a public widget path counts against one budget per client IP
- *   (`WIDGET_RATE_LIMIT_PER_MINUTE`, default 5), in Redis when `REDIS_URL` is set so that all
- *   instances share it exactly (rate-limiter-flexible's atomic increment);
+ *   (`WIDGET_RATE_LIMIT_PER_MINUTE`, default 5): `ctx.limits.widget` (http/rate-limits.ts), in
+ *   Redis when `REDIS_URL` is set so that all instances share it exactly;
  * - each widget message counts against its assistant's daily quota (Free 200, Pro 5,000,
  *   Enterprise none; the UTC day), in the database.
  */
 
 export const DAILY_MESSAGE_QUOTA: Record<Plan, number | null> = { free: 200, pro: 5000, enterprise: null };
-
-type Limiter = { limiter: RateLimiterAbstract; close(): Promise<void> };
-const limiters = new WeakMap<AppContext, Promise<Limiter>>();
-
-/**
- * The per-IP limiter of this app (one per context: both widget route files share it). A Redis
- * outage falls back to a per-process limit instead of failing every widget request.
- */
-export function widgetLimiter(ctx: AppContext): Promise<Limiter> {
-  let made = limiters.get(ctx);
-  if (!made) {
-    made = createLimiter(ctx);
-    limiters.set(ctx, made);
-  }
-  return made;
-}
-
-async function createLimiter(ctx: AppContext): Promise<Limiter> {
-  const points = ctx.config.widget.rateLimitPerMinute;
-  const memory = new RateLimiterMemory({ keyPrefix: 'widget', points, duration: 60 });
-  if (!ctx.config.redisUrl) return { limiter: memory, close: async () => undefined };
-  const redis = new Redis(ctx.config.redisUrl, { enableOfflineQueue: false, lazyConnect: true });
-  redis.on('error', () => {
-    /* reported through the insurance limiter taking over */
-  });
-  // Connected before the first request, so that the first requests are counted in Redis too.
-  await redis.connect().catch(() => undefined);
-  const limiter = new RateLimiterRedis({
-    storeClient: redis,
-    keyPrefix: 'parley:rl:widget',
-    points,
-    duration: 60,
-    insuranceLimiter: memory,
-  });
-  return { limiter, close: async () => void (await redis.quit().catch(() => undefined)) };
-}
-
-export async function closeWidgetLimiter(ctx: AppContext): Promise<void> {
-  const made = limiters.get(ctx);
-  if (!made) return;
-  limiters.delete(ctx);
-  await (await made).close();
-}
 
 /**
  * Counts one POST from `ip`; beyond the budget a 429 `rate_limit:widget` with `Retry-After`
@@ -71,9 +22,8 @@ export async function closeWidgetLimiter(ctx: AppContext): Promise<void> {
  * without an extra CORS header the spec does not list).
  */
 export async function consumeWidgetPost(ctx: AppContext, ip: string): Promise<void> {
-  const { limiter } = await widgetLimiter(ctx);
   try {
-    await limiter.consume(ip);
+    await ctx.limits.widget.consume(ip);
   } catch (err) {
     if (!(err instanceof RateLimiterRes)) throw err;
     const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));

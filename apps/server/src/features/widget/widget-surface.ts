@@ -8,7 +8,7 @@ import { AppError, forbidden } from '../../http/errors.ts';
 import { assertValid } from '../../http/validation.ts';
 import * as repo from './widget.repo.ts';
 import { corsHeaders, grantedOrigin, grantOrigin, lookupGrantedOrigin } from './widget-access.ts';
-import { closeWidgetLimiter, consumeWidgetPost, widgetLimiter } from './widget-limits.ts';
+import { consumeWidgetPost } from './widget-limits.ts';
 import { hostAllowed, matchingEntries, requestOrigin } from './widget-origin.ts';
 
 /**
@@ -21,7 +21,6 @@ import { hostAllowed, matchingEntries, requestOrigin } from './widget-origin.ts'
  *   the script can read them; other origins get none.
  */
 export async function registerWidgetSurface(app: FeatureApp, ctx: AppContext) {
-  await widgetLimiter(ctx);
   app.addHook('onRequest', async (request) => {
     if (request.method === 'POST') await consumeWidgetPost(ctx, request.ip);
   });
@@ -32,7 +31,6 @@ export async function registerWidgetSurface(app: FeatureApp, ctx: AppContext) {
     else reply.header('vary', 'Origin');
     return payload;
   });
-  app.addHook('onClose', async () => closeWidgetLimiter(ctx));
   // Bodyless POSTs (end) from clients that always send `Content-Type: application/json`: an
   // empty body is no body here; anything else goes to Fastify's own (proto-safe) JSON parser.
   const json = app.getDefaultJsonParser('error', 'error');

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { api, type Data, get, post } from '../../api.ts';
-import { CopyButton } from '../../shell/CopyButton.tsx';
+import { SecretField } from '../../shell/SecretField.tsx';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { ConfirmButton } from '../members/ConfirmButton.tsx';
 import { formatDate } from '../members/types.ts';
@@ -67,16 +67,11 @@ export function Tokens() {
           <p className="warn">
             <strong>Copy “{created.name}” now: you will not see it again.</strong>
           </p>
-          <label>
-            New token
-            <input className="secret" readOnly value={created.token} onFocus={(e) => e.target.select()} />
-          </label>
-          <div className="row">
-            <CopyButton text={created.token} label="Copy token" />
+          <SecretField label="New token" value={created.token} copyLabel="Copy token">
             <button type="button" onClick={() => create.reset()}>
               Done, hide the token
             </button>
-          </div>
+          </SecretField>
         </div>
       )}
     </div>

@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError, api, canManage, type Data, get, type OffsetPage, post } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
-import { CopyButton } from '../../shell/CopyButton.tsx';
+import { SecretField } from '../../shell/SecretField.tsx';
 import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
 import { ConfirmButton } from '../members/ConfirmButton.tsx';
 import { formatDate } from '../members/types.ts';
@@ -161,22 +161,11 @@ function CreateKey({ ws, plan }: { ws: string; plan: string }) {
             <strong>Copy it now: you will not see it again.</strong> Parley keeps only a fingerprint of it. If
             you lose it, create a new key and revoke this one.
           </p>
-          <label>
-            API key
-            <input
-              ref={keyInput}
-              className="secret"
-              readOnly
-              value={created.key}
-              onFocus={(e) => e.target.select()}
-            />
-          </label>
-          <div className="row">
-            <CopyButton text={created.key} label="Copy key" />
+          <SecretField label="API key" value={created.key} copyLabel="Copy key" inputRef={keyInput}>
             <button type="button" onClick={() => create.reset()}>
               Done, hide the key
             </button>
-          </div>
+          </SecretField>
         </div>
       )}
       <form onSubmit={onSubmit} className="card stack" aria-labelledby="create-key-title">

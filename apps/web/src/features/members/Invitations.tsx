@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, api, type Data, get, type OffsetPage, post } from '../../api.ts';
-import { CopyButton } from '../../shell/CopyButton.tsx';
+import { SecretField } from '../../shell/SecretField.tsx';
 import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
 import { type AssignableRole, type CreatedInvitation, formatDate, type Invitation, ROLES } from './types.ts';
 
@@ -68,13 +68,7 @@ export function InviteForm({ ws }: { ws: string }) {
             you can also share it yourself. It is shown only this once and works until{' '}
             {formatDate(created.expiresAt)}, for that email address only.
           </p>
-          <label>
-            Invitation link
-            <input className="secret" readOnly value={created.inviteUrl} onFocus={(e) => e.target.select()} />
-          </label>
-          <div>
-            <CopyButton text={created.inviteUrl} label="Copy link" />
-          </div>
+          <SecretField label="Invitation link" value={created.inviteUrl} copyLabel="Copy link" />
         </div>
       )}
     </div>
