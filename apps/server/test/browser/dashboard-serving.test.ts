@@ -16,7 +16,7 @@ beforeAll(async () => {
     ensureWebBuilt(): Promise<void>;
   };
   await web.ensureWebBuilt();
-  t = await createTestApp();
+  t = await createTestApp({ UPLOAD_LIMIT_BYTES: '5242880' });
   return () => t.close();
 }, 120_000);
 
@@ -27,6 +27,8 @@ describe('GET / and client routes', () => {
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.body).toContain('<div id="root"></div>');
+    // The server's upload limit, for the page to check files before sending them.
+    expect(res.body).toContain('<meta name="parley-upload-limit-bytes" content="5242880" />');
     const again = await t.request({
       method: 'GET',
       url: '/',

@@ -39,8 +39,27 @@ async function walk(dir: string): Promise<string[]> {
   return nested.flat();
 }
 
-/** URL path (`/assets/index-abc.js`) → file; undefined when dist/ has no index.html. */
-export async function loadWebFiles(dist = WEB_DIST): Promise<Map<string, WebFile> | undefined> {
+/** Server settings the dashboard needs before its first request, as `<meta>` tags in index.html. */
+export type PageSettings = { uploadLimitBytes: number };
+
+const withSettings = (html: Buffer, settings: PageSettings) =>
+  Buffer.from(
+    html
+      .toString('utf8')
+      .replace(
+        '</head>',
+        `<meta name="parley-upload-limit-bytes" content="${Math.floor(settings.uploadLimitBytes)}" />\n  </head>`,
+      ),
+  );
+
+/**
+ * URL path (`/assets/index-abc.js`) → file; undefined when dist/ has no index.html. index.html
+ * carries `settings` (the upload limit, so the dashboard refuses a file too big before sending it).
+ */
+export async function loadWebFiles(
+  settings: PageSettings,
+  dist = WEB_DIST,
+): Promise<Map<string, WebFile> | undefined> {
   let paths: string[];
   try {
     paths = await walk(dist);
@@ -51,7 +70,8 @@ export async function loadWebFiles(dist = WEB_DIST): Promise<Map<string, WebFile
   const files = new Map<string, WebFile>();
   for (const path of paths) {
     const url = `/${relative(dist, path).split(sep).join('/')}`;
-    const body = await readFile(path);
+    const raw = await readFile(path);
+    const body = url === '/index.html' ? withSettings(raw, settings) : raw;
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     const cacheControl = url === '/index.html' ? REVALIDATE : url.startsWith('/assets/') ? IMMUTABLE : SHORT;
     files.set(url, { body, etag, cacheControl, type: TYPES[extname(path)] ?? 'application/octet-stream' });

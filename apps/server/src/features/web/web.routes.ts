@@ -30,8 +30,8 @@ function send(request: FastifyRequest, reply: FastifyReply, file: WebFile) {
   return reply.send(file.body);
 }
 
-export const webRoutes: Feature = async (app) => {
-  const files = await loadWebFiles();
+export const webRoutes: Feature = async (app, ctx) => {
+  const files = await loadWebFiles({ uploadLimitBytes: ctx.config.uploadLimitBytes });
   if (!files) app.log.warn('dashboard not built (apps/web/dist missing): run `npm run build -w @parley/web`');
 
   const page = (request: FastifyRequest, reply: FastifyReply) => {

@@ -26,8 +26,13 @@ export const TYPE_LABEL: Record<SourceType, string> = {
   store: 'Store, read live',
 };
 
-/** The server's default `UPLOAD_LIMIT_BYTES` (20 MB); a bigger file is refused before sending. */
-export const UPLOAD_LIMIT_BYTES = 20 * 1024 * 1024;
+/**
+ * The server's `UPLOAD_LIMIT_BYTES`, which it writes into the page (features/web/web-files.ts);
+ * 20 MB, its default, when absent (the Vite dev server). A bigger file is refused before sending.
+ */
+export const UPLOAD_LIMIT_BYTES =
+  Number(document.querySelector<HTMLMetaElement>('meta[name="parley-upload-limit-bytes"]')?.content) ||
+  20 * 1024 * 1024;
 
 /** What the file route accepts (apps/server/src/features/knowledge/parsers.ts). */
 export const FILE_ACCEPT = [
