@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversations, events, messages, tickets, workspaceCredits } from '../../src/db/schema/index.ts';
 import { NOT_FOUND } from '../../src/providers/llm/offline-answers.ts';
@@ -36,7 +36,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const eventTypes = async (workspaceId: string) =>
-  (await t.ctx.db.select().from(events).where(eq(events.workspaceId, workspaceId))).map((e) => e.type);
+  (
+    await t.ctx.db.select().from(events).where(eq(events.workspaceId, workspaceId)).orderBy(asc(events.id))
+  ).map((e) => e.type);
 
 describe('POST /api/chat with the built-in offline responder', () => {
   it('streams the best Q&A answer with a citation, stores both messages and their events', async () => {

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '../../src/db/schema/index.ts';
 import { createAssistant } from '../assistants/helpers.ts';
@@ -90,7 +90,8 @@ describe('PATCH /api/assistants/{id}/widget', () => {
     const updated = await t.ctx.db
       .select()
       .from(events)
-      .where(and(eq(events.workspaceId, w.ws), eq(events.type, 'assistant.updated')));
+      .where(and(eq(events.workspaceId, w.ws), eq(events.type, 'assistant.updated')))
+      .orderBy(asc(events.id));
     expect(updated.at(-1)?.data).toMatchObject({ id, widget: { position: 'bottom-right' } });
   });
 

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   conversations,
@@ -58,7 +58,10 @@ const eventsOf = async (type: string) =>
   t.ctx.db
     .select()
     .from(events)
-    .where(and(eq(events.workspaceId, w.ws), eq(events.type, type)));
+    .where(and(eq(events.workspaceId, w.ws), eq(events.type, type)))
+    // Oldest first (ids are time-ordered): without an order PostgreSQL returns heap order, which
+    // the dispatcher's updates reshuffle.
+    .orderBy(asc(events.id));
 
 describe('POST /api/widget/{assistantId}/init', () => {
   it('creates a session: id, token (stored only as SHA-256), public config, empty history', async () => {

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contacts, events, tickets, widgetFeedback, widgetSessions } from '../../src/db/schema/index.ts';
 import { newId } from '../../src/lib/ids.ts';
@@ -120,7 +120,8 @@ describe('POST /api/widget/{assistantId}/lead and /feedback', () => {
     const captured = await t.ctx.db
       .select()
       .from(events)
-      .where(and(eq(events.workspaceId, w.ws), eq(events.type, 'lead.captured')));
+      .where(and(eq(events.workspaceId, w.ws), eq(events.type, 'lead.captured')))
+      .orderBy(asc(events.id));
     expect(captured.at(-1)?.data).toMatchObject({ sessionId: s.sessionId, contact: { id: contactId } });
   });
 

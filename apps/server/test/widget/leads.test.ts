@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contacts, conversations, events, widgetSessions } from '../../src/db/schema/index.ts';
 import { newId } from '../../src/lib/ids.ts';
@@ -34,7 +34,7 @@ const lead = (s: Session, payload: Record<string, unknown>, assistantId = asst) 
   fromSite(t, { method: 'POST', url: sessionUrl(assistantId, s, 'lead'), token: s.token, payload });
 
 const eventsSince = async (workspaceId: string, since: number) =>
-  (await t.ctx.db.select().from(events).where(eq(events.workspaceId, workspaceId)))
+  (await t.ctx.db.select().from(events).where(eq(events.workspaceId, workspaceId)).orderBy(asc(events.id)))
     .slice(since)
     .map((e) => ({ type: e.type, data: e.data }));
 const eventCount = async (workspaceId: string) =>

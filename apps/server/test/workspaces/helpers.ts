@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { events, invitations, type Role } from '../../src/db/schema/index.ts';
 import { addDays, now } from '../../src/lib/clock.ts';
 import { randomToken, sha256Hex } from '../../src/lib/crypto.ts';
@@ -12,7 +12,8 @@ export async function eventsOf(t: TestApp, workspaceId: string, type: string) {
   return t.ctx.db
     .select()
     .from(events)
-    .where(and(eq(events.workspaceId, workspaceId), eq(events.type, type)));
+    .where(and(eq(events.workspaceId, workspaceId), eq(events.type, type)))
+    .orderBy(asc(events.id));
 }
 
 /** A fresh workspace owned by the world's owner with the world's admin, member and guest. */
