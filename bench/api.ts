@@ -10,12 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { openDatabase } from '../apps/server/src/db/client.ts';
-import { migrateDatabase } from '../apps/server/src/db/migrate.ts';
-import { apiKeys, memberships, sessions, users, workspaces } from '../apps/server/src/db/schema/index.ts';
-import { randomToken, sha256Hex } from '../apps/server/src/lib/crypto.ts';
-import { newId } from '../apps/server/src/lib/ids.ts';
-import { stopProcess } from './support.ts';
+import { seedOwner, stopProcess } from './support.ts';
 
 const serverDir = fileURLToPath(new URL('../apps/server/', import.meta.url));
 const floorScript = fileURLToPath(new URL('./floor-server.ts', import.meta.url));
@@ -26,50 +21,6 @@ export type ApiBenchOptions = {
   warmupSeconds?: number;
   rounds?: number;
 };
-
-type Seed = { workspaceId: string; sessionToken: string; apiKey: string };
-
-/** One user with a session, owning one workspace, which has one API key: straight into the database. */
-export async function seed(env: NodeJS.ProcessEnv): Promise<Seed> {
-  const database = env.DATABASE_URL
-    ? await openDatabase({ kind: 'postgres', url: env.DATABASE_URL, poolSize: 2 })
-    : await openDatabase({ kind: 'pglite', dataDir: join(env.DATA_DIR!, 'pglite') });
-  try {
-    await migrateDatabase(database);
-    const userId = newId('usr');
-    const workspaceId = newId('ws');
-    const sessionToken = randomToken('', 32);
-    const apiKey = randomToken('wsk_live_', 32);
-    const { db } = database;
-    await db.insert(users).values({ id: userId, email: `bench-${userId}@example.com`, name: 'Bench' });
-    await db.insert(sessions).values({
-      id: newId('ses'),
-      userId,
-      tokenHash: sha256Hex(sessionToken),
-      expiresAt: new Date(Date.now() + 86_400_000),
-    });
-    await db.insert(workspaces).values({
-      id: workspaceId,
-      name: 'Bench',
-      slug: workspaceId.replace('_', '-'),
-      plan: 'pro',
-      ownerId: userId,
-      billingStatus: 'active',
-    });
-    await db.insert(memberships).values({ workspaceId, userId, role: 'owner' });
-    await db.insert(apiKeys).values({
-      id: newId('key'),
-      workspaceId,
-      name: 'bench',
-      scopes: ['contacts:write'],
-      keyHash: sha256Hex(apiKey),
-      last4: apiKey.slice(-4),
-    });
-    return { workspaceId, sessionToken, apiKey };
-  } finally {
-    await database.close();
-  }
-}
 
 /** Starts a target process, its output into a file (the app logs every request at info, as in production). */
 async function startTarget(
@@ -145,7 +96,7 @@ export async function runApiBench(options: ApiBenchOptions = {}) {
   const pairs: Pair[] = [];
   try {
     mkdirSync(join(dir, 'app'), { recursive: true });
-    const s = await seed(env);
+    const s = await seedOwner(env, { plan: 'pro', keyScopes: ['contacts:write'] });
     if (!databaseUrl) cpSync(join(dir, 'app'), join(dir, 'floor'), { recursive: true });
     const app = await startTarget(
       ['src/main.ts'],
@@ -170,13 +121,13 @@ export async function runApiBench(options: ApiBenchOptions = {}) {
         name: 'GET /api/workspaces/{id} (session cookie)',
         app: `${appBase}/api/workspaces/${s.workspaceId}`,
         floor: `${floorBase}/session/${s.workspaceId}`,
-        headers: { cookie: `parley.session-token=${s.sessionToken}` },
+        headers: { cookie: s.cookie },
       },
       {
         name: 'GET /api/v1/workspace (API key)',
         app: `${appBase}/api/v1/workspace`,
         floor: `${floorBase}/key`,
-        headers: { authorization: `Bearer ${s.apiKey}` },
+        headers: { authorization: s.authorization ?? '' },
       },
     ];
     for (const route of routes) {

@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { postChat } from '../apps/server/test/support/chat-client.ts';
-import { scratchDatabase, stopProcess } from './support.ts';
+import { scratchDatabase, seedOwner, stopProcess } from './support.ts';
 
 const self = fileURLToPath(import.meta.url);
 const serverDir = fileURLToPath(new URL('../apps/server/', import.meta.url));
@@ -136,36 +136,6 @@ const ms = (x: number) => x.toFixed(1);
 const fmt = (s: Summary) =>
   `${s.rate.toFixed(0)} chats/s, TTFE ${ms(s.ttfe50)} / ${ms(s.ttfe99)} ms, finish ${ms(s.fin50)} / ${ms(s.fin99)} ms, ${ms(s.cpu)} ms CPU/chat`;
 
-/** Straight into the database: an owner with a session and an Enterprise workspace with ample credits. */
-async function seed(env: NodeJS.ProcessEnv) {
-  const { openDatabase } = await import('../apps/server/src/db/client.ts');
-  const { migrateDatabase } = await import('../apps/server/src/db/migrate.ts');
-  const { memberships, sessions, users, workspaces } = await import('../apps/server/src/db/schema/index.ts');
-  const { randomToken, sha256Hex } = await import('../apps/server/src/lib/crypto.ts');
-  const { newId } = await import('../apps/server/src/lib/ids.ts');
-  const database = env.DATABASE_URL
-    ? await openDatabase({ kind: 'postgres', url: env.DATABASE_URL, poolSize: 2 })
-    : await openDatabase({ kind: 'pglite', dataDir: join(env.DATA_DIR!, 'pglite') });
-  try {
-    await migrateDatabase(database);
-    const userId = newId('usr');
-    const workspaceId = newId('ws');
-    const token = randomToken('', 32);
-    const { db } = database;
-    await db.insert(users).values({ id: userId, email: `bench-${userId}@example.com`, name: 'Bench' });
-    const expiresAt = new Date(Date.now() + 86_400_000);
-    await db.insert(sessions).values({ id: newId('ses'), userId, tokenHash: sha256Hex(token), expiresAt });
-    await db.insert(workspaces).values({
-      ...{ id: workspaceId, name: 'Bench', slug: workspaceId.replace('_', '-'), ownerId: userId },
-      ...{ plan: 'enterprise', billingStatus: 'active', monthlyCredits: 1_000_000_000 },
-    });
-    await db.insert(memberships).values({ workspaceId, userId, role: 'owner' });
-    return { workspaceId, cookie: `parley.session-token=${token}` };
-  } finally {
-    await database.close();
-  }
-}
-
 /** Q&A pairs and a text source through the API; waits until the server's worker has ingested them. */
 async function seedKnowledge(base: string, headers: Record<string, string>, workspaceId: string) {
   const call = async (method: string, path: string, body?: unknown) => {
@@ -240,7 +210,7 @@ export async function runChatBench() {
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     };
     mkdirSync(env.DATA_DIR!, { recursive: true });
-    const s = await seed(env);
+    const s = await seedOwner(env, { plan: 'enterprise', monthlyCredits: 1_000_000_000 });
     const ready = /Parley is ready: http:\/\/[^:]+:(\d+)/;
     const remoteEnv = { ...env, AI_PROVIDER: 'openai', AI_BASE_URL: aiBase, AI_MODEL: 'stand-in' };
     let app = await launch(['src/main.ts'], remoteEnv, 'app.log', ready);

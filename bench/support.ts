@@ -30,3 +30,56 @@ export async function stopProcess(child: ChildProcess) {
   await exited;
   clearTimeout(timer);
 }
+
+export type SeedOptions = {
+  plan: 'pro' | 'enterprise';
+  monthlyCredits?: number;
+  /** Scopes of a workspace API key to create; none when absent. */
+  keyScopes?: string[];
+};
+
+/**
+ * Straight into the database (migrated first), before the server starts: one user with a session
+ * (`cookie`), owning one workspace with `opts.plan`, and a workspace API key when `keyScopes` are
+ * given (`authorization`, a `Bearer ...` header value).
+ */
+export async function seedOwner(env: NodeJS.ProcessEnv, opts: SeedOptions) {
+  const { join } = await import('node:path');
+  const { openDatabase } = await import('../apps/server/src/db/client.ts');
+  const { migrateDatabase } = await import('../apps/server/src/db/migrate.ts');
+  const schema = await import('../apps/server/src/db/schema/index.ts');
+  const { randomToken, sha256Hex } = await import('../apps/server/src/lib/crypto.ts');
+  const { newId } = await import('../apps/server/src/lib/ids.ts');
+  const database = env.DATABASE_URL
+    ? await openDatabase({ kind: 'postgres', url: env.DATABASE_URL, poolSize: 2 })
+    : await openDatabase({ kind: 'pglite', dataDir: join(env.DATA_DIR!, 'pglite') });
+  try {
+    await migrateDatabase(database);
+    const { db } = database;
+    const userId = newId('usr');
+    const workspaceId = newId('ws');
+    const token = randomToken('', 32);
+    await db.insert(schema.users).values({ id: userId, email: `bench-${userId}@example.com`, name: 'Bench' });
+    const expiresAt = new Date(Date.now() + 86_400_000);
+    await db
+      .insert(schema.sessions)
+      .values({ id: newId('ses'), userId, tokenHash: sha256Hex(token), expiresAt });
+    await db.insert(schema.workspaces).values({
+      ...{ id: workspaceId, name: 'Bench', slug: workspaceId.replace('_', '-'), ownerId: userId },
+      ...{ plan: opts.plan, billingStatus: 'active', monthlyCredits: opts.monthlyCredits ?? null },
+    });
+    await db.insert(schema.memberships).values({ workspaceId, userId, role: 'owner' });
+    let authorization: string | null = null;
+    if (opts.keyScopes) {
+      const key = randomToken('wsk_live_', 32);
+      await db.insert(schema.apiKeys).values({
+        ...{ id: newId('key'), workspaceId, name: 'bench', scopes: opts.keyScopes },
+        ...{ keyHash: sha256Hex(key), last4: key.slice(-4) },
+      });
+      authorization = `Bearer ${key}`;
+    }
+    return { workspaceId, cookie: `parley.session-token=${token}`, authorization };
+  } finally {
+    await database.close();
+  }
+}

@@ -10,6 +10,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { Agent, type ClientRequest, createServer, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { seedOwner } from './support.ts';
 
 /** The customer's website that embeds the widget. */
 export const SITE = 'https://shop.example.com';
@@ -131,39 +132,12 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Straight into the database: an owner with a session, an Enterprise workspace, a chat:write key. */
 export async function seed(env: NodeJS.ProcessEnv) {
-  const { openDatabase } = await import('../apps/server/src/db/client.ts');
-  const { migrateDatabase } = await import('../apps/server/src/db/migrate.ts');
-  const schema = await import('../apps/server/src/db/schema/index.ts');
-  const { randomToken, sha256Hex } = await import('../apps/server/src/lib/crypto.ts');
-  const { newId } = await import('../apps/server/src/lib/ids.ts');
-  const database = env.DATABASE_URL
-    ? await openDatabase({ kind: 'postgres', url: env.DATABASE_URL, poolSize: 2 })
-    : await openDatabase({ kind: 'pglite', dataDir: join(env.DATA_DIR!, 'pglite') });
-  try {
-    await migrateDatabase(database);
-    const userId = newId('usr');
-    const workspaceId = newId('ws');
-    const token = randomToken('', 32);
-    const key = randomToken('wsk_live_', 32);
-    const { db } = database;
-    await db.insert(schema.users).values({ id: userId, email: `bench-${userId}@example.com`, name: 'Bench' });
-    const expiresAt = new Date(Date.now() + 86_400_000);
-    await db
-      .insert(schema.sessions)
-      .values({ id: newId('ses'), userId, tokenHash: sha256Hex(token), expiresAt });
-    await db.insert(schema.workspaces).values({
-      ...{ id: workspaceId, name: 'Bench', slug: workspaceId.replace('_', '-'), ownerId: userId },
-      ...{ plan: 'enterprise', billingStatus: 'active', monthlyCredits: 1_000_000_000 },
-    });
-    await db.insert(schema.memberships).values({ workspaceId, userId, role: 'owner' });
-    await db.insert(schema.apiKeys).values({
-      ...{ id: newId('key'), workspaceId, name: 'bench', scopes: ['chat:write'] },
-      ...{ keyHash: sha256Hex(key), last4: key.slice(-4) },
-    });
-    return { workspaceId, cookie: `parley.session-token=${token}`, apiKey: `Bearer ${key}` };
-  } finally {
-    await database.close();
-  }
+  const s = await seedOwner(env, {
+    plan: 'enterprise',
+    monthlyCredits: 1_000_000_000,
+    keyScopes: ['chat:write'],
+  });
+  return { workspaceId: s.workspaceId, cookie: s.cookie, apiKey: s.authorization ?? '' };
 }
 
 /**

@@ -71,16 +71,20 @@ export function createRateLimits(opts: RateLimitOptions): RateLimits {
   };
 }
 
+/** How a 429 reads: its message, and whether the wait is repeated in the body (`details.retryAfter`). */
+export type TooManyText = { message?: string; retryAfterInBody?: boolean };
+
 /** Consumes one point; over the limit throws a 429 with Retry-After. */
 export async function consume(
   limiter: RateLimiterAbstract,
   key: string,
   code: ErrorCode = 'rate_limit:api',
+  text: TooManyText = {},
 ): Promise<void> {
   try {
     await limiter.consume(key);
   } catch (err) {
-    if (err instanceof RateLimiterRes) throw tooMany(err, code);
+    if (err instanceof RateLimiterRes) throw tooMany(err, code, text);
     throw err;
   }
 }
@@ -96,7 +100,12 @@ export async function assertNotBlocked(
   if (res && res.remainingPoints <= 0 && res.msBeforeNext > 0) throw tooMany(res, code);
 }
 
-function tooMany(res: RateLimiterRes, code: ErrorCode): AppError {
+function tooMany(res: RateLimiterRes, code: ErrorCode, text: TooManyText = {}): AppError {
   const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-  return new AppError(code, 'Too many requests; retry later', undefined, { 'Retry-After': String(seconds) });
+  return new AppError(
+    code,
+    text.message ?? 'Too many requests; retry later',
+    text.retryAfterInBody ? { retryAfter: seconds } : undefined,
+    { 'Retry-After': String(seconds) },
+  );
 }

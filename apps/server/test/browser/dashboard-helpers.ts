@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
-import { shot } from './helpers.ts';
+import type { Browser, Page } from 'playwright-core';
+import type { TestApp } from '../support/harness.ts';
+import { launchBrowser, shot, startApp } from './helpers.ts';
 
 /** Shared steps of the dashboard's browser tests (issue 7 point 4). */
 
@@ -49,3 +50,20 @@ export async function openMenu(page: Page, userName: string) {
 /** True when nothing on the page is wider than the viewport (responsive down to a phone). */
 export const fitsWidth = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+/** Builds the dashboard when dist/ is missing (a checkout that skipped `npm install`'s step). */
+export async function ensureDashboardBuilt(): Promise<void> {
+  const web = (await import(new URL('../../../web/build.mjs', import.meta.url).href)) as {
+    ensureWebBuilt(): Promise<void>;
+  };
+  await web.ensureWebBuilt();
+}
+
+/** The dashboard's tests' start: the dashboard built, the app on a real port, Chromium open. */
+export async function startDashboard(
+  env: Record<string, string> = {},
+): Promise<{ t: TestApp; base: string; browser: Browser }> {
+  await ensureDashboardBuilt();
+  const { t, base } = await startApp(env);
+  return { t, base, browser: await launchBrowser() };
+}

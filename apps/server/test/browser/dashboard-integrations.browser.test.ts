@@ -7,8 +7,8 @@ import type { TestApp } from '../support/harness.ts';
 import { Receiver, waitFor } from '../support/receiver.ts';
 import { runWorkers } from '../support/webhooks.ts';
 import { addMember, insertWorkspace } from '../support/world.ts';
-import { checkPage } from './dashboard-helpers.ts';
-import { hasChromium, launchBrowser, pageErrors, shot, startApp } from './helpers.ts';
+import { checkPage, startDashboard } from './dashboard-helpers.ts';
+import { hasChromium, pageErrors, shot } from './helpers.ts';
 
 /**
  * Webhooks and widget settings in the dashboard (issue 7), in Chromium against the real server,
@@ -37,18 +37,13 @@ let assistantId: string;
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  const web = (await import(new URL('../../../web/build.mjs', import.meta.url).href)) as {
-    ensureWebBuilt(): Promise<void>;
-  };
-  await web.ensureWebBuilt();
-  ({ t, base } = await startApp({
+  ({ t, base, browser } = await startDashboard({
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOK_RETRY_DELAYS_A: '0.2,0.2',
     WEBHOOK_TIMEOUT_MS: '3000',
   }));
   workers = runWorkers(t);
   rx = await new Receiver().start();
-  browser = await launchBrowser();
   owner = await signupUser(t, { name: 'Ada Owner' });
   ws = await insertWorkspace(t, owner, { name: 'Kettle Co.' });
   assistantId = await createAssistant(t, owner, ws, {

@@ -11,8 +11,8 @@ import { signupUser, type TestUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
 import { Site } from '../support/site.ts';
 import { addMember, insertWorkspace } from '../support/world.ts';
-import { checkPage, fitsWidth } from './dashboard-helpers.ts';
-import { hasChromium, launchBrowser, pageErrors, shot, startApp } from './helpers.ts';
+import { checkPage, fitsWidth, startDashboard } from './dashboard-helpers.ts';
+import { hasChromium, pageErrors, shot } from './helpers.ts';
 
 /**
  * The knowledge page's sources in Chromium (issue 7, docs/dashboard.md "Knowledge") against the
@@ -44,10 +44,6 @@ const site = new Site(false);
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  const web = (await import(new URL('../../../web/build.mjs', import.meta.url).href)) as {
-    ensureWebBuilt(): Promise<void>;
-  };
-  await web.ensureWebBuilt();
   await site.start();
   const page = (title: string, body: string, links: string[] = []) => ({
     body: `<html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>${body}</p>${links
@@ -60,12 +56,11 @@ beforeAll(async () => {
     .route('/blog/x', page('Blog', 'A blog post that must not be read.'))
     .route('/broken', { status: 500, body: 'oops' });
   // The outbound guard refuses loopback unless told otherwise (docs/knowledge.md).
-  ({ t, base } = await startApp({
+  ({ t, base, browser } = await startDashboard({
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     UPLOAD_LIMIT_BYTES: String(SERVER_LIMIT),
   }));
   worker = startKnowledgeWorker(t.ctx, { idleMs: 100 });
-  browser = await launchBrowser();
   owner = await signupUser(t, { name: 'Ada Owner' });
   ws = await insertWorkspace(t, owner, { name: 'Kettle Co.' });
   assistant = await createAssistant(t, owner, ws, { name: 'Kettle helper' });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { ensureDashboardBuilt } from './dashboard-helpers.ts';
 
 /**
  * The dashboard served by the same server (issue 7 point 1; docs/dashboard.md): `/` and client
@@ -11,11 +12,7 @@ let t: TestApp;
 const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 
 beforeAll(async () => {
-  // dist/ comes from `npm install`; build it here when a checkout skipped that step.
-  const web = (await import(new URL('../../../web/build.mjs', import.meta.url).href)) as {
-    ensureWebBuilt(): Promise<void>;
-  };
-  await web.ensureWebBuilt();
+  await ensureDashboardBuilt();
   t = await createTestApp({ UPLOAD_LIMIT_BYTES: '5242880' });
   return () => t.close();
 }, 120_000);

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signupUser, type TestUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
 import { addMember, setPlan } from '../support/world.ts';
-import { checkPage, fitsWidth, openMenu } from './dashboard-helpers.ts';
-import { hasChromium, launchBrowser, pageErrors, startApp } from './helpers.ts';
+import { checkPage, fitsWidth, openMenu, startDashboard } from './dashboard-helpers.ts';
+import { hasChromium, pageErrors } from './helpers.ts';
 
 /**
  * The dashboard's team and account pages in Chromium (issue 7) against the real server: members
@@ -26,12 +26,7 @@ let ws: string;
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  const web = (await import(new URL('../../../web/build.mjs', import.meta.url).href)) as {
-    ensureWebBuilt(): Promise<void>;
-  };
-  await web.ensureWebBuilt();
-  ({ t, base } = await startApp());
-  browser = await launchBrowser();
+  ({ t, base, browser } = await startDashboard());
   owner = await signupUser(t, { name: 'Olive Owner', email: 'olive@example.com' });
   const res = await t.request({
     method: 'POST',

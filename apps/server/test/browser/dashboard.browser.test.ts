@@ -6,8 +6,8 @@ import { drainIngestion } from '../knowledge/helpers.ts';
 import { signupUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
 import { addMember } from '../support/world.ts';
-import { checkPage, fitsWidth, openMenu } from './dashboard-helpers.ts';
-import { hasChromium, launchBrowser, pageErrors, shot, startApp } from './helpers.ts';
+import { checkPage, fitsWidth, openMenu, startDashboard } from './dashboard-helpers.ts';
+import { hasChromium, pageErrors, shot } from './helpers.ts';
 
 /**
  * The dashboard in Chromium (issue 7 points 2 to 4) against the real server: sign up, create a
@@ -31,12 +31,7 @@ let ws: string;
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  const web = (await import(new URL('../../../web/build.mjs', import.meta.url).href)) as {
-    ensureWebBuilt(): Promise<void>;
-  };
-  await web.ensureWebBuilt();
-  ({ t, base } = await startApp());
-  browser = await launchBrowser();
+  ({ t, base, browser } = await startDashboard());
 }, 120_000);
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
-import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppContext } from '../../context.ts';
 import type { Plan } from '../../db/schema/index.ts';
 import { AppError } from '../../http/errors.ts';
+import { consume } from '../../http/rate-limits.ts';
 import { now } from '../../lib/clock.ts';
 import * as repo from './widget.repo.ts';
 
@@ -21,19 +21,11 @@ export const DAILY_MESSAGE_QUOTA: Record<Plan, number | null> = { free: 200, pro
  * (and the same wait in `details.retryAfter`, since a cross-origin script cannot read that header
  * without an extra CORS header the spec does not list).
  */
-export async function consumeWidgetPost(ctx: AppContext, ip: string): Promise<void> {
-  try {
-    await ctx.limits.widget.consume(ip);
-  } catch (err) {
-    if (!(err instanceof RateLimiterRes)) throw err;
-    const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-    throw new AppError(
-      'rate_limit:widget',
-      'Too many requests from this address; retry later',
-      { retryAfter: seconds },
-      { 'Retry-After': String(seconds) },
-    );
-  }
+export function consumeWidgetPost(ctx: AppContext, ip: string): Promise<void> {
+  return consume(ctx.limits.widget, ip, 'rate_limit:widget', {
+    message: 'Too many requests from this address; retry later',
+    retryAfterInBody: true,
+  });
 }
 
 export type QuotaTicket = { assistantId: string; day: string };

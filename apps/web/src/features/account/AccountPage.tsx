@@ -8,6 +8,7 @@ import { PasswordForm } from './PasswordForm.tsx';
 import { Tokens } from './Tokens.tsx';
 import type { AccountUser } from './types.ts';
 import './account.css';
+import { SaveRow } from './SaveRow.tsx';
 
 /**
  * `/account` (docs/accounts.md): profile, password, preferences, personal access tokens, data
@@ -76,14 +77,7 @@ function Profile({ user }: { user: AccountUser }) {
         You sign in with this address. To change it, contact support.
       </p>
       <ErrorText error={save.error} />
-      <div className="save-row">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          Save profile
-        </button>
-        <p role="status" className="ok-text">
-          {save.isSuccess ? 'Profile saved.' : ''}
-        </p>
-      </div>
+      <SaveRow label="Save profile" busy={save.isPending} done={save.isSuccess && 'Profile saved.'} />
     </form>
   );
 }
@@ -141,14 +135,7 @@ function Preferences({ user }: { user: AccountUser }) {
         Keyboard shortcuts (press ? for the list)
       </label>
       <ErrorText error={save.error} />
-      <div className="save-row">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          Save preferences
-        </button>
-        <p role="status" className="ok-text">
-          {save.isSuccess ? 'Preferences saved.' : ''}
-        </p>
-      </div>
+      <SaveRow label="Save preferences" busy={save.isPending} done={save.isSuccess && 'Preferences saved.'} />
     </form>
   );
 }

@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { ApiError, post } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
+import { SaveRow } from './SaveRow.tsx';
 
 type Input = { currentPassword: string; newPassword: string };
 
@@ -72,16 +73,14 @@ export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
         At least 10 characters. Changing it signs you out everywhere else.
       </p>
       <ErrorText error={explain(change.error)} />
-      <div className="save-row">
-        <button type="submit" className="primary" disabled={change.isPending}>
-          Change password
-        </button>
-        <p role="status" className="ok-text">
-          {change.isSuccess
-            ? 'Password changed. Your other sessions were signed out; this one stays signed in.'
-            : ''}
-        </p>
-      </div>
+      <SaveRow
+        label="Change password"
+        busy={change.isPending}
+        done={
+          change.isSuccess &&
+          'Password changed. Your other sessions were signed out; this one stays signed in.'
+        }
+      />
     </form>
   );
 }
