@@ -10,8 +10,9 @@
  *   npx tsx bench/chat.ts                                                   # PGlite
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/chat.ts  # scratch database
  *
- * CHAT_BENCH_DURATION (seconds per sample, default 5), CHAT_BENCH_ROUNDS (3), CHAT_BENCH_CLIENTS
- * (1,50,200), CHAT_BENCH_PROFILE (a directory: the server writes a V8 CPU profile there). The
+ * CHAT_BENCH_DURATION (measured seconds per sample, default 5), CHAT_BENCH_WARMUP (seconds each
+ * sample runs before its measured window, default 1), CHAT_BENCH_ROUNDS (3), CHAT_BENCH_CLIENTS
+ * (1,50,200), CHAT_BENCH_OFFLINE (0: skip the offline responder's reference run), CHAT_BENCH_PROFILE (a directory: the server writes a V8 CPU profile there). The
  * server, the floor and the stand-in are separate processes (this file, run with --llm or --floor,
  * is the latter two); the clients run here, on the same cores. "server CPU ms/chat" is the
  * process's CPU time (Linux /proc) over the chats it served, background loops included.
@@ -57,7 +58,15 @@ async function start(args: string[], cwd: string, env: NodeJS.ProcessEnv, log: s
 }
 
 type Target = { url: string; headers: Record<string, string>; body: (i: number) => string; pid?: number };
-type Sample = { chats: number; seconds: number; cpuMs: number; ttfe: number[]; finish: number[] };
+type Sample = {
+  chats: number;
+  seconds: number;
+  cpuMs: number;
+  ttfe: number[];
+  finish: number[];
+  /** TTFE of the very first chat of each client, all sent at the same instant (the cold burst). */
+  burst: number[];
+};
 
 /** CPU time (user + system) a process has used so far, in ms (Linux /proc; 0 elsewhere). */
 function cpuOf(pid: number | undefined): number {
@@ -69,27 +78,44 @@ function cpuOf(pid: number | undefined): number {
   }
 }
 
-/** `clients` closed-loop clients, each starting its next chat when its last one has finished. */
-async function sample(t: Target, clients: number, seconds: number): Promise<Sample> {
+/**
+ * `clients` closed-loop clients, each starting its next chat when its last one has finished, for
+ * `warmup + seconds`. Only chats started inside the measured window (after the warm-up) count, so
+ * the figures are those of the load level held, not of the step from 0 to `clients` requests in
+ * one instant; that step is reported on its own (`burst`). CPU is read at the window's edges.
+ */
+async function sample(t: Target, clients: number, warmup: number, seconds: number): Promise<Sample> {
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
-  const s: Sample = { chats: 0, seconds: 0, cpuMs: cpuOf(t.pid), ttfe: [], finish: [] };
+  const s: Sample = { chats: 0, seconds, cpuMs: 0, ttfe: [], finish: [], burst: [] };
   const t0 = performance.now();
+  const from = t0 + warmup * 1000;
+  const until = from + seconds * 1000;
+  let cpuFrom = 0;
+  const edge = setTimeout(() => {
+    cpuFrom = cpuOf(t.pid);
+  }, warmup * 1000);
+  const cpuTo = new Promise<number>((resolve) =>
+    setTimeout(() => resolve(cpuOf(t.pid)), warmup * 1000 + seconds * 1000),
+  );
   let n = 0;
   await Promise.all(
     Array.from({ length: clients }, async () => {
-      while (performance.now() < t0 + seconds * 1000) {
+      for (let first = true; performance.now() < until; first = false) {
+        const started = performance.now();
         const r = await postChat(t.url, { headers: t.headers, body: t.body(n++), agent }).catch((err) => {
           throw new Error(`${t.url}: ${err instanceof Error ? err.message : err}`);
         });
         if (r.status !== 200 || !r.finish) throw new Error(`${t.url}: ${r.status} ${r.body.slice(0, 500)}`);
+        if (first) s.burst.push(r.ttfe);
+        if (started < from || started >= until) continue;
         s.ttfe.push(r.ttfe);
         s.finish.push(r.finish);
         s.chats++;
       }
     }),
   );
-  s.seconds = (performance.now() - t0) / 1000;
-  s.cpuMs = cpuOf(t.pid) - s.cpuMs;
+  clearTimeout(edge);
+  s.cpuMs = (await cpuTo) - cpuFrom;
   agent.destroy();
   return s;
 }
@@ -99,7 +125,15 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
 };
 const median = (xs: number[]) => pct(xs, 50);
-type Summary = { rate: number; cpu: number; ttfe50: number; ttfe99: number; fin50: number; fin99: number };
+type Summary = {
+  rate: number;
+  cpu: number;
+  ttfe50: number;
+  ttfe99: number;
+  fin50: number;
+  fin99: number;
+  burstMax: number;
+};
 /** Chats/s: the median of the rounds; percentiles over every chat of every round. */
 function summarize(xs: Sample[]): Summary {
   const ttfe = xs.flatMap((x) => x.ttfe);
@@ -111,20 +145,29 @@ function summarize(xs: Sample[]): Summary {
     ttfe99: pct(ttfe, 99),
     fin50: pct(finish, 50),
     fin99: pct(finish, 99),
+    burstMax: median(xs.map((x) => Math.max(...x.burst))),
   };
 }
 
-/** Alternates target and floor in rounds (after a warm-up), so other load weighs on both alike. */
-async function compare(app: Target, floor: Target, levels: number[], seconds: number, rounds: number) {
+/**
+ * Alternates target and floor in rounds, so other load weighs on both alike. The first round of
+ * each level is preceded by a short unmeasured run of each (JIT and connection warm-up).
+ */
+async function compare(
+  app: Target,
+  floor: Target,
+  levels: number[],
+  opts: { warmup: number; seconds: number; rounds: number },
+) {
   const out: { clients: number; app: Summary; floor: Summary }[] = [];
   for (const clients of levels) {
-    await sample(app, clients, 2);
-    await sample(floor, clients, 2);
+    await sample(app, clients, 0, 2);
+    await sample(floor, clients, 0, 2);
     const a: Sample[] = [];
     const f: Sample[] = [];
-    for (let r = 0; r < rounds; r++) {
-      a.push(await sample(app, clients, seconds));
-      f.push(await sample(floor, clients, seconds));
+    for (let r = 0; r < opts.rounds; r++) {
+      a.push(await sample(app, clients, opts.warmup, opts.seconds));
+      f.push(await sample(floor, clients, opts.warmup, opts.seconds));
     }
     out.push({ clients, app: summarize(a), floor: summarize(f) });
     console.log(`  ${clients} clients: app ${fmt(out.at(-1)!.app)} | floor ${fmt(out.at(-1)!.floor)}`);
@@ -134,7 +177,7 @@ async function compare(app: Target, floor: Target, levels: number[], seconds: nu
 
 const ms = (x: number) => x.toFixed(1);
 const fmt = (s: Summary) =>
-  `${s.rate.toFixed(0)} chats/s, TTFE ${ms(s.ttfe50)} / ${ms(s.ttfe99)} ms, finish ${ms(s.fin50)} / ${ms(s.fin99)} ms, ${ms(s.cpu)} ms CPU/chat`;
+  `${s.rate.toFixed(0)} chats/s, TTFE ${ms(s.ttfe50)} / ${ms(s.ttfe99)} ms, finish ${ms(s.fin50)} / ${ms(s.fin99)} ms, ${ms(s.cpu)} ms CPU/chat, burst max ${ms(s.burstMax)} ms`;
 
 /** Q&A pairs and a text source through the API; waits until the server's worker has ingested them. */
 async function seedKnowledge(base: string, headers: Record<string, string>, workspaceId: string) {
@@ -181,7 +224,9 @@ async function seedKnowledge(base: string, headers: Record<string, string>, work
 
 export async function runChatBench() {
   const seconds = Number(process.env.CHAT_BENCH_DURATION ?? 5);
+  const warmup = Number(process.env.CHAT_BENCH_WARMUP ?? 1);
   const rounds = Number(process.env.CHAT_BENCH_ROUNDS ?? 3);
+  const opts = { warmup, seconds, rounds };
   const levels = (process.env.CHAT_BENCH_CLIENTS ?? '1,50,200').split(',').map(Number);
   const dir = mkdtempSync(join(tmpdir(), 'parley-chat-bench-'));
   const children: ChildProcess[] = [];
@@ -225,28 +270,25 @@ export async function runChatBench() {
     const floorTarget = target(`${floor.base}/chat`, floor.child);
     const kind = scratch ? 'PostgreSQL' : 'PGlite';
     console.log(
-      `chat benchmark on ${kind}: ${k.chunks} chunks; ${rounds} rounds of ${seconds} s; node ${process.version}`,
+      `chat benchmark on ${kind}: ${k.chunks} chunks; ${rounds} rounds of ${warmup} s warm-up + ${seconds} s measured; node ${process.version}`,
     );
     console.log('stand-in model (AI_PROVIDER=openai, instant) vs floor:');
-    const remote = await compare(
-      target(`${app.base}/api/chat`, app.child),
-      floorTarget,
-      levels,
-      seconds,
-      rounds,
-    );
+    const remote = await compare(target(`${app.base}/api/chat`, app.child), floorTarget, levels, opts);
     await stopProcess(app.child);
+    const title = `${kind} (${k.chunks} chunks; ${rounds} rounds of ${warmup} s warm-up + ${seconds} s measured per target)`;
+    if (process.env.CHAT_BENCH_OFFLINE === '0') {
+      report(title, remote, []);
+      return { remote, offline: [] };
+    }
     // The same data with the built-in offline responder (no stand-in), for reference.
     app = await launch(['src/main.ts'], { ...env, AI_PROVIDER: 'offline' }, 'app-offline.log', ready);
     console.log('built-in offline responder (AI_PROVIDER=offline) vs the same floor:');
-    const offline = await compare(
-      target(`${app.base}/api/chat`, app.child),
-      floorTarget,
-      levels,
-      seconds,
-      rounds,
+    const offline = await compare(target(`${app.base}/api/chat`, app.child), floorTarget, levels, opts);
+    report(
+      `${kind} (${k.chunks} chunks; ${rounds} rounds of ${warmup} s warm-up + ${seconds} s measured per target)`,
+      remote,
+      offline,
     );
-    report(`${kind} (${k.chunks} chunks; ${rounds} rounds of ${seconds} s per target)`, remote, offline);
     return { remote, offline };
   } catch (err) {
     // The servers' warnings and errors (the model call's, for one) say why a chat failed.
@@ -267,15 +309,15 @@ type Compared = Awaited<ReturnType<typeof compare>>;
 
 function report(title: string, remote: Compared, offline: Compared) {
   const row = (name: string, clients: number, s: Summary, vs = '') =>
-    `| ${name} | ${clients} | ${s.rate.toFixed(0)} | ${ms(s.ttfe50)} / ${ms(s.ttfe99)} | ${ms(s.fin50)} / ${ms(s.fin99)} | ${ms(s.cpu)} | ${vs} |`;
+    `| ${name} | ${clients} | ${s.rate.toFixed(0)} | ${ms(s.ttfe50)} / ${ms(s.ttfe99)} | ${ms(s.fin50)} / ${ms(s.fin99)} | ${ms(s.cpu)} | ${ms(s.burstMax)} | ${vs} |`;
   const vs = (a: Summary, f: Summary) => {
     const d = a.ttfe99 - f.ttfe99;
     return `${((100 * a.rate) / f.rate).toFixed(1)}% of chats/s; p99 TTFE ${d >= 0 ? '+' : ''}${ms(d)} ms`;
   };
   const lines = [
     `\nChat benchmark on ${title}; chats/s and CPU: medians of rounds; percentiles over all chats. node ${process.version}\n`,
-    '| target | clients | chats/s | TTFE p50 / p99 ms | finish p50 / p99 ms | server CPU ms/chat | app vs floor |',
-    '|---|---:|---:|---:|---:|---:|---|',
+    '| target | clients | chats/s | TTFE p50 / p99 ms | finish p50 / p99 ms | server CPU ms/chat | burst max TTFE ms | app vs floor |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
     ...remote.flatMap((r) => [
       row('app, stand-in model', r.clients, r.app, vs(r.app, r.floor)),
       row('floor (node:http relay)', r.clients, r.floor),

@@ -14,6 +14,7 @@ import { features } from './features/index.ts';
 import type { AuthMode } from './http/actor.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerErrorHandler, sendError, toAppError } from './http/error-handler.ts';
+import { registerForeground } from './http/foreground.ts';
 import { setCursorSecret } from './http/pagination.ts';
 import { registerTenantGuard } from './http/tenant.ts';
 import { registerDeferredValidation } from './http/validation.ts';
@@ -96,6 +97,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     transformObject: jsonSchemaTransformObject,
   });
   app.addHook('onRoute', documentSecurity);
+  registerForeground(app, ctx);
   registerAuth(app, ctx);
   registerTenantGuard(app, ctx);
 

@@ -5,6 +5,7 @@ import { type Database, openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { createRateLimits } from './http/rate-limits.ts';
 import { createFanout } from './lib/fanout.ts';
+import { Lanes } from './lib/lanes.ts';
 import { createMailer } from './providers/mail/mailer.ts';
 
 /** Opens the configured database: PostgreSQL with DATABASE_URL, else PGlite under DATA_DIR. */
@@ -29,6 +30,7 @@ export function createContext(config: Config, database: Database): AppContext {
       widgetPerMinute: config.widget.rateLimitPerMinute,
     }),
     fanout: createFanout({ redisUrl: config.redisUrl }),
+    lanes: new Lanes(),
   };
 }
 

@@ -63,6 +63,8 @@ export function openEventStream(
     if (sent++ === 0) {
       res.write(`data: ${json}\n\n`);
       res.uncork();
+      // A chat turn's foreground work ends with its first event (lib/lanes.ts).
+      reply.request.endForeground?.();
       return;
     }
     if (!corked) {

@@ -58,7 +58,8 @@ export function startWorkers(ctx: AppContext, opts: WorkerOptions = {}): Workers
   const dispatch = new Loop(
     'event-dispatch',
     async () => {
-      const r = await dispatchEvents(ctx);
+      // Nobody waits on this step to see an answer start: it yields to chats (lib/lanes.ts).
+      const r = await ctx.lanes.background(() => dispatchEvents(ctx));
       if (r.deliveries > 0) delivery.wake();
       return r.events > 0;
     },

@@ -15,7 +15,7 @@ export const chatRoutes: Feature = (app, ctx) => {
   app.post(
     '/api/chat',
     {
-      config: { auth: 'session' },
+      config: { auth: 'session', foreground: true },
       schema: {
         tags: ['chat'],
         description:

@@ -105,14 +105,18 @@ export async function runReply(
   }
 
   const status = failure !== undefined || clientGone ? 'partial' : 'complete';
-  const message = await appendMessage(ctx.db, conversation, {
-    role: 'assistant',
-    content: text,
-    status,
-    citations: book.citedBy(text),
-    toolCalls: [...steps.values()],
-    usage,
-  });
+  // The text has been sent: storing it is background work, after the chats still waiting for
+  // their first event (lib/lanes.ts). `finish` follows the stored message, so it carries its id.
+  const message = await ctx.lanes.background(() =>
+    appendMessage(ctx.db, conversation, {
+      role: 'assistant',
+      content: text,
+      status,
+      citations: book.citedBy(text),
+      toolCalls: [...steps.values()],
+      usage,
+    }),
+  );
   if (failure !== undefined) emit(modelError());
   else if (!clientGone) emit({ type: 'finish', messageId: message.id, usage });
   return { messageId: message.id, status, text };

@@ -65,7 +65,7 @@ export const widgetFormARoutes: Feature = async (app, ctx) => {
   app.post(
     '/api/widget/:assistantId/chat',
     {
-      config,
+      config: { ...config, foreground: true },
       schema: {
         tags: [...tags, 'widget (Form B)'],
         description:
