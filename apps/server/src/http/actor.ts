@@ -33,6 +33,8 @@ export type Tenant = {
   /** null for API keys, which act for the whole workspace. */
   role: Role | null;
   plan: Plan;
+  /** The agreed monthly credits of an Enterprise workspace (null: the plan's; credits/allowance.ts). */
+  monthlyCredits: number | null;
 };
 
 /** Spec "Workspace" permission table: one row per action. */

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, exists, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
-import { assistantAccess, assistants } from '../../db/schema/index.ts';
+import { assistantAccess, assistants, memberships, workspaces } from '../../db/schema/index.ts';
 
 export type AssistantRow = typeof assistants.$inferSelect;
 
@@ -38,6 +38,41 @@ const assistantById = preparedFor((db) =>
 
 export async function findAssistant(db: Executor, id: string): Promise<AssistantRow | undefined> {
   const [row] = await assistantById(db).execute({ id });
+  return row;
+}
+
+/**
+ * An assistant with the user's standing in its workspace, in one query (a chat's first read):
+ * the membership (role null: not a member), the workspace's plan fields, and whether the user
+ * holds an access grant to it.
+ */
+const assistantForUser = preparedFor((db) =>
+  db
+    .select({
+      assistant: assistants,
+      role: memberships.role,
+      plan: workspaces.plan,
+      trialEndsAt: workspaces.trialEndsAt,
+      billingStatus: workspaces.billingStatus,
+      monthlyCredits: workspaces.monthlyCredits,
+      granted: sql<boolean>`exists (select 1 from ${assistantAccess} where ${assistantAccess.assistantId} = ${assistants.id} and ${assistantAccess.userId} = ${sql.placeholder('userId')})`,
+    })
+    .from(assistants)
+    .innerJoin(workspaces, eq(workspaces.id, assistants.workspaceId))
+    .leftJoin(
+      memberships,
+      and(
+        eq(memberships.workspaceId, assistants.workspaceId),
+        eq(memberships.userId, sql.placeholder('userId')),
+      ),
+    )
+    .where(eq(assistants.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('parley_assistant_for_user'),
+);
+
+export async function findAssistantForUser(db: Executor, id: string, userId: string) {
+  const [row] = await assistantForUser(db).execute({ id, userId });
   return row;
 }
 

@@ -6,6 +6,7 @@ import { newId } from '../../lib/ids.ts';
 import { recordEvent } from '../events/events.service.ts';
 import { setWidgetEnabled } from '../widget/widget-config.service.ts';
 import { tenantFromInput } from '../workspaces/implicit-tenant.service.ts';
+import { planStanding } from '../workspaces/plan.ts';
 import { memberRole, resolveTenant } from '../workspaces/tenant.service.ts';
 import * as repo from './assistants.repo.ts';
 import { toAssistant } from './assistants.schemas.ts';
@@ -28,10 +29,11 @@ async function visible(
   actor: Actor,
   tenant: Tenant,
   a: repo.AssistantRow,
+  granted?: boolean,
 ): Promise<boolean> {
   const userId = restrictionFor(actor, tenant);
   if (userId === null || a.visibility !== 'private' || a.createdBy === userId) return true;
-  return repo.hasAccessGrant(ctx.db, a.id, userId);
+  return granted ?? repo.hasAccessGrant(ctx.db, a.id, userId);
 }
 
 /**
@@ -39,7 +41,18 @@ async function visible(
  * if it did not exist) and a private one must be visible to the caller (else 404).
  */
 export async function loadAssistant(ctx: AppContext, actor: Actor, assistantId: string) {
-  const row = assistantId.length <= 100 ? await repo.findAssistant(ctx.db, assistantId) : undefined;
+  if (assistantId.length > 100) throw notFound('Assistant');
+  if (actor.kind === 'user') {
+    // A user's membership, plan and grant come in the same query as the assistant.
+    const found = await repo.findAssistantForUser(ctx.db, assistantId, actor.userId);
+    if (!found) throw notFound('Assistant');
+    if (!found.role) throw notFound('Workspace');
+    const row = found.assistant;
+    const tenant: Tenant = { workspaceId: row.workspaceId, role: found.role, ...planStanding(found) };
+    if (!(await visible(ctx, actor, tenant, row, found.granted))) throw notFound('Assistant');
+    return { row, tenant };
+  }
+  const row = await repo.findAssistant(ctx.db, assistantId);
   if (!row) throw notFound('Assistant');
   const tenant = await resolveTenant(ctx, actor, row.workspaceId);
   if (!(await visible(ctx, actor, tenant, row))) throw notFound('Assistant');

@@ -26,6 +26,7 @@ const memberColumns = {
   plan: workspaces.plan,
   trialEndsAt: workspaces.trialEndsAt,
   billingStatus: workspaces.billingStatus,
+  monthlyCredits: workspaces.monthlyCredits,
 };
 
 const liveSessionIn = preparedFor((db) =>
@@ -99,6 +100,7 @@ const apiKey = preparedFor((db) =>
       plan: workspaces.plan,
       trialEndsAt: workspaces.trialEndsAt,
       billingStatus: workspaces.billingStatus,
+      monthlyCredits: workspaces.monthlyCredits,
     })
     .from(apiKeys)
     .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))

@@ -3,7 +3,7 @@ import type { Plan, Role } from '../../db/schema/index.ts';
 import type { Actor, Prefetched } from '../../http/actor.ts';
 import { now } from '../../lib/clock.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
-import { effectivePlan } from '../workspaces/plan.ts';
+import { planStanding } from '../workspaces/plan.ts';
 import {
   findApiKey,
   findLiveSession,
@@ -23,17 +23,19 @@ type MemberRow = {
   plan: Plan | null;
   trialEndsAt: Date | null;
   billingStatus: string | null;
+  monthlyCredits: number | null;
 };
 
 /** The membership columns of a credential lookup as the tenant guard's answer (null: not a member). */
 function prefetched(workspaceId: string, row: MemberRow): Prefetched {
   if (!row.role || !row.plan || row.billingStatus === null) return { workspaceId, tenant: null };
-  const plan = effectivePlan({
+  const standing = planStanding({
     plan: row.plan,
     trialEndsAt: row.trialEndsAt,
     billingStatus: row.billingStatus,
+    monthlyCredits: row.monthlyCredits,
   });
-  return { workspaceId, tenant: { workspaceId, role: row.role, plan } };
+  return { workspaceId, tenant: { workspaceId, role: row.role, ...standing } };
 }
 
 /**
@@ -91,7 +93,7 @@ export async function actorFromBearer(
       keyId: row.id,
       workspaceId: ws,
       scopes: row.scopes,
-      prefetched: { workspaceId: ws, tenant: { workspaceId: ws, role: null, plan: effectivePlan(row) } },
+      prefetched: { workspaceId: ws, tenant: { workspaceId: ws, role: null, ...planStanding(row) } },
     };
   }
   return null;

@@ -20,7 +20,7 @@ async function chattableAssistant(ctx: AppContext, actor: Actor, assistantId: st
   const { row, tenant } = await loadAssistant(ctx, actor, assistantId);
   if (!can(tenant.role, 'assistants.use'))
     throw forbidden('Guests can read assistants but cannot chat with them');
-  return { assistant: row, plan: tenant.plan };
+  return { assistant: row, plan: tenant.plan, monthlyCredits: tenant.monthlyCredits };
 }
 
 /** An internal chat of the caller's (decisions §7); anything else is a 404 `not_found:chat`. */
@@ -42,7 +42,7 @@ async function ownConversation(
  */
 export async function startChat(ctx: AppContext, actor: Actor, input: ChatInput): Promise<Turn> {
   const userId = userOf(actor);
-  const { assistant, plan } = await chattableAssistant(ctx, actor, input.assistantId);
+  const { assistant, plan, monthlyCredits } = await chattableAssistant(ctx, actor, input.assistantId);
   const conversation = input.conversationId
     ? await ownConversation(ctx, userId, input.conversationId, assistant.id)
     : {
@@ -55,7 +55,14 @@ export async function startChat(ctx: AppContext, actor: Actor, input: ChatInput)
   if ('id' in conversation && conversation.status === 'closed') {
     throw new AppError('bad_request:chat', 'This conversation is closed; start a new one');
   }
-  return beginTurn(ctx, { assistant, plan, conversation, content: input.content, authorId: userId });
+  return beginTurn(ctx, {
+    assistant,
+    plan,
+    monthlyCredits,
+    conversation,
+    content: input.content,
+    authorId: userId,
+  });
 }
 
 export async function listChats(

@@ -13,6 +13,8 @@ import { type Reservation, refundCredit, reserveCredit } from '../credits/credit
 export type TurnInput = {
   assistant: AssistantRow;
   plan: Plan;
+  /** The workspace's agreed Enterprise credits (Tenant.monthlyCredits): the credit limit needs it. */
+  monthlyCredits: number | null;
   /** An existing conversation, or what to create (only once a credit is secured). */
   conversation: ConversationRow | NewConversation;
   content: string;
@@ -49,7 +51,7 @@ export async function beginTurn(ctx: AppContext, input: TurnInput): Promise<Turn
     const userMessage = await appendMessage(ctx.db, conversation, message);
     return { kind: 'handoff', conversation, userMessage };
   }
-  const reservation = await reserveCredit(ctx, input.assistant.workspaceId);
+  const reservation = await reserveCredit(ctx, input.assistant.workspaceId, input);
   try {
     const spec = input.conversation;
     const { conversation, message: userMessage } = isRow(spec)

@@ -53,7 +53,7 @@ function noticeFor(
  */
 export async function raiseAlert(
   ctx: AppContext,
-  ws: { id: string; name: string },
+  workspaceId: string,
   level: AlertLevel,
   limit: number,
   at: Date,
@@ -62,24 +62,23 @@ export async function raiseAlert(
   try {
     const threshold = level === 100 ? limit : warningThreshold(limit);
     const sent = await ctx.db.transaction(async (tx) => {
-      const claimed = await repo.claimAlert(tx, ws.id, level, threshold, at);
+      const claimed = await repo.claimAlert(tx, workspaceId, level, threshold, at);
       if (!claimed) return null;
-      const notice = noticeFor(level, ws, claimed.used, limit, claimed.periodEnd);
-      return { notice, recipients: await notifyWorkspaceAdmins(tx, ws.id, notice) };
+      // The name only for the notice: read when an alert is actually sent.
+      const ws = await repo.findWorkspace(tx, workspaceId);
+      const notice = noticeFor(level, { name: ws?.name ?? '' }, claimed.used, limit, claimed.periodEnd);
+      return { notice, recipients: await notifyWorkspaceAdmins(tx, workspaceId, notice) };
     });
     if (!sent) return;
     // After commit and not awaited: SMTP must not delay the reply (ARCHITECTURE.md side effects).
     void emailNotice(ctx, sent.recipients, sent.notice)
       .then((n) => {
         if (n < sent.recipients.length) {
-          log?.error(
-            { workspaceId: ws.id, level, failed: sent.recipients.length - n },
-            'credit alert email failed',
-          );
+          log?.error({ workspaceId, level, failed: sent.recipients.length - n }, 'credit alert email failed');
         }
       })
-      .catch((err) => log?.error({ err, workspaceId: ws.id, level }, 'credit alert email failed'));
+      .catch((err) => log?.error({ err, workspaceId, level }, 'credit alert email failed'));
   } catch (err) {
-    log?.error({ err, workspaceId: ws.id, level }, 'credit alert failed');
+    log?.error({ err, workspaceId, level }, 'credit alert failed');
   }
 }

@@ -1,6 +1,6 @@
 import type { Config } from '../../config.ts';
 import type { Plan } from '../../db/schema/index.ts';
-import { effectivePlan } from '../workspaces/plan.ts';
+import { type PlanStanding, planStanding } from '../workspaces/plan.ts';
 import type { CreditRow, Period } from './credits.repo.ts';
 
 /** Spec Plans, "Monthly credits": Free 50, Pro (and the Pro trial) 1,200, Enterprise custom. */
@@ -14,17 +14,25 @@ export type AllowanceInput = {
 };
 
 /**
- * The monthly allowance of the plan in force now (decisions §13): a passed trial counts as Free;
- * Enterprise gets its agreed `monthly_credits`, else ENTERPRISE_MONTHLY_CREDITS. Read at every
- * reservation, so an upgrade raises the limit at once and a blocked workspace resumes.
+ * The monthly allowance of the plan in force (decisions §13): Free and Pro (trial included) by
+ * the plan; Enterprise gets its agreed `monthly_credits`, else ENTERPRISE_MONTHLY_CREDITS. Taken
+ * from the workspace row read in the same request, so an upgrade raises the limit at once and a
+ * blocked workspace resumes.
  */
+export function creditLimit(
+  standing: PlanStanding,
+  config: Pick<Config, 'enterpriseMonthlyCredits'>,
+): number {
+  if (standing.plan === 'enterprise') return standing.monthlyCredits ?? config.enterpriseMonthlyCredits;
+  return PLAN_CREDITS[standing.plan];
+}
+
+/** The same from a workspace row: a passed trial counts as Free. */
 export function monthlyCreditsFor(
   ws: AllowanceInput,
   config: Pick<Config, 'enterpriseMonthlyCredits'>,
 ): number {
-  const plan = effectivePlan(ws);
-  if (plan === 'enterprise') return ws.monthlyCredits ?? config.enterpriseMonthlyCredits;
-  return PLAN_CREDITS[plan];
+  return creditLimit(planStanding(ws), config);
 }
 
 /** The credit period containing `at`: the calendar month in UTC (docs/decisions/0005-credits.md). */

@@ -1,8 +1,9 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
+import type { PlanStanding } from '../workspaces/plan.ts';
 import { raiseAlert } from './alerts.ts';
-import { monthlyCreditsFor, periodOf, standing, warningThreshold } from './allowance.ts';
+import { creditLimit, monthlyCreditsFor, periodOf, standing, warningThreshold } from './allowance.ts';
 import * as repo from './credits.repo.ts';
 
 /**
@@ -29,17 +30,24 @@ async function workspaceOf(ctx: AppContext, workspaceId: string) {
  * Reserves one credit atomically (a single conditional statement, never read-then-write); throws
  * 403 `credits_limit_exceeded` when none are left, before anything is stored or streamed. The row
  * is created lazily, and an ended period is replaced by the current one in the same statement.
+ * `standing` is the workspace's plan as the caller's request already read it (the tenant guard's);
+ * without it, it is read here.
  */
-export async function reserveCredit(ctx: AppContext, workspaceId: string): Promise<Reservation> {
-  const ws = await workspaceOf(ctx, workspaceId);
-  const limit = monthlyCreditsFor(ws, ctx.config);
+export async function reserveCredit(
+  ctx: AppContext,
+  workspaceId: string,
+  standing?: PlanStanding,
+): Promise<Reservation> {
+  const limit = standing
+    ? creditLimit(standing, ctx.config)
+    : monthlyCreditsFor(await workspaceOf(ctx, workspaceId), ctx.config);
   const at = now();
   const period = periodOf(at);
   const row = limit > 0 ? await repo.reserve(ctx.db, workspaceId, limit, period, at) : undefined;
   if (!row) {
     // Also covers a limit lowered under the usage (downgrade, trial end): the 100% alert still
     // goes out once, and a lost alert (crash after the reservation) is sent on the next try.
-    await raiseAlert(ctx, ws, 100, limit, at);
+    await raiseAlert(ctx, workspaceId, 100, limit, at);
     throw new AppError(
       'credits_limit_exceeded',
       'This workspace has used all its monthly credits; AI replies resume after the monthly reset or an upgrade',
@@ -47,9 +55,9 @@ export async function reserveCredit(ctx: AppContext, workspaceId: string): Promi
     );
   }
   if (row.used >= limit) {
-    if (!same(row.alert100For, row.periodStart)) await raiseAlert(ctx, ws, 100, limit, at);
+    if (!same(row.alert100For, row.periodStart)) await raiseAlert(ctx, workspaceId, 100, limit, at);
   } else if (row.used >= warningThreshold(limit) && !same(row.alert80For, row.periodStart)) {
-    await raiseAlert(ctx, ws, 80, limit, at);
+    await raiseAlert(ctx, workspaceId, 80, limit, at);
   }
   return { workspaceId, periodStart: row.periodStart, used: row.used, limit };
 }

@@ -4,7 +4,7 @@ import type { Plan } from '../../db/schema/index.ts';
 import { AppError, forbidden } from '../../http/errors.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import type { AssistantRow } from '../assistants/assistants.repo.ts';
-import { effectivePlan } from '../workspaces/plan.ts';
+import { planStanding } from '../workspaces/plan.ts';
 import * as repo from './widget.repo.ts';
 import { hostAllowed, requestOrigin } from './widget-origin.ts';
 
@@ -26,6 +26,8 @@ export type WidgetAccess = {
   assistant: AssistantRow;
   config: WidgetConfig;
   plan: Plan;
+  /** The workspace's agreed Enterprise credits (Tenant.monthlyCredits). */
+  monthlyCredits: number | null;
   /** The allowlisted requesting origin, e.g. `https://shop.example.com`. */
   origin: string;
   session?: WidgetSession;
@@ -82,7 +84,7 @@ export async function authorizeWidget(
   const access: WidgetAccess = {
     assistant: target.assistant,
     config: target.config,
-    plan: effectivePlan(target),
+    ...planStanding(target),
     origin: found.origin,
   };
   return opts.requireToken ? withSession(ctx, request, access, opts.sessionId) : access;

@@ -33,6 +33,7 @@ export async function findWidgetTarget(db: Executor, assistantId: string) {
       plan: workspaces.plan,
       trialEndsAt: workspaces.trialEndsAt,
       billingStatus: workspaces.billingStatus,
+      monthlyCredits: workspaces.monthlyCredits,
     })
     .from(assistants)
     .innerJoin(workspaces, eq(workspaces.id, assistants.workspaceId))

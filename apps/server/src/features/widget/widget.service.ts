@@ -143,6 +143,7 @@ export async function startWidgetChat(ctx: AppContext, access: WidgetAccess, con
     turn = await beginTurn(ctx, {
       assistant: access.assistant,
       plan: access.plan,
+      monthlyCredits: access.monthlyCredits,
       conversation: existing ?? {
         workspaceId: access.assistant.workspaceId,
         assistantId: access.assistant.id,

@@ -12,6 +12,18 @@ export function effectivePlan(ws: { plan: Plan; trialEndsAt: Date | null; billin
   return ws.plan;
 }
 
+/** The plan in force and the workspace's agreed Enterprise credits: what the tenant guard carries. */
+export type PlanStanding = { plan: Plan; monthlyCredits: number | null };
+
+export function planStanding(ws: {
+  plan: Plan;
+  trialEndsAt: Date | null;
+  billingStatus: string;
+  monthlyCredits: number | null;
+}): PlanStanding {
+  return { plan: effectivePlan(ws), monthlyCredits: ws.monthlyCredits };
+}
+
 export const TRIAL_DAYS = 14;
 
 /** Plan quotas of the spec's Plans table; null is unlimited. */

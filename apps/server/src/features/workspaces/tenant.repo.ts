@@ -8,6 +8,7 @@ const planColumns = {
   plan: workspaces.plan,
   trialEndsAt: workspaces.trialEndsAt,
   billingStatus: workspaces.billingStatus,
+  monthlyCredits: workspaces.monthlyCredits,
 };
 
 // The tenant guard runs on every workspace request: prepared once (db/prepared.ts).

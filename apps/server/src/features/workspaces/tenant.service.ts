@@ -9,7 +9,7 @@ import {
   type Tenant,
 } from '../../http/actor.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
-import { effectivePlan } from './plan.ts';
+import { planStanding } from './plan.ts';
 import { findMembershipWithPlan, findWorkspacePlan } from './tenant.repo.ts';
 
 /**
@@ -27,11 +27,11 @@ export async function resolveTenant(ctx: AppContext, actor: Actor, workspaceId: 
   if (actor.kind === 'apiKey') {
     const ws = await findWorkspacePlan(ctx.db, workspaceId);
     if (!ws) throw notFound('Workspace');
-    return { workspaceId, role: null, plan: effectivePlan(ws) };
+    return { workspaceId, role: null, ...planStanding(ws) };
   }
   const row = await findMembershipWithPlan(ctx.db, workspaceId, actor.userId);
   if (!row) throw notFound('Workspace');
-  return { workspaceId, role: row.role, plan: effectivePlan(row) };
+  return { workspaceId, role: row.role, ...planStanding(row) };
 }
 
 export type Requirement = { permission?: Permission; scope?: Scope; planFeature?: PlanFeature };
