@@ -53,16 +53,34 @@ export class Lanes {
 
   /** Runs `task` in the background lane: after the foreground work in flight, or `maxWaitMs` at most. */
   async background<T>(task: () => Promise<T>): Promise<T> {
-    await new Promise<void>((resolve) => {
-      this.queue.push({ start: resolve, deadline: performance.now() + this.maxWaitMs });
-      this.pump();
-    });
+    await this.acquire();
     try {
       return await task();
     } finally {
-      this.backgroundRunning--;
-      this.pump();
+      this.release();
     }
+  }
+
+  /**
+   * Waits for a background turn, then holds its slot until the work that follows synchronously
+   * and in microtasks is done: for data already at hand, such as the rest of a model's stream
+   * that arrived with its first token, without holding a slot across a wait for more.
+   */
+  async yield(): Promise<void> {
+    await this.acquire();
+    setImmediate(() => this.release());
+  }
+
+  private acquire(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.queue.push({ start: resolve, deadline: performance.now() + this.maxWaitMs });
+      this.pump();
+    });
+  }
+
+  private release(): void {
+    this.backgroundRunning--;
+    this.pump();
   }
 
   /** Starts waiting tasks in order while a slot is free and no foreground work is in flight (or the oldest is overdue). */

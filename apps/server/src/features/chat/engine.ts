@@ -4,7 +4,6 @@ import type { ToolStep } from '../../db/schema/index.ts';
 import { modelFor } from '../../providers/llm/index.ts';
 import { appendMessage, historyWithin } from '../conversations/conversations.service.ts';
 import { refundCredit } from '../credits/credits.service.ts';
-import { realtimeSourcesOf, retrieveForAssistant } from '../knowledge/knowledge.service.ts';
 import { PassageBook } from './passages.ts';
 import { systemPrompt, toModelMessages } from './prompt.ts';
 import { mapPart, messageOf, type StreamEvent } from './stream-events.ts';
@@ -18,7 +17,6 @@ export type ReplyOutcome = {
 };
 
 const MAX_STEPS = 4;
-const PASSAGES = 5;
 
 /**
  * Generates and stores the AI's reply to a turn begun by beginTurn (issue 5 items 2 to 4),
@@ -36,19 +34,18 @@ export async function runReply(
   log?: { warn(obj: object, msg: string): void },
 ): Promise<ReplyOutcome> {
   const { assistant, conversation } = turn;
-  const question = turn.userMessage.content;
   const book = new PassageBook();
   let text = '';
   const steps = new Map<string, ToolStep>();
   const usage = { promptTokens: 0, completionTokens: 0 };
   let failure: unknown;
+  let yielded = false;
   const abort = AbortSignal.any([signal, AbortSignal.timeout(ctx.config.ai.timeoutMs)]);
 
   try {
-    const [chunks, history, realtime] = await Promise.all([
-      retrieveForAssistant(ctx, assistant, question, PASSAGES),
+    const [{ chunks, realtime }, history] = await Promise.all([
+      turn.context,
       turn.isNew ? [turn.userMessage] : historyWithin(ctx, conversation.id, ctx.config.ai.historyTokens),
-      realtimeSourcesOf(ctx, assistant),
     ]);
     book.add(chunks);
     const result = streamText({
@@ -76,6 +73,12 @@ export async function runReply(
           if (step) step.result = e.result;
         }
         emit(e);
+        // The first event is out: what follows is background work (lib/lanes.ts). With a fast
+        // model the rest of the stream is already here; it waits while other chats start.
+        if (!yielded) {
+          yielded = true;
+          await ctx.lanes.yield();
+        }
       } else if (mapped.kind === 'usage') {
         usage.promptTokens = mapped.promptTokens;
         usage.completionTokens = mapped.completionTokens;

@@ -9,6 +9,7 @@ import {
   startConversation,
 } from '../conversations/conversations.service.ts';
 import { type Reservation, refundCredit, reserveCredit } from '../credits/credits.service.ts';
+import { type ReplyContext, readContext } from './context.ts';
 
 export type TurnInput = {
   assistant: AssistantRow;
@@ -32,6 +33,8 @@ export type Turn =
       plan: Plan;
       /** The conversation started with this turn: its only history is the user's message. */
       isNew: boolean;
+      /** The reply's context, read while the turn was being stored (context.ts). */
+      context: Promise<ReplyContext>;
     };
 
 const isRow = (c: ConversationRow | NewConversation): c is ConversationRow => 'id' in c;
@@ -42,7 +45,7 @@ const isRow = (c: ConversationRow | NewConversation): c is ConversationRow => 'i
  * - otherwise one credit is reserved first (403 `credits_limit_exceeded` when none are left,
  *   with nothing stored: "conversations and data are untouched"), then the conversation (if new)
  *   and the user's message are written in one statement. If that write fails, the credit is
- *   given back.
+ *   given back. The reply's context is read meanwhile (context.ts).
  */
 export async function beginTurn(ctx: AppContext, input: TurnInput): Promise<Turn> {
   const message = { role: 'user' as const, content: input.content, authorId: input.authorId ?? null };
@@ -51,6 +54,7 @@ export async function beginTurn(ctx: AppContext, input: TurnInput): Promise<Turn
     const userMessage = await appendMessage(ctx.db, conversation, message);
     return { kind: 'handoff', conversation, userMessage };
   }
+  const context = readContext(ctx, input.assistant, input.content);
   const reservation = await reserveCredit(ctx, input.assistant.workspaceId, input);
   try {
     const spec = input.conversation;
@@ -65,6 +69,7 @@ export async function beginTurn(ctx: AppContext, input: TurnInput): Promise<Turn
       assistant: input.assistant,
       plan: input.plan,
       isNew: !isRow(spec),
+      context,
     };
   } catch (err) {
     await refundCredit(ctx, reservation);

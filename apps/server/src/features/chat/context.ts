@@ -1,0 +1,30 @@
+import type { AppContext } from '../../context.ts';
+import type { AssistantRow } from '../assistants/assistants.repo.ts';
+import { realtimeSourcesOf, retrieveForAssistant } from '../knowledge/knowledge.service.ts';
+import type { RetrievedChunk } from '../knowledge/retrieval.ts';
+import type { SourceRow } from '../knowledge/sources.repo.ts';
+
+/** What a reply is grounded on (issue 5 item 2): the best passages and the realtime sources. */
+export type ReplyContext = { chunks: RetrievedChunk[]; realtime: SourceRow[] };
+
+export const PASSAGES = 5;
+
+/**
+ * Reads a reply's context. beginTurn starts it beside the credit reservation and the turn's
+ * statement (it needs only the assistant and the question), so a reply's first event waits on
+ * the slower of the two instead of both in turn. Reads only: nothing is written if the turn is
+ * then refused.
+ */
+export function readContext(
+  ctx: AppContext,
+  assistant: AssistantRow,
+  question: string,
+): Promise<ReplyContext> {
+  const context = Promise.all([
+    retrieveForAssistant(ctx, assistant, question, PASSAGES),
+    realtimeSourcesOf(ctx, assistant),
+  ]).then(([chunks, realtime]) => ({ chunks, realtime }));
+  // Awaited by the reply; a refused turn never awaits it, and its failure must not go unhandled.
+  context.catch(() => undefined);
+  return context;
+}
