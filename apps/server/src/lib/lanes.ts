@@ -61,16 +61,6 @@ export class Lanes {
     }
   }
 
-  /**
-   * Waits for a background turn, then holds its slot until the work that follows synchronously
-   * and in microtasks is done: for data already at hand, such as the rest of a model's stream
-   * that arrived with its first token, without holding a slot across a wait for more.
-   */
-  async yield(): Promise<void> {
-    await this.acquire();
-    setImmediate(() => this.release());
-  }
-
   private acquire(): Promise<void> {
     return new Promise<void>((resolve) => {
       this.queue.push({ start: resolve, deadline: performance.now() + this.maxWaitMs });

@@ -85,22 +85,6 @@ describe('Lanes', () => {
     end();
   });
 
-  it('yield waits like background work and holds its slot only for the work at hand', async () => {
-    const lanes = new Lanes({ maxConcurrent: 1, maxWaitMs: 10_000 });
-    const end = lanes.foreground();
-    let slotsWhileResumed = -1;
-    const resumed = lanes.yield().then(() => {
-      slotsWhileResumed = lanes.state.background;
-    });
-    await sleep(10);
-    expect(slotsWhileResumed).toBe(-1);
-    end();
-    await resumed;
-    expect(slotsWhileResumed).toBe(1);
-    await tick();
-    expect(lanes.state).toEqual({ foreground: 0, background: 0, waiting: 0 });
-  });
-
   it('a failing task frees its slot and the next one runs', async () => {
     const lanes = new Lanes({ maxConcurrent: 1 });
     const failed = lanes.background(async () => {

@@ -39,7 +39,6 @@ export async function runReply(
   const steps = new Map<string, ToolStep>();
   const usage = { promptTokens: 0, completionTokens: 0 };
   let failure: unknown;
-  let yielded = false;
   const abort = AbortSignal.any([signal, AbortSignal.timeout(ctx.config.ai.timeoutMs)]);
 
   try {
@@ -73,12 +72,6 @@ export async function runReply(
           if (step) step.result = e.result;
         }
         emit(e);
-        // The first event is out: what follows is background work (lib/lanes.ts). With a fast
-        // model the rest of the stream is already here; it waits while other chats start.
-        if (!yielded) {
-          yielded = true;
-          await ctx.lanes.yield();
-        }
       } else if (mapped.kind === 'usage') {
         usage.promptTokens = mapped.promptTokens;
         usage.completionTokens = mapped.completionTokens;
