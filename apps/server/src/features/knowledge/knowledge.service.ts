@@ -1,14 +1,23 @@
 import type { AppContext } from '../../context.ts';
-import { connectedProjectIds } from './projects.repo.ts';
+import { namespacesWithVersions } from './projects.repo.ts';
 import { type RetrievedChunk, retrieve } from './retrieval.ts';
+import type { Versions } from './vector-index.ts';
+
+export type Scope = { namespaces: string[]; versions: Versions };
+
 import { listRealtimeSources, type SourceRow } from './sources.repo.ts';
 
 /**
  * The namespaces an assistant answers from: its own, plus every connected project
- * (decisions §1 Knowledge). The chat engine and the search endpoint both call this.
+ * (decisions §1 Knowledge), with their versions. The chat engine and the search endpoint both
+ * call this.
  */
-export async function namespacesOf(ctx: AppContext, assistant: { id: string }): Promise<string[]> {
-  return [assistant.id, ...(await connectedProjectIds(ctx.db, assistant.id))];
+export async function scopeOf(ctx: AppContext, assistant: { id: string }): Promise<Scope> {
+  const rows = await namespacesWithVersions(ctx.db, assistant.id);
+  return {
+    namespaces: rows.map((r) => r.namespace),
+    versions: new Map(rows.map((r) => [r.namespace, r.version])),
+  };
 }
 
 export async function retrieveForAssistant(
@@ -17,7 +26,8 @@ export async function retrieveForAssistant(
   query: string,
   k = 5,
 ): Promise<RetrievedChunk[]> {
-  return retrieve(ctx, await namespacesOf(ctx, assistant), query, k);
+  const scope = await scopeOf(ctx, assistant);
+  return retrieve(ctx, scope.namespaces, query, k, scope.versions);
 }
 
 /** The assistant's realtime sources, which the chat reads live through tools (decisions §6). */

@@ -1,20 +1,23 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, queryRows } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
 import { assistantProjects, projects } from '../../db/schema/index.ts';
 
-// Every retrieval reads it: prepared once (db/prepared.ts).
-const projectIdsOf = preparedFor((db) =>
-  db
-    .select({ projectId: assistantProjects.projectId })
-    .from(assistantProjects)
-    .where(eq(assistantProjects.assistantId, sql.placeholder('assistantId')))
-    .prepare('parley_connected_projects'),
-);
-
-export async function connectedProjectIds(db: Executor, assistantId: string): Promise<string[]> {
-  const rows = await projectIdsOf(db).execute({ assistantId });
-  return rows.map((r) => r.projectId);
+/**
+ * The namespaces an assistant answers from (its own and each connected project's) with their
+ * versions (0: never written), in one query: every retrieval starts here, and the exact vector
+ * search needs the versions to trust its cache (vector-cache.ts).
+ */
+export async function namespacesWithVersions(db: Executor, assistantId: string) {
+  const rows = await queryRows<{ namespace: string; version: number }>(
+    db,
+    sql`select n.namespace, coalesce(v.version, 0) as version
+        from (select ${assistantId}::text as namespace
+              union all
+              select project_id from assistant_projects where assistant_id = ${assistantId}) n
+        left join namespace_versions v on v.namespace = n.namespace`,
+  );
+  return rows.map((r) => ({ namespace: r.namespace, version: Number(r.version) }));
 }
 
 export async function projectCountMap(db: Executor, assistantIds: string[]): Promise<Map<string, number>> {

@@ -16,7 +16,8 @@ export type IndexKind = 'adaptive' | 'hnsw' | 'exact';
 
 export interface VectorIndex {
   readonly kind: IndexKind;
-  nearest(namespaces: string[], query: Float32Array, k: number): Promise<Scored[]>;
+  /** `versions`: the namespaces' versions when the caller has read them already (else read here). */
+  nearest(namespaces: string[], query: Float32Array, k: number, versions?: Versions): Promise<Scored[]>;
 }
 
 const indexes = new WeakMap<AppContext, Promise<VectorIndex>>();
@@ -99,7 +100,7 @@ function hnswIndex(ctx: AppContext): VectorIndex {
   };
 }
 
-type Versions = Map<string, number>;
+export type Versions = Map<string, number>;
 
 async function namespaceVersions(ctx: AppContext, namespaces: string[]): Promise<Versions> {
   const rows = await queryRows<{ namespace: string; version: number }>(
@@ -149,9 +150,9 @@ function exactIndex(ctx: AppContext): ExactIndex {
   return {
     kind: 'exact',
     nearestAt,
-    async nearest(namespaces, query, k) {
+    async nearest(namespaces, query, k, versions) {
       if (namespaces.length === 0) return [];
-      return nearestAt(await namespaceVersions(ctx, namespaces), namespaces, query, k);
+      return nearestAt(versions ?? (await namespaceVersions(ctx, namespaces)), namespaces, query, k);
     },
   };
 }
@@ -186,9 +187,9 @@ function adaptiveIndex(ctx: AppContext, exactMax = EXACT_MAX_CHUNKS): VectorInde
   }
   return {
     kind: 'adaptive',
-    async nearest(namespaces, query, k) {
+    async nearest(namespaces, query, k, known) {
       if (namespaces.length === 0) return [];
-      const versions = await namespaceVersions(ctx, namespaces);
+      const versions = known ?? (await namespaceVersions(ctx, namespaces));
       let total = 0;
       for (const ns of namespaces) total += await sizeOf(ns, versions.get(ns) ?? 0);
       if (total <= exactMax) return exact.nearestAt(versions, namespaces, query, k);
