@@ -2,7 +2,7 @@ import { stepCountIs, streamText } from 'ai';
 import type { AppContext } from '../../context.ts';
 import type { ToolStep } from '../../db/schema/index.ts';
 import { modelFor } from '../../providers/llm/index.ts';
-import { appendMessage, historyWithin } from '../conversations/conversations.service.ts';
+import { appendMessage } from '../conversations/conversations.service.ts';
 import { refundCredit } from '../credits/credits.service.ts';
 import { PassageBook } from './passages.ts';
 import { systemPrompt, toModelMessages } from './prompt.ts';
@@ -39,13 +39,11 @@ export async function runReply(
   const steps = new Map<string, ToolStep>();
   const usage = { promptTokens: 0, completionTokens: 0 };
   let failure: unknown;
+  let started = false;
   const abort = AbortSignal.any([signal, AbortSignal.timeout(ctx.config.ai.timeoutMs)]);
 
   try {
-    const [{ chunks, realtime }, history] = await Promise.all([
-      turn.context,
-      turn.isNew ? [turn.userMessage] : historyWithin(ctx, conversation.id, ctx.config.ai.historyTokens),
-    ]);
+    const [{ chunks, realtime }, history] = await Promise.all([turn.context, turn.history]);
     book.add(chunks);
     const result = streamText({
       model: modelFor(ctx.config.ai, { passages: book.passages }),
@@ -63,6 +61,11 @@ export async function runReply(
     for await (const part of result.fullStream) {
       const mapped = mapPart(part);
       if (mapped.kind === 'event') {
+        // Nothing of the reply leaves before the turn's own statement has committed (turn.ts).
+        if (!started) {
+          await turn.stored;
+          started = true;
+        }
         const e = mapped.event;
         if (e.type === 'text-delta') text += e.textDelta;
         if (e.type === 'tool-call')
@@ -87,6 +90,16 @@ export async function runReply(
   }
 
   const clientGone = signal.aborted;
+  // The turn could not be stored: beginTurn gave its credit back, and nothing of the reply is kept.
+  const lost = await turn.stored.then(
+    () => undefined,
+    (err: unknown) => err ?? new Error('The turn was not stored'),
+  );
+  if (lost !== undefined) {
+    log?.warn({ err: messageOf(lost), conversationId: conversation.id }, 'chat turn not stored');
+    if (!clientGone) emit(modelError());
+    return { messageId: null, status: 'failed', text: '' };
+  }
   if (failure === undefined && abort.aborted && !clientGone)
     failure = new Error('The model took too long to answer');
   if (failure !== undefined && !clientGone) {

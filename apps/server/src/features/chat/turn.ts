@@ -4,9 +4,11 @@ import type { AssistantRow } from '../assistants/assistants.repo.ts';
 import {
   appendMessage,
   type ConversationRow,
+  historyWithin,
   type MessageRow,
   type NewConversation,
-  startConversation,
+  prepareAppend,
+  prepareStart,
 } from '../conversations/conversations.service.ts';
 import { type Reservation, refundCredit, reserveCredit } from '../credits/credits.service.ts';
 import { type ReplyContext, readContext } from './context.ts';
@@ -35,6 +37,14 @@ export type Turn =
       isNew: boolean;
       /** The reply's context, read while the turn was being stored (context.ts). */
       context: Promise<ReplyContext>;
+      /** The history the model is sent, this turn's message included (read beside storing it). */
+      history: Promise<HistoryMessage[]>;
+      /**
+       * The turn's statement (the conversation if new, the user's message, their events). It runs
+       * beside the context read and the model call; nothing of the reply is sent or stored before
+       * it has committed. If it fails, the credit has been given back and it rejects.
+       */
+      stored: Promise<void>;
     };
 
 const isRow = (c: ConversationRow | NewConversation): c is ConversationRow => 'id' in c;
@@ -44,8 +54,9 @@ const isRow = (c: ConversationRow | NewConversation): c is ConversationRow => 'i
  * - in `handoff`, the message is stored for the humans and no credit is spent;
  * - otherwise one credit is reserved first (403 `credits_limit_exceeded` when none are left,
  *   with nothing stored: "conversations and data are untouched"), then the conversation (if new)
- *   and the user's message are written in one statement. If that write fails, the credit is
- *   given back. The reply's context is read meanwhile (context.ts).
+ *   and the user's message are written in one statement (`stored`). If that write fails, the
+ *   credit is given back. The reply's context and history are read meanwhile, so the model is
+ *   called without waiting for the write; the reply's first event waits for it (engine.ts).
  */
 export async function beginTurn(ctx: AppContext, input: TurnInput): Promise<Turn> {
   const message = { role: 'user' as const, content: input.content, authorId: input.authorId ?? null };
@@ -56,23 +67,30 @@ export async function beginTurn(ctx: AppContext, input: TurnInput): Promise<Turn
   }
   const context = readContext(ctx, input.assistant, input.content);
   const reservation = await reserveCredit(ctx, input.assistant.workspaceId, input);
-  try {
-    const spec = input.conversation;
-    const { conversation, message: userMessage } = isRow(spec)
-      ? { conversation: spec, message: await appendMessage(ctx.db, spec, message) }
-      : await startConversation(ctx.db, spec, message);
-    return {
-      kind: 'reply',
-      conversation,
-      userMessage,
-      reservation,
-      assistant: input.assistant,
-      plan: input.plan,
-      isNew: !isRow(spec),
-      context,
-    };
-  } catch (err) {
+  const spec = input.conversation;
+  const pending = isRow(spec) ? prepareAppend(spec, message) : prepareStart(spec, message);
+  const stored = pending.store(ctx.db).catch(async (err) => {
     await refundCredit(ctx, reservation);
     throw err;
-  }
+  });
+  // Awaited by whoever carries the turn on; marked handled so a turn dropped early never warns.
+  stored.catch(() => undefined);
+  const history = isRow(spec)
+    ? historyWithin(ctx, spec.id, ctx.config.ai.historyTokens, pending.message)
+    : Promise.resolve([pending.message]);
+  history.catch(() => undefined);
+  return {
+    kind: 'reply',
+    conversation: pending.conversation,
+    userMessage: pending.message,
+    reservation,
+    assistant: input.assistant,
+    plan: input.plan,
+    isNew: !isRow(spec),
+    context,
+    history,
+    stored,
+  };
 }
+
+export type HistoryMessage = Pick<MessageRow, 'role' | 'content'>;

@@ -133,7 +133,12 @@ export async function listMessages(
 /** The newest messages of a conversation (for the model's history), newest first. */
 export async function recentMessages(db: Executor, conversationId: string, limit: number) {
   return db
-    .select({ role: messages.role, content: messages.content, createdAt: messages.createdAt })
+    .select({
+      id: messages.id,
+      role: messages.role,
+      content: messages.content,
+      createdAt: messages.createdAt,
+    })
     .from(messages)
     .where(eq(messages.conversationId, conversationId))
     .orderBy(desc(messages.createdAt), desc(messages.id))

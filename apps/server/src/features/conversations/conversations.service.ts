@@ -96,11 +96,25 @@ const messageEvent = (
     row.createdAt,
   );
 
+/** Rows made in process, and the one statement that stores them (with their events). */
+export type Pending = {
+  conversation: repo.ConversationRow;
+  message: repo.MessageRow;
+  store(db: Executor): Promise<void>;
+};
+
 /**
  * Starts a conversation with its first message: both rows, `conversation.created` and
  * `message.created` commit together (the outbox, decisions §9) in one statement.
  */
 export async function startConversation(db: Executor, input: NewConversation, first: NewMessage) {
+  const pending = prepareStart(input, first);
+  await pending.store(db);
+  return { conversation: pending.conversation, message: pending.message };
+}
+
+/** startConversation in two steps: the rows (ids and all) now, the statement when `store` is called. */
+export function prepareStart(input: NewConversation, first: NewMessage): Pending {
   const at = now();
   const conversation: repo.ConversationRow = {
     id: newId('conv'),
@@ -119,7 +133,7 @@ export async function startConversation(db: Executor, input: NewConversation, fi
     updatedAt: at,
   };
   const message = messageRow(conversation, first, at);
-  await repo.insertConversationWithMessage(db, conversation, message, [
+  const events = [
     eventRow(
       {
         workspaceId: conversation.workspaceId,
@@ -129,8 +143,12 @@ export async function startConversation(db: Executor, input: NewConversation, fi
       at,
     ),
     messageEvent(conversation, message),
-  ]);
-  return { conversation, message };
+  ];
+  return {
+    conversation,
+    message,
+    store: (db) => repo.insertConversationWithMessage(db, conversation, message, events),
+  };
 }
 
 /**
@@ -142,9 +160,24 @@ export async function appendMessage(
   conversation: Pick<repo.ConversationRow, 'id' | 'workspaceId' | 'assistantId' | 'channel'>,
   input: NewMessage,
 ) {
-  const row = messageRow(conversation, input, now());
-  await repo.insertMessageCounted(db, row, messageEvent(conversation, row));
-  return row;
+  const pending = prepareAppend(conversation, input);
+  await pending.store(db);
+  return pending.message;
+}
+
+/** appendMessage in two steps, like prepareStart. */
+export function prepareAppend<
+  C extends Pick<repo.ConversationRow, 'id' | 'workspaceId' | 'assistantId' | 'channel'>,
+>(
+  conversation: C,
+  input: NewMessage,
+): { conversation: C; message: repo.MessageRow; store(db: Executor): Promise<void> } {
+  const message = messageRow(conversation, input, now());
+  return {
+    conversation,
+    message,
+    store: (db) => repo.insertMessageCounted(db, message, messageEvent(conversation, message)),
+  };
 }
 
 export const findConversation = (ctx: AppContext, id: string) =>
@@ -154,8 +187,16 @@ export const setConversationStatus = repo.setConversationStatus;
 export const setConversationContact = repo.setConversationContact;
 
 /** The last messages in chronological order, cut to a token budget from the newest back (issue 5 item 2). */
-export async function historyWithin(ctx: AppContext, conversationId: string, tokenBudget: number) {
-  const rows = await repo.recentMessages(ctx.db, conversationId, 100);
+export async function historyWithin(
+  ctx: AppContext,
+  conversationId: string,
+  tokenBudget: number,
+  latest?: repo.MessageRow,
+) {
+  // `latest`: the turn's own message, which may not be stored yet when this runs (beginTurn reads
+  // the history beside storing it); it counts first, and once only.
+  const stored = await repo.recentMessages(ctx.db, conversationId, 100);
+  const rows = latest ? [latest, ...stored.filter((r) => r.id !== latest.id)] : stored;
   const kept: typeof rows = [];
   let spent = 0;
   for (const row of rows) {

@@ -153,6 +153,8 @@ export async function startWidgetChat(ctx: AppContext, access: WidgetAccess, con
       },
       content,
     });
+    // The session is bound to the conversation below, so it must exist first (turn.ts `stored`).
+    if (turn.kind === 'reply') await turn.stored;
   } catch (err) {
     await refundDailyMessage(ctx, quota);
     throw err;

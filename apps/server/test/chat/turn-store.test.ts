@@ -1,0 +1,104 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conversations, messages, workspaceCredits } from '../../src/db/schema/index.ts';
+import { createAssistant } from '../assistants/helpers.ts';
+import { createTestApp, type TestApp } from '../support/harness.ts';
+import { type LlmServer, startLlmServer } from '../support/llm-server.ts';
+import { createWorld, type World } from '../support/world.ts';
+import { chat, messagesOf } from './helpers.ts';
+
+let llm: LlmServer;
+let t: TestApp;
+let w: World;
+let asst: string;
+
+const REFUSED = 'this message cannot be stored';
+
+beforeAll(async () => {
+  llm = await startLlmServer();
+  t = await createTestApp({ AI_PROVIDER: 'openai', AI_BASE_URL: `${llm.url}/v1`, AI_MODEL: 'stand-in' });
+  w = await createWorld(t);
+  asst = await createAssistant(t, w.owner, w.ws);
+  // The real database refuses one message, as a full disk or a lost connection would: the
+  // turn's statement then fails after its credit was reserved.
+  await t.ctx.db.execute(
+    sql.raw(`create function refuse_test_message() returns trigger language plpgsql as $$
+      begin
+        if new.content = '${REFUSED}' then raise exception 'refused by the test'; end if;
+        return new;
+      end $$`),
+  );
+  await t.ctx.db.execute(
+    sql.raw(`create trigger refuse_test_message before insert on messages
+      for each row execute function refuse_test_message()`),
+  );
+});
+afterAll(async () => {
+  await t.close();
+  await llm.close();
+});
+
+const used = async () =>
+  (await t.ctx.db.select().from(workspaceCredits).where(eq(workspaceCredits.workspaceId, w.ws)))[0]?.used ??
+  0;
+
+/**
+ * The turn's statement (conversation, user message, events) runs beside the context read and
+ * the model call (turn.ts): the reply waits for it, and if it fails nothing of the reply is sent
+ * or kept and the credit is given back.
+ */
+describe("the turn's own statement", () => {
+  it('stores the user message before any of the reply, and the history includes it', async () => {
+    llm.script([{ text: 'First answer.' }, { text: 'Second answer.' }]);
+    const first = await chat(t, w.member, { assistantId: asst, content: 'Hello there' });
+    expect(first.text).toBe('First answer.');
+    await chat(t, w.member, {
+      assistantId: asst,
+      conversationId: first.conversationId,
+      content: 'And again',
+    });
+    const sent = llm.requests.at(-1)?.body as { messages: Array<{ role: string; content: string }> };
+    expect(sent.messages.slice(1).map((m) => [m.role, m.content])).toEqual([
+      ['user', 'Hello there'],
+      ['assistant', 'First answer.'],
+      ['user', 'And again'],
+    ]);
+    const stored = await messagesOf(t, w.member, first.conversationId as string);
+    expect(stored.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'Hello there'],
+      ['assistant', 'First answer.'],
+      ['user', 'And again'],
+      ['assistant', 'Second answer.'],
+    ]);
+  });
+
+  it('a turn that cannot be stored sends no text, keeps nothing and gives its credit back', async () => {
+    const before = await used();
+    llm.script([{ text: 'This must never be shown.' }]);
+    const r = await chat(t, w.member, { assistantId: asst, content: REFUSED });
+    expect(r.status).toBe(200);
+    expect(r.events).toEqual([
+      { type: 'error', error: expect.any(String), code: 'internal_server_error:api' },
+    ]);
+    expect(await used()).toBe(before);
+    const id = r.conversationId as string;
+    expect(await t.ctx.db.select().from(conversations).where(eq(conversations.id, id))).toEqual([]);
+    expect(await t.ctx.db.select().from(messages).where(eq(messages.conversationId, id))).toEqual([]);
+  });
+
+  it('the same in an existing conversation: its other messages stay as they were', async () => {
+    llm.script([{ text: 'Hi.' }]);
+    const first = await chat(t, w.member, { assistantId: asst, content: 'Hi' });
+    const before = await used();
+    llm.script([{ text: 'Never shown.' }]);
+    const r = await chat(t, w.member, {
+      assistantId: asst,
+      conversationId: first.conversationId,
+      content: REFUSED,
+    });
+    expect(r.events.map((e) => e.type)).toEqual(['error']);
+    expect(await used()).toBe(before);
+    const stored = await messagesOf(t, w.member, first.conversationId as string);
+    expect(stored.map((m) => m.content)).toEqual(['Hi', 'Hi.']);
+  });
+});
