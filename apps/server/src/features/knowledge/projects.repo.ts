@@ -1,6 +1,5 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.ts';
-import { preparedFor } from '../../db/prepared.ts';
 import { assistantProjects, projects } from '../../db/schema/index.ts';
 
 /**
