@@ -1,4 +1,4 @@
-import { and, count, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.ts';
 import { type WebhookFormat, webhookDeliveries, webhookFailures, webhooks } from '../../db/schema/index.ts';
 import { newId } from '../../lib/ids.ts';
@@ -8,17 +8,54 @@ import { newId } from '../../lib/ids.ts';
  * span workspaces on purpose: workers serve every tenant; each row carries its workspace.
  */
 
-export async function activeWebhooksOf(db: Executor, workspaceIds: string[]) {
-  if (workspaceIds.length === 0) return [];
-  return db
-    .select({
-      id: webhooks.id,
-      workspaceId: webhooks.workspaceId,
-      format: webhooks.format,
-      events: webhooks.events,
-    })
-    .from(webhooks)
-    .where(and(inArray(webhooks.workspaceId, workspaceIds), eq(webhooks.active, true)));
+/** An undispatched event with one active webhook of its workspace (null: it has none). */
+export type PendingPair = {
+  eventId: string;
+  workspaceId: string;
+  type: string;
+  webhook: { id: string; format: WebhookFormat; events: string[] } | null;
+};
+
+/**
+ * The outbox relay's read (no locks, one statement): the oldest `limit` undispatched events,
+ * each paired with every active webhook of its workspace. The events table is the outbox
+ * (features/events); this relay is its only reader.
+ */
+export async function pendingEventsWithWebhooks(db: Executor, limit: number): Promise<PendingPair[]> {
+  const rows = await queryRows<{
+    id: string;
+    workspace_id: string;
+    type: string;
+    webhook_id: string | null;
+    format: WebhookFormat | null;
+    events: string[] | string | null;
+  }>(
+    db,
+    sql`select e.id, e.workspace_id, e.type, w.id as webhook_id, w.format, w.events
+        from (select id, workspace_id, type, created_at from events
+              where dispatched_at is null order by created_at limit ${limit}) e
+        left join webhooks w on w.workspace_id = e.workspace_id and w.active
+        order by e.created_at, e.id`,
+  );
+  return rows.map((r) => ({
+    eventId: r.id,
+    workspaceId: r.workspace_id,
+    type: r.type,
+    webhook:
+      r.webhook_id && r.format
+        ? { id: r.webhook_id, format: r.format, events: parseTextArray(r.events) }
+        : null,
+  }));
+}
+
+/** node-postgres returns text[] as an array; a driver may return the '{a,b}' literal. */
+function parseTextArray(v: string[] | string | null): string[] {
+  if (Array.isArray(v)) return v;
+  if (!v || v === '{}') return [];
+  return v
+    .slice(1, -1)
+    .split(',')
+    .map((s) => s.replace(/^"(.*)"$/, '$1'));
 }
 
 /**
@@ -38,22 +75,38 @@ export type NewDelivery = {
   at: Date;
 };
 
-/** Idempotent: (event_id, webhook_id) is unique, so a re-dispatched event adds nothing. */
-export async function insertDeliveries(db: Executor, rows: NewDelivery[]) {
-  for (let i = 0; i < rows.length; i += 2000) {
-    const chunk = rows.slice(i, i + 2000);
-    const col = <K extends keyof NewDelivery>(k: K) => pgArray(chunk.map((r) => r[k] as string | number));
-    const at = pgArray(chunk.map((r) => r.at.toISOString()));
-    await db.execute(
-      sql`insert into webhook_deliveries
+/**
+ * The outbox relay's write, all or nothing in one statement: the events of `eventIds` that are
+ * still undispatched and not locked by another relay are marked dispatched, and exactly their
+ * `deliveries` are inserted (idempotent: (event_id, webhook_id) is unique). Events another
+ * process took meanwhile are skipped, with their deliveries. Returns what was done.
+ */
+export async function commitDispatch(db: Executor, eventIds: string[], deliveries: NewDelivery[], at: Date) {
+  const col = <K extends keyof NewDelivery>(k: K) => pgArray(deliveries.map((r) => r[k] as string | number));
+  const [row] = await queryRows<{ events: number; deliveries: number }>(
+    db,
+    sql`with locked as (
+          select id from events
+          where id = any(${pgArray(eventIds)}::text[]) and dispatched_at is null
+          for update skip locked
+        ), marked as (
+          update events set dispatched_at = ${at.toISOString()}::timestamptz
+          where id in (select id from locked) returning id
+        ), added as (
+          insert into webhook_deliveries
             (id, workspace_id, webhook_id, event_id, event, status, attempt, max_attempts, next_attempt_at, created_at, updated_at)
-          select id, ws, wh, ev, name, 'pending', 0, max, at, at, at
+          select v.id, v.ws, v.wh, v.ev, v.name, 'pending', 0, v.max, v.at, v.at, v.at
           from unnest(${col('id')}::text[], ${col('workspaceId')}::text[], ${col('webhookId')}::text[],
-                      ${col('eventId')}::text[], ${col('event')}::text[], ${col('maxAttempts')}::int[], ${at}::timestamptz[])
+                      ${col('eventId')}::text[], ${col('event')}::text[], ${col('maxAttempts')}::int[],
+                      ${pgArray(deliveries.map((r) => r.at.toISOString()))}::timestamptz[])
             as v(id, ws, wh, ev, name, max, at)
-          on conflict (event_id, webhook_id) do nothing`,
-    );
-  }
+          where v.ev in (select id from marked)
+          on conflict (event_id, webhook_id) do nothing
+          returning 1
+        )
+        select (select count(*) from marked)::int as events, (select count(*) from added)::int as deliveries`,
+  );
+  return { events: Number(row?.events ?? 0), deliveries: Number(row?.deliveries ?? 0) };
 }
 
 export type ClaimedDelivery = {
