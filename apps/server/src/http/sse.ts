@@ -22,6 +22,12 @@ export function openEventStream(
   reply: FastifyReply,
   headers: Record<string, string>,
   keepAliveMs: number,
+  /**
+   * A reply stream: its headers leave with its first event (or keep-alive), one socket write
+   * instead of two on the way to the first event. A subscription stream, which may stay silent,
+   * sends them at once.
+   */
+  opts: { headersWithFirstEvent?: boolean } = {},
 ): EventStream {
   reply.hijack();
   const res = reply.raw;
@@ -34,7 +40,7 @@ export function openEventStream(
     'x-accel-buffering': 'no',
     ...headers,
   });
-  res.flushHeaders();
+  if (!opts.headersWithFirstEvent) res.flushHeaders();
   const keepAlive = setInterval(() => {
     if (open) res.write(': keep-alive\n\n');
   }, keepAliveMs);

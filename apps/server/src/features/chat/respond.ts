@@ -16,7 +16,7 @@ export async function streamTurn(
   headers: Record<string, string>,
   log: FastifyBaseLogger,
 ): Promise<void> {
-  const stream = openEventStream(reply, headers, ctx.config.ai.keepAliveMs);
+  const stream = openEventStream(reply, headers, ctx.config.ai.keepAliveMs, { headersWithFirstEvent: true });
   try {
     if (turn.kind === 'handoff') {
       stream.send({ type: 'finish', messageId: null, usage: { promptTokens: 0, completionTokens: 0 } });
