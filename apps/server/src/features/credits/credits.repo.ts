@@ -45,13 +45,6 @@ export type Reserved = Pick<CreditRow, 'periodStart' | 'periodEnd' | 'used' | 'a
  * the stored one has ended (the reset never waits for the scheduler), and otherwise adds one only
  * while `used < limit`. ON CONFLICT DO UPDATE locks the row and re-checks its WHERE against the
  * latest version, so two processes cannot both take the last credit. No row back: none left.
- *
- * Its commit does not wait for the WAL flush (synchronous_commit off for this one transaction,
- * set from RETURNING): every chat of a workspace takes this row's lock in turn, and holding it
- * through a disk flush made them queue (docs/decisions/0005-credits.md). Atomicity and visibility
- * are unchanged; the turn's own statement, which commits next and waits for its flush, makes the
- * reservation durable with it. A database crash in between can forget a reservation whose turn
- * was never stored: a credit not counted, never a message lost.
  */
 export async function reserve(
   db: Executor,
@@ -80,7 +73,6 @@ export async function reserve(
       used: workspaceCredits.used,
       alert80For: workspaceCredits.alert80For,
       alert100For: workspaceCredits.alert100For,
-      asyncCommit: sql<string>`set_config('synchronous_commit', 'off', true)`,
     });
   return row;
 }
