@@ -13,6 +13,7 @@ let w: World;
 let asst: string;
 
 const REFUSED = 'this message cannot be stored';
+const SLOW = 'a turn the database is slow to store';
 
 beforeAll(async () => {
   llm = await startLlmServer();
@@ -31,6 +32,18 @@ beforeAll(async () => {
   await t.ctx.db.execute(
     sql.raw(`create trigger refuse_test_message before insert on messages
       for each row execute function refuse_test_message()`),
+  );
+  // And one conversation is slow to store, so the model answers before it exists.
+  await t.ctx.db.execute(
+    sql.raw(`create function slow_test_conversation() returns trigger language plpgsql as $$
+      begin
+        if new.title = '${SLOW}' then perform pg_sleep(0.4); end if;
+        return new;
+      end $$`),
+  );
+  await t.ctx.db.execute(
+    sql.raw(`create trigger slow_test_conversation before insert on conversations
+      for each row execute function slow_test_conversation()`),
   );
 });
 afterAll(async () => {
@@ -100,5 +113,22 @@ describe("the turn's own statement", () => {
     expect(await used()).toBe(before);
     const stored = await messagesOf(t, w.member, first.conversationId as string);
     expect(stored.map((m) => m.content)).toEqual(['Hi', 'Hi.']);
+  });
+
+  it('a tool that writes to the conversation waits for it to be stored (handoff)', async () => {
+    llm.script([
+      { toolCall: { name: 'request_human', args: { reason: 'wants a person' } } },
+      { text: 'A person will reply here.' },
+    ]);
+    const r = await chat(t, w.member, { assistantId: asst, content: SLOW });
+    expect(r.events.slice(0, 2).map((e) => e.type)).toEqual(['tool-call', 'tool-result']);
+    expect(r.events[1]).toMatchObject({ result: { status: 'handoff' } });
+    expect(r.text).toBe('A person will reply here.');
+    expect(r.events.at(-1)).toMatchObject({ type: 'finish' });
+    const id = r.conversationId as string;
+    const [conversation] = await t.ctx.db.select().from(conversations).where(eq(conversations.id, id));
+    expect(conversation?.status).toBe('handoff');
+    const stored = await messagesOf(t, w.member, id);
+    expect(stored.map((m) => m.role)).toEqual(['user', 'system', 'assistant']);
   });
 });

@@ -20,6 +20,11 @@ export type ToolContext = {
   plan: Plan;
   book: PassageBook;
   realtime: SourceRow[];
+  /**
+   * The turn's own statement (turn.ts): it runs beside the model call, so the tools that write to
+   * the conversation (handoff, ticket) wait for the conversation and the user's message to exist.
+   */
+  stored: Promise<void>;
 };
 
 // Built once per process and wrapped with zodSchema, which keeps the JSON Schema the model is sent
@@ -62,6 +67,7 @@ export function buildTools(t: ToolContext): ToolSet {
       description: 'Hand the conversation to a human support agent when the customer asks for a person.',
       inputSchema: handoffSchema,
       execute: async ({ reason }) => {
+        await t.stored;
         await requestHandoff(t.ctx, t.conversation, reason ?? '');
         return { status: 'handoff' };
       },
@@ -71,6 +77,7 @@ export function buildTools(t: ToolContext): ToolSet {
       inputSchema: ticketSchema,
       execute: async ({ subject, description }) => {
         try {
+          await t.stored;
           const row = await createTicket(
             t.ctx,
             { workspaceId: t.assistant.workspaceId, plan: t.plan },
