@@ -33,8 +33,6 @@ export type Turn =
       reservation: Reservation;
       assistant: AssistantRow;
       plan: Plan;
-      /** The conversation started with this turn: its only history is the user's message. */
-      isNew: boolean;
       /** The reply's context, read while the turn was being stored (context.ts). */
       context: Promise<ReplyContext>;
       /** The history the model is sent, this turn's message included (read beside storing it). */
@@ -86,7 +84,6 @@ export async function beginTurn(ctx: AppContext, input: TurnInput): Promise<Turn
     reservation,
     assistant: input.assistant,
     plan: input.plan,
-    isNew: !isRow(spec),
     context,
     history,
     stored,

@@ -104,16 +104,10 @@ export type Pending = {
 };
 
 /**
- * Starts a conversation with its first message: both rows, `conversation.created` and
- * `message.created` commit together (the outbox, decisions §9) in one statement.
+ * Starts a conversation with its first message, in two steps: the rows (ids and all) now, and
+ * `store`, the one statement in which both rows, `conversation.created` and `message.created`
+ * commit together (the outbox, decisions §9).
  */
-export async function startConversation(db: Executor, input: NewConversation, first: NewMessage) {
-  const pending = prepareStart(input, first);
-  await pending.store(db);
-  return { conversation: pending.conversation, message: pending.message };
-}
-
-/** startConversation in two steps: the rows (ids and all) now, the statement when `store` is called. */
 export function prepareStart(input: NewConversation, first: NewMessage): Pending {
   const at = now();
   const conversation: repo.ConversationRow = {
