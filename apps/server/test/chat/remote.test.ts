@@ -7,7 +7,8 @@ import { createAssistant } from '../assistants/helpers.ts';
 import { addSource, drainIngestion } from '../knowledge/helpers.ts';
 import { createTestApp, ORIGIN, type TestApp } from '../support/harness.ts';
 import { type LlmServer, startLlmServer } from '../support/llm-server.ts';
-import { createWorld, type World } from '../support/world.ts';
+import { Site } from '../support/site.ts';
+import { createWorld, personalToken, type World } from '../support/world.ts';
 import { chat, messagesOf } from './helpers.ts';
 
 let llm: LlmServer;
@@ -119,6 +120,78 @@ describe('chat through an OpenAI-compatible model', () => {
     const stored = await messagesOf(t, w.member, r.conversationId as string);
     expect(stored[1]?.toolCalls[0]).toMatchObject({ toolName: 'search_knowledge' });
     expect(stored[1]?.citations[0]?.index).toBe(1);
+  });
+
+  it('grounds on connected projects and offers a spreadsheet lookup only once the assistant has one', async () => {
+    // The assistant's first read carries its knowledge scope and whether it has realtime sources
+    // (assistants.repo.ts): both must follow changes made between two chats.
+    const site = new Site(true);
+    await site.start();
+    site.route('/stock.csv', { type: 'text/csv', body: 'sku,name,stock\nA1,Blue mug,12\nB2,Red plate,0\n' });
+    const app = await createTestApp({
+      AI_PROVIDER: 'openai',
+      AI_BASE_URL: `${llm.url}/v1`,
+      AI_MODEL: 'stand-in',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    });
+    try {
+      const world = await createWorld(app);
+      const id = await createAssistant(app, world.owner, world.ws, { name: 'Stock' });
+      const toolsSent = () =>
+        ((lastRequest().tools ?? []) as { function: { name: string } }[]).map((x) => x.function.name);
+
+      llm.script([{ text: 'I do not know.' }]);
+      await chat(app, world.member, { assistantId: id, content: 'When is the warehouse closed?' });
+      expect(toolsSent()).not.toContain('lookup_spreadsheet');
+      expect(String(lastRequest().messages[0]?.content)).not.toContain('closed on Sundays');
+
+      const pat = await personalToken(app, world.owner);
+      const project = (
+        await app.request({
+          method: 'POST',
+          url: `/api/workspaces/${world.ws}/projects`,
+          headers: pat,
+          payload: { name: 'Warehouse' },
+        })
+      ).json().data;
+      await app.request({
+        method: 'POST',
+        url: `/api/workspaces/${world.ws}/projects/${project.id}/documents`,
+        headers: pat,
+        payload: { type: 'text', name: 'Hours', text: 'The warehouse is closed on Sundays.' },
+      });
+      await drainIngestion(app);
+      const connected = await app.request({
+        method: 'POST',
+        url: `/api/workspaces/${world.ws}/assistants/${id}/projects`,
+        headers: pat,
+        payload: { projectId: project.id },
+      });
+      expect(connected.statusCode).toBeLessThan(300);
+      await addSource(app, world.owner, id, {
+        type: 'spreadsheet',
+        name: 'Stock',
+        url: site.url('/stock.csv'),
+      });
+
+      llm.script([
+        { toolCall: { name: 'lookup_spreadsheet', args: { query: 'red plate' } } },
+        { text: 'The red plate is out of stock; the warehouse is closed on Sundays [1].' },
+      ]);
+      const r = await chat(app, world.member, { assistantId: id, content: 'When is the warehouse closed?' });
+      expect(r.status).toBe(200);
+      const first = llm.requests.at(-2)?.body as {
+        messages: { content: unknown }[];
+        tools: { function: { name: string } }[];
+      };
+      expect(first.tools.map((x) => x.function.name)).toContain('lookup_spreadsheet');
+      expect(String(first.messages[0]?.content)).toContain('The warehouse is closed on Sundays.');
+      const result = r.events.find((e) => e.type === 'tool-result');
+      expect(JSON.stringify(result)).toContain('Red plate');
+    } finally {
+      await app.close();
+      await site.close();
+    }
   });
 
   it('a failure before the first token: error event, nothing stored, the credit refunded', async () => {

@@ -2,6 +2,8 @@ import { and, count, desc, eq, exists, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
 import { assistantAccess, assistants, memberships, workspaces } from '../../db/schema/index.ts';
+import { namespacesJson } from '../knowledge/projects.repo.ts';
+import { hasRealtimeSources } from '../knowledge/sources.repo.ts';
 
 export type AssistantRow = typeof assistants.$inferSelect;
 
@@ -43,8 +45,9 @@ export async function findAssistant(db: Executor, id: string): Promise<Assistant
 
 /**
  * An assistant with the user's standing in its workspace, in one query (a chat's first read):
- * the membership (role null: not a member), the workspace's plan fields, and whether the user
- * holds an access grant to it.
+ * the membership (role null: not a member), the workspace's plan fields, whether the user holds
+ * an access grant to it, and what a reply needs of its knowledge before retrieving (the
+ * namespaces with their versions, and whether it has realtime sources).
  */
 const assistantForUser = preparedFor((db) =>
   db
@@ -56,6 +59,8 @@ const assistantForUser = preparedFor((db) =>
       billingStatus: workspaces.billingStatus,
       monthlyCredits: workspaces.monthlyCredits,
       granted: sql<boolean>`exists (select 1 from ${assistantAccess} where ${assistantAccess.assistantId} = ${assistants.id} and ${assistantAccess.userId} = ${sql.placeholder('userId')})`,
+      namespaces: namespacesJson(assistants.id),
+      hasRealtime: hasRealtimeSources(assistants.id),
     })
     .from(assistants)
     .innerJoin(workspaces, eq(workspaces.id, assistants.workspaceId))

@@ -4,6 +4,7 @@ import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordEvent } from '../events/events.service.ts';
+import { type KnownKnowledge, scopeFromPairs } from '../knowledge/knowledge.service.ts';
 import { setWidgetEnabled } from '../widget/widget-config.service.ts';
 import { tenantFromInput } from '../workspaces/implicit-tenant.service.ts';
 import { planStanding } from '../workspaces/plan.ts';
@@ -38,9 +39,14 @@ async function visible(
 
 /**
  * Loads an assistant addressed by id alone: its workspace must be the caller's (else 404, as
- * if it did not exist) and a private one must be visible to the caller (else 404).
+ * if it did not exist) and a private one must be visible to the caller (else 404). For a user it
+ * comes with what the same query read of its knowledge (`knowledge`), which a chat then uses.
  */
-export async function loadAssistant(ctx: AppContext, actor: Actor, assistantId: string) {
+export async function loadAssistant(
+  ctx: AppContext,
+  actor: Actor,
+  assistantId: string,
+): Promise<{ row: repo.AssistantRow; tenant: Tenant; knowledge?: KnownKnowledge }> {
   if (assistantId.length > 100) throw notFound('Assistant');
   if (actor.kind === 'user') {
     // A user's membership, plan and grant come in the same query as the assistant.
@@ -50,7 +56,8 @@ export async function loadAssistant(ctx: AppContext, actor: Actor, assistantId: 
     const row = found.assistant;
     const tenant: Tenant = { workspaceId: row.workspaceId, role: found.role, ...planStanding(found) };
     if (!(await visible(ctx, actor, tenant, row, found.granted))) throw notFound('Assistant');
-    return { row, tenant };
+    const knowledge = { scope: scopeFromPairs(found.namespaces), hasRealtime: found.hasRealtime };
+    return { row, tenant, knowledge };
   }
   const row = await repo.findAssistant(ctx.db, assistantId);
   if (!row) throw notFound('Assistant');

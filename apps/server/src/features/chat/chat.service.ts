@@ -17,10 +17,10 @@ function userOf(actor: Actor): string {
 
 /** An assistant the caller may chat with: visible to them, and not as a guest (decisions §6). */
 async function chattableAssistant(ctx: AppContext, actor: Actor, assistantId: string) {
-  const { row, tenant } = await loadAssistant(ctx, actor, assistantId);
+  const { row, tenant, knowledge } = await loadAssistant(ctx, actor, assistantId);
   if (!can(tenant.role, 'assistants.use'))
     throw forbidden('Guests can read assistants but cannot chat with them');
-  return { assistant: row, plan: tenant.plan, monthlyCredits: tenant.monthlyCredits };
+  return { assistant: row, plan: tenant.plan, monthlyCredits: tenant.monthlyCredits, knowledge };
 }
 
 /** An internal chat of the caller's (decisions §7); anything else is a 404 `not_found:chat`. */
@@ -42,7 +42,11 @@ async function ownConversation(
  */
 export async function startChat(ctx: AppContext, actor: Actor, input: ChatInput): Promise<Turn> {
   const userId = userOf(actor);
-  const { assistant, plan, monthlyCredits } = await chattableAssistant(ctx, actor, input.assistantId);
+  const { assistant, plan, monthlyCredits, knowledge } = await chattableAssistant(
+    ctx,
+    actor,
+    input.assistantId,
+  );
   const conversation = input.conversationId
     ? await ownConversation(ctx, userId, input.conversationId, assistant.id)
     : {
@@ -62,6 +66,7 @@ export async function startChat(ctx: AppContext, actor: Actor, input: ChatInput)
     conversation,
     content: input.content,
     authorId: userId,
+    knowledge,
   });
 }
 

@@ -11,6 +11,7 @@ import {
   prepareStart,
 } from '../conversations/conversations.service.ts';
 import { type Reservation, refundCredit, reserveCredit } from '../credits/credits.service.ts';
+import type { KnownKnowledge } from '../knowledge/knowledge.service.ts';
 import { type ReplyContext, readContext } from './context.ts';
 
 export type TurnInput = {
@@ -22,6 +23,8 @@ export type TurnInput = {
   conversation: ConversationRow | NewConversation;
   content: string;
   authorId?: string | null;
+  /** What loading the assistant read of its knowledge, if it did (context.ts). */
+  knowledge?: KnownKnowledge;
 };
 
 export type Turn =
@@ -63,7 +66,7 @@ export async function beginTurn(ctx: AppContext, input: TurnInput): Promise<Turn
     const userMessage = await appendMessage(ctx.db, conversation, message);
     return { kind: 'handoff', conversation, userMessage };
   }
-  const context = readContext(ctx, input.assistant, input.content);
+  const context = readContext(ctx, input.assistant, input.content, input.knowledge);
   const reservation = await reserveCredit(ctx, input.assistant.workspaceId, input);
   const spec = input.conversation;
   const pending = isRow(spec) ? prepareAppend(spec, message) : prepareStart(spec, message);

@@ -1,23 +1,31 @@
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { type AnyColumn, and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.ts';
 import { assistantProjects, projects } from '../../db/schema/index.ts';
 
 /**
  * The namespaces an assistant answers from (its own and each connected project's) with their
- * versions (0: never written), in one query: every retrieval starts here, and the exact vector
- * search needs the versions to trust its cache (vector-cache.ts).
+ * versions (0: never written), as rows of `(namespace, version)`. `assistantId` is a value or a
+ * column: every retrieval starts here, and the exact vector search needs the versions to trust its
+ * cache (vector-cache.ts).
  */
+const namespacesOf = (assistantId: SQL | SQL.Aliased | AnyColumn | string) =>
+  sql`select n.namespace, coalesce(v.version, 0) as version
+      from (select ${assistantId}::text as namespace
+            union all
+            select project_id from assistant_projects where assistant_id = ${assistantId}) n
+      left join namespace_versions v on v.namespace = n.namespace`;
+
 export async function namespacesWithVersions(db: Executor, assistantId: string) {
-  const rows = await queryRows<{ namespace: string; version: number }>(
-    db,
-    sql`select n.namespace, coalesce(v.version, 0) as version
-        from (select ${assistantId}::text as namespace
-              union all
-              select project_id from assistant_projects where assistant_id = ${assistantId}) n
-        left join namespace_versions v on v.namespace = n.namespace`,
-  );
-  return rows.map((r) => ({ namespace: r.namespace, version: Number(r.version) }));
+  return queryRows<{ namespace: string; version: number | string }>(db, namespacesOf(assistantId));
 }
+
+/**
+ * The same as one JSON value, `[[namespace, version], ...]`, for a query that reads the assistant
+ * anyway (a chat's first read, assistants.repo.ts): the scope then costs no round trip of its own.
+ */
+export const namespacesJson = (assistantId: AnyColumn) =>
+  sql<[string, number | string][]>`(select json_agg(json_build_array(s.namespace, s.version))
+      from (${namespacesOf(assistantId)}) s)`;
 
 export async function projectCountMap(db: Executor, assistantIds: string[]): Promise<Map<string, number>> {
   if (assistantIds.length === 0) return new Map();

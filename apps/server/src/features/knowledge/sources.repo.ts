@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { type AnyColumn, and, count, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
 import { knowledgeChunks, knowledgeSources, namespaceVersions, sourceFiles } from '../../db/schema/index.ts';
@@ -158,8 +158,11 @@ export async function countOrphanChunks(db: Executor) {
   return row?.n ?? 0;
 }
 
-/** The realtime sources (store, spreadsheet) of an assistant: read live by the chat's tools. */
-// Every reply reads it: prepared once (db/prepared.ts).
+/** The realtime source types (store, spreadsheet): read live by the chat's tools, never ingested. */
+export const REALTIME_TYPES = ['store', 'spreadsheet'] as const;
+
+/** The realtime sources of an assistant. */
+// Read by every reply of an assistant that has any (see hasRealtimeSources): prepared once.
 const realtimeOf = preparedFor((db) =>
   db
     .select()
@@ -167,13 +170,23 @@ const realtimeOf = preparedFor((db) =>
     .where(
       and(
         eq(knowledgeSources.assistantId, sql.placeholder('assistantId')),
-        inArray(knowledgeSources.type, ['store', 'spreadsheet']),
+        inArray(knowledgeSources.type, [...REALTIME_TYPES]),
       ),
     )
     .orderBy(knowledgeSources.createdAt)
     .limit(20)
     .prepare('parley_realtime_sources'),
 );
+
+/**
+ * Whether the assistant `assistantId` (a column of the enclosing query) has realtime sources, as a
+ * boolean SQL expression: a chat's first read carries it, so an assistant without any (most) costs
+ * no statement for them.
+ */
+export const hasRealtimeSources = (assistantId: AnyColumn) =>
+  sql<boolean>`exists (select 1 from ${knowledgeSources}
+    where ${knowledgeSources.assistantId} = ${assistantId}
+      and ${inArray(knowledgeSources.type, [...REALTIME_TYPES])})`;
 
 export function listRealtimeSources(db: Executor, assistantId: string) {
   return realtimeOf(db).execute({ assistantId });

@@ -17,7 +17,7 @@ export function setIngestionWaker(ctx: AppContext, fn: () => void) {
 }
 const wake = (ctx: AppContext) => wakers.get(ctx)?.();
 
-const REALTIME = new Set(['store', 'spreadsheet']);
+const REALTIME = new Set<string>(repo.REALTIME_TYPES);
 
 const ownerIds = (owner: repo.SourceOwner) =>
   'assistantId' in owner ? { assistantId: owner.assistantId } : { projectId: owner.projectId };
