@@ -1,3 +1,5 @@
+import type { SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Executor } from './client.ts';
 
 /**
@@ -14,5 +16,23 @@ export function preparedFor<P>(build: (db: Executor) => P): (db: Executor) => P 
       cache.set(db, prepared);
     }
     return prepared;
+  };
+}
+
+const dialect = new PgDialect();
+
+/**
+ * preparedFor for a hand-written statement (one the query builder cannot express), its values
+ * given as `sql.placeholder(name)`: rendered to text once, and on PostgreSQL parsed once per
+ * connection under `name`, and planned once PostgreSQL settles on a generic plan. For the hot
+ * statements of a chat turn and the outbox relay, whose parsing and planning cost PostgreSQL more
+ * than running them (docs/performance.md). PGlite runs it as an unnamed statement, as before.
+ */
+export function namedStatement<Row>(name: string, query: SQL) {
+  const built = dialect.sqlToQuery(query);
+  const prepared = preparedFor((db) => db._.session.prepareQuery(built, undefined, name, false));
+  return async (db: Executor, values: Record<string, unknown>): Promise<Row[]> => {
+    const result = (await prepared(db).execute(values)) as { rows: Row[] };
+    return result.rows;
   };
 }

@@ -40,6 +40,42 @@ export async function findWorkspace(db: Executor, workspaceId: string) {
 
 export type Reserved = Pick<CreditRow, 'periodStart' | 'periodEnd' | 'used' | 'alert80For' | 'alert100For'>;
 
+/** A timestamp placeholder: ISO text with an explicit cast, as `at` (identical on both drivers). */
+const atPlaceholder = (name: string) => sql`${sql.placeholder(name)}::timestamptz`;
+
+// Every AI reply runs it: prepared once (db/prepared.ts).
+const reserveStatement = preparedFor((db) => {
+  const now = atPlaceholder('now');
+  const ended = sql`${workspaceCredits.periodEnd} <= ${now}`;
+  return db
+    .insert(workspaceCredits)
+    .values({
+      workspaceId: sql.placeholder('workspaceId'),
+      periodStart: atPlaceholder('periodStart'),
+      periodEnd: atPlaceholder('periodEnd'),
+      used: 1,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({
+      target: workspaceCredits.workspaceId,
+      set: {
+        periodStart: sql`case when ${ended} then excluded.period_start else ${workspaceCredits.periodStart} end`,
+        periodEnd: sql`case when ${ended} then excluded.period_end else ${workspaceCredits.periodEnd} end`,
+        used: sql`case when ${ended} then 1 else ${workspaceCredits.used} + 1 end`,
+        updatedAt: now,
+      },
+      setWhere: sql`${ended} or ${workspaceCredits.used} < ${sql.placeholder('limit')}::int`,
+    })
+    .returning({
+      periodStart: workspaceCredits.periodStart,
+      periodEnd: workspaceCredits.periodEnd,
+      used: workspaceCredits.used,
+      alert80For: workspaceCredits.alert80For,
+      alert100For: workspaceCredits.alert100For,
+    })
+    .prepare('parley_credit_reserve');
+});
+
 /**
  * One credit, in one statement: creates the row for a new workspace, starts the new period when
  * the stored one has ended (the reset never waits for the scheduler), and otherwise adds one only
@@ -53,27 +89,13 @@ export async function reserve(
   period: Period,
   now: Date,
 ): Promise<Reserved | undefined> {
-  const ended = sql`${workspaceCredits.periodEnd} <= ${at(now)}`;
-  const [row] = await db
-    .insert(workspaceCredits)
-    .values({ workspaceId, periodStart: period.start, periodEnd: period.end, used: 1, updatedAt: now })
-    .onConflictDoUpdate({
-      target: workspaceCredits.workspaceId,
-      set: {
-        periodStart: sql`case when ${ended} then excluded.period_start else ${workspaceCredits.periodStart} end`,
-        periodEnd: sql`case when ${ended} then excluded.period_end else ${workspaceCredits.periodEnd} end`,
-        used: sql`case when ${ended} then 1 else ${workspaceCredits.used} + 1 end`,
-        updatedAt: now,
-      },
-      setWhere: sql`${ended} or ${workspaceCredits.used} < ${limit}`,
-    })
-    .returning({
-      periodStart: workspaceCredits.periodStart,
-      periodEnd: workspaceCredits.periodEnd,
-      used: workspaceCredits.used,
-      alert80For: workspaceCredits.alert80For,
-      alert100For: workspaceCredits.alert100For,
-    });
+  const [row] = await reserveStatement(db).execute({
+    workspaceId,
+    periodStart: period.start.toISOString(),
+    periodEnd: period.end.toISOString(),
+    now: now.toISOString(),
+    limit,
+  });
   return row;
 }
 

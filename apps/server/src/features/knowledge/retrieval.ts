@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { queryRows } from '../../db/client.ts';
+import { namedStatement } from '../../db/prepared.ts';
 import { tokenize } from '../../providers/embeddings/offline.ts';
 import { embedderFor } from './embedder.ts';
 import { type Versions, vectorIndexFor } from './vector-index.ts';
@@ -111,8 +111,31 @@ type CandidateRow = {
 /**
  * The text matches of the question's words (any of them, OR; ranked by cover density; tokens
  * sanitised to letters and digits), at most `limit`, together with the rows of `vectorIds`: the
- * current-generation chunks of both lists, in one statement.
+ * current-generation chunks of both lists, in one statement. With no words (`tsquery` null) the
+ * text part finds nothing. Matches are found through the namespace index (there is deliberately
+ * no GIN index: common words would make it build a bitmap over every namespace), and at most
+ * MAX_TEXT_MATCHES of them are ranked, so the cost is bounded by the namespace, never by the
+ * whole table. Every reply runs it: a named statement (db/prepared.ts).
  */
+const candidatesStatement = namedStatement<CandidateRow>(
+  'parley_retrieval_candidates',
+  sql`with t as (
+        select m.id, ts_rank(m.tsv, q) as rank
+        from to_tsquery('simple', ${sql.placeholder('tsquery')}::text) q,
+             lateral (select c.id, c.tsv from knowledge_chunks c
+                      join knowledge_sources s on s.id = c.source_id and s.generation = c.generation
+                      where c.namespace = any(${sql.placeholder('namespaces')}::text[]) and c.tsv @@ q
+                      limit ${sql.raw(String(MAX_TEXT_MATCHES))}) m
+        order by rank desc, m.id
+        limit ${sql.placeholder('limit')}::int
+      ), wanted as (select id from t union select unnest(${sql.placeholder('vectorIds')}::text[]))
+      select c.id, c.source_id, c.namespace, c.heading, c.title, c.url, c.position, c.content, t.rank
+      from wanted w
+      join knowledge_chunks c on c.id = w.id
+      join knowledge_sources s on s.id = c.source_id and s.generation = c.generation
+      left join t on t.id = c.id`,
+);
+
 async function candidates(
   ctx: AppContext,
   namespaces: string[],
@@ -123,28 +146,5 @@ async function candidates(
   const words = [...new Set(tokenize(query))].slice(0, 32);
   if (words.length === 0 && vectorIds.length === 0) return [];
   const tsquery = words.length > 0 ? words.map((w) => `${w}:*`).join(' | ') : null;
-  // Matches are found through the namespace index (there is deliberately no GIN index: common
-  // words would make it build a bitmap over every namespace), and at most MAX_TEXT_MATCHES of
-  // them are ranked, so the cost is bounded by the namespace, never by the whole table.
-  const text =
-    tsquery === null
-      ? sql`select null::text as id, null::real as rank where false`
-      : sql`select m.id, ts_rank(m.tsv, q) as rank
-            from to_tsquery('simple', ${tsquery}) q,
-                 lateral (select c.id, c.tsv from knowledge_chunks c
-                          join knowledge_sources s on s.id = c.source_id and s.generation = c.generation
-                          where c.namespace = any(${sql.param(namespaces)}::text[]) and c.tsv @@ q
-                          limit ${MAX_TEXT_MATCHES}) m
-            order by rank desc, m.id
-            limit ${limit}`;
-  return queryRows<CandidateRow>(
-    ctx.db,
-    sql`with t as (${text}),
-             wanted as (select id from t union select unnest(${sql.param(vectorIds)}::text[]))
-        select c.id, c.source_id, c.namespace, c.heading, c.title, c.url, c.position, c.content, t.rank
-        from wanted w
-        join knowledge_chunks c on c.id = w.id
-        join knowledge_sources s on s.id = c.source_id and s.generation = c.generation
-        left join t on t.id = c.id`,
-  );
+  return candidatesStatement(ctx.db, { tsquery, namespaces, limit, vectorIds });
 }

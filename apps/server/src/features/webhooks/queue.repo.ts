@@ -1,5 +1,6 @@
 import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.ts';
+import { namedStatement } from '../../db/prepared.ts';
 import { type WebhookFormat, webhookDeliveries, webhookFailures, webhooks } from '../../db/schema/index.ts';
 import { newId } from '../../lib/ids.ts';
 
@@ -21,22 +22,27 @@ export type PendingPair = {
  * each paired with every active webhook of its workspace. The events table is the outbox
  * (features/events); this relay is its only reader.
  */
+type PendingRow = {
+  id: string;
+  workspace_id: string;
+  type: string;
+  webhook_id: string | null;
+  format: WebhookFormat | null;
+  events: string[] | string | null;
+};
+
+// Every step of the relay runs it (and commitDispatch): named statements (db/prepared.ts).
+const pendingStatement = namedStatement<PendingRow>(
+  'parley_relay_pending',
+  sql`select e.id, e.workspace_id, e.type, w.id as webhook_id, w.format, w.events
+      from (select id, workspace_id, type, created_at from events
+            where dispatched_at is null order by created_at limit ${sql.placeholder('limit')}::int) e
+      left join webhooks w on w.workspace_id = e.workspace_id and w.active
+      order by e.created_at, e.id`,
+);
+
 export async function pendingEventsWithWebhooks(db: Executor, limit: number): Promise<PendingPair[]> {
-  const rows = await queryRows<{
-    id: string;
-    workspace_id: string;
-    type: string;
-    webhook_id: string | null;
-    format: WebhookFormat | null;
-    events: string[] | string | null;
-  }>(
-    db,
-    sql`select e.id, e.workspace_id, e.type, w.id as webhook_id, w.format, w.events
-        from (select id, workspace_id, type, created_at from events
-              where dispatched_at is null order by created_at limit ${limit}) e
-        left join webhooks w on w.workspace_id = e.workspace_id and w.active
-        order by e.created_at, e.id`,
-  );
+  const rows = await pendingStatement(db, { limit });
   return rows.map((r) => ({
     eventId: r.id,
     workspaceId: r.workspace_id,
@@ -75,37 +81,51 @@ export type NewDelivery = {
   at: Date;
 };
 
+const dispatchStatement = namedStatement<{ events: number; deliveries: number }>(
+  'parley_relay_dispatch',
+  sql`with locked as (
+        select id from events
+        where id = any(${sql.placeholder('eventIds')}::text[]) and dispatched_at is null
+        for update skip locked
+      ), marked as (
+        update events set dispatched_at = ${sql.placeholder('at')}::timestamptz
+        where id in (select id from locked) returning id
+      ), added as (
+        insert into webhook_deliveries
+          (id, workspace_id, webhook_id, event_id, event, status, attempt, max_attempts, next_attempt_at, created_at, updated_at)
+        select v.id, v.ws, v.wh, v.ev, v.name, 'pending', 0, v.max, v.at, v.at, v.at
+        from unnest(${sql.placeholder('ids')}::text[], ${sql.placeholder('workspaceIds')}::text[],
+                    ${sql.placeholder('webhookIds')}::text[], ${sql.placeholder('deliveryEventIds')}::text[],
+                    ${sql.placeholder('names')}::text[], ${sql.placeholder('maxAttempts')}::int[],
+                    ${sql.placeholder('ats')}::timestamptz[])
+          as v(id, ws, wh, ev, name, max, at)
+        where v.ev in (select id from marked)
+        on conflict (event_id, webhook_id) do nothing
+        returning 1
+      )
+      select (select count(*) from marked)::int as events, (select count(*) from added)::int as deliveries`,
+);
+
 /**
  * The outbox relay's write, all or nothing in one statement: the events of `eventIds` that are
  * still undispatched and not locked by another relay are marked dispatched, and exactly their
  * `deliveries` are inserted (idempotent: (event_id, webhook_id) is unique). Events another
- * process took meanwhile are skipped, with their deliveries. Returns what was done.
+ * process took meanwhile are skipped, with their deliveries. Returns what was done. The arrays
+ * go in as PostgreSQL array literals, one parameter each (pgArray).
  */
 export async function commitDispatch(db: Executor, eventIds: string[], deliveries: NewDelivery[], at: Date) {
   const col = <K extends keyof NewDelivery>(k: K) => pgArray(deliveries.map((r) => r[k] as string | number));
-  const [row] = await queryRows<{ events: number; deliveries: number }>(
-    db,
-    sql`with locked as (
-          select id from events
-          where id = any(${pgArray(eventIds)}::text[]) and dispatched_at is null
-          for update skip locked
-        ), marked as (
-          update events set dispatched_at = ${at.toISOString()}::timestamptz
-          where id in (select id from locked) returning id
-        ), added as (
-          insert into webhook_deliveries
-            (id, workspace_id, webhook_id, event_id, event, status, attempt, max_attempts, next_attempt_at, created_at, updated_at)
-          select v.id, v.ws, v.wh, v.ev, v.name, 'pending', 0, v.max, v.at, v.at, v.at
-          from unnest(${col('id')}::text[], ${col('workspaceId')}::text[], ${col('webhookId')}::text[],
-                      ${col('eventId')}::text[], ${col('event')}::text[], ${col('maxAttempts')}::int[],
-                      ${pgArray(deliveries.map((r) => r.at.toISOString()))}::timestamptz[])
-            as v(id, ws, wh, ev, name, max, at)
-          where v.ev in (select id from marked)
-          on conflict (event_id, webhook_id) do nothing
-          returning 1
-        )
-        select (select count(*) from marked)::int as events, (select count(*) from added)::int as deliveries`,
-  );
+  const [row] = await dispatchStatement(db, {
+    eventIds: pgArray(eventIds),
+    at: at.toISOString(),
+    ids: col('id'),
+    workspaceIds: col('workspaceId'),
+    webhookIds: col('webhookId'),
+    deliveryEventIds: col('eventId'),
+    names: col('event'),
+    maxAttempts: col('maxAttempts'),
+    ats: pgArray(deliveries.map((r) => r.at.toISOString())),
+  });
   return { events: Number(row?.events ?? 0), deliveries: Number(row?.deliveries ?? 0) };
 }
 
