@@ -4,8 +4,11 @@
  * A chat is foreground from its arrival until its first event leaves: that wait is what a person
  * feels. Work nobody is waiting to see start (storing a reply whose text has already been sent,
  * relaying committed events to webhooks) is background: it starts only while no foreground work
- * is in flight, at most `maxConcurrent` at once, so under load new answers start first and the
- * bookkeeping of earlier ones follows in the gaps. Nothing is dropped or reordered within a task:
+ * is in flight, one task at a time by default (`maxConcurrent`), so under load new answers start
+ * first and the bookkeeping of earlier ones follows in the gaps. One at a time: each background
+ * task ends with a `finish` after which a client may send its next message, so tasks finishing
+ * together bring new chats in together, and those then wait on each other for their first event
+ * (decision 0009 has the figures). Nothing is dropped or reordered within a task:
  * background work is only delayed, and never longer than `maxWaitMs` (it then runs even beside
  * foreground work), so it cannot starve however steady the arrivals are.
  *
@@ -26,7 +29,7 @@ export class Lanes {
   private readonly maxWaitMs: number;
 
   constructor(opts: LaneOptions = {}) {
-    this.maxConcurrent = opts.maxConcurrent ?? 2;
+    this.maxConcurrent = opts.maxConcurrent ?? 1;
     this.maxWaitMs = opts.maxWaitMs ?? 1000;
   }
 

@@ -72,6 +72,21 @@ describe('Lanes', () => {
     await expect(Promise.all(results)).resolves.toEqual(['a', 'b', 'c']);
   });
 
+  it('by default runs one background task at a time (decision 0009)', async () => {
+    const lanes = new Lanes();
+    const log: string[] = [];
+    const tasks = ['a', 'b'].map((n) => task(log, n));
+    const results = tasks.map((t) => lanes.background(t.run));
+    await tick();
+    expect(log).toEqual(['a']);
+    expect(lanes.state).toEqual({ foreground: 0, background: 1, waiting: 1 });
+    tasks[0]!.finish();
+    await tick();
+    expect(log).toEqual(['a', 'b']);
+    tasks[1]!.finish();
+    await expect(Promise.all(results)).resolves.toEqual(['a', 'b']);
+  });
+
   it('never starves: a task waiting longer than maxWaitMs runs beside foreground work', async () => {
     const lanes = new Lanes({ maxWaitMs: 40 });
     const end = lanes.foreground();
