@@ -109,7 +109,9 @@ describe.skipIf(!hasChromium)('the widget on a customer page', { timeout: 90_000
     const answer = answerTo(page, 'Refunds reach your card within 5 business days.');
     await answer.waitFor();
     expect(await page.locator('[data-parley-widget] .typing').isVisible()).toBe(false);
+    // The sources come with the stored message, read once the stream has ended.
     const source = answer.locator('.sources li');
+    await source.first().waitFor();
     expect(await source.count()).toBe(1);
     expect(await source.first().textContent()).toMatch(/^\[1\] \S/);
 
@@ -119,8 +121,11 @@ describe.skipIf(!hasChromium)('the widget on a customer page', { timeout: 90_000
     await lead.getByRole('button', { name: 'Send' }).click();
     await page.getByText("Thanks, Ada Lovelace! We'll be in touch.").waitFor();
 
+    // The note shows at once (optimistic); the rating is stored when its request has answered.
+    const rated = page.waitForResponse((r) => r.url().endsWith('/feedback') && r.ok());
     await answer.getByRole('button', { name: 'Helpful', exact: true }).click();
     await answer.getByText('Thanks for your feedback!').waitFor();
+    await rated;
     expect(
       await answer.getByRole('button', { name: 'Helpful', exact: true }).getAttribute('aria-pressed'),
     ).toBe('true');

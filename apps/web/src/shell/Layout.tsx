@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useMatch, useNavigate } from 'react-router';
 import { canManage, type Data, patch, post, type Theme, type User } from '../api.ts';
 import { useSetUser, useWorkspaces } from '../session.ts';
@@ -43,6 +43,15 @@ export function Layout({ user }: { user: User }) {
     onSuccess: (res) => setUser(res.data),
     onError: (_err, _p, before) => before && setPrefs(before),
   });
+  // What the menu's controls show, set in their own change handler: the optimistic update above
+  // reaches the page a task later, and until then React would put a controlled input back to its
+  // old value (a checkbox clicked off would show checked again for a moment).
+  const [shown, setShown] = useState(prefs);
+  useEffect(() => setShown(prefs), [prefs]);
+  const changePrefs = (p: Partial<User['preferences']>) => {
+    setShown((old) => ({ ...old, ...p }));
+    savePrefs.mutate(p);
+  };
   const signOut = useMutation({
     mutationFn: () => post('/api/auth/logout'),
     onSuccess: () => {
@@ -96,10 +105,7 @@ export function Layout({ user }: { user: User }) {
             <Link to="/account">Account settings</Link>
             <label>
               Theme
-              <select
-                value={prefs.theme}
-                onChange={(e) => savePrefs.mutate({ theme: e.target.value as Theme })}
-              >
+              <select value={shown.theme} onChange={(e) => changePrefs({ theme: e.target.value as Theme })}>
                 <option value="system">System</option>
                 <option value="light">Light</option>
                 <option value="dark">Dark</option>
@@ -108,12 +114,12 @@ export function Layout({ user }: { user: User }) {
             <label className="check">
               <input
                 type="checkbox"
-                checked={prefs.keyboardShortcuts}
-                onChange={(e) => savePrefs.mutate({ keyboardShortcuts: e.target.checked })}
+                checked={shown.keyboardShortcuts}
+                onChange={(e) => changePrefs({ keyboardShortcuts: e.target.checked })}
               />
               Keyboard shortcuts
             </label>
-            {prefs.keyboardShortcuts && (
+            {shown.keyboardShortcuts && (
               <button type="button" onClick={() => help.current?.showModal()}>
                 Shortcuts (?)
               </button>

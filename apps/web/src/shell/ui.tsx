@@ -27,14 +27,17 @@ export const Empty = ({ title, children }: { title: string; children?: ReactNode
   </div>
 );
 
-/** Offset paging: "Previous / Next" with the range shown. */
+/**
+ * Offset paging: "Previous / Next" with the range shown. The range is the page on screen (its
+ * own offset), not the one requested: while the next page loads, the list still shows the
+ * previous one, and so does the range.
+ */
 export function Pager(props: {
-  offset: number;
-  limit: number;
-  total: number;
+  page: { offset: number; limit: number; total: number };
   onChange(offset: number): void;
 }) {
-  const { offset, limit, total, onChange } = props;
+  const { offset, limit, total } = props.page;
+  const { onChange } = props;
   if (total <= limit) return null;
   return (
     <nav className="pager" aria-label="Pages">

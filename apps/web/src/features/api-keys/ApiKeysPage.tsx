@@ -74,7 +74,7 @@ function ManageKeys({ ws, plan }: { ws: string; plan: string }) {
               ))}
             </ul>
           )}
-          {list.data && <Pager offset={offset} limit={LIMIT} total={total} onChange={setOffset} />}
+          {list.data && <Pager page={list.data} onChange={setOffset} />}
         </div>
         <CreateKey ws={ws} plan={plan} />
       </div>

@@ -55,7 +55,7 @@ export function AssistantsPage() {
           ))}
         </ul>
       )}
-      {list.data && <Pager offset={offset} limit={LIMIT} total={list.data.total} onChange={setOffset} />}
+      {list.data && <Pager page={list.data} onChange={setOffset} />}
     </section>
   );
 }

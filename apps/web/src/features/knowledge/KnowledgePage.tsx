@@ -71,7 +71,7 @@ export function KnowledgePage() {
           {page && page.data.length > 0 && (
             <SourceList assistantId={id} sources={page.data} canEdit={canManage(role)} />
           )}
-          {page && <Pager offset={offset} limit={LIMIT} total={page.total} onChange={setOffset} />}
+          {page && <Pager page={page} onChange={setOffset} />}
           <SearchBox assistantId={id} />
         </div>
         {canManage(role) && <AddSource assistantId={id} />}

@@ -107,7 +107,7 @@ export function Invitations({ ws }: { ws: string }) {
           ))}
         </ul>
       )}
-      {list.data && <Pager offset={offset} limit={LIMIT} total={total} onChange={setOffset} />}
+      {list.data && <Pager page={list.data} onChange={setOffset} />}
     </div>
   );
 }

@@ -59,7 +59,7 @@ export function MembersPage() {
               <p>Reload the page: a workspace always has its owner.</p>
             </Empty>
           )}
-          {list.data && <Pager offset={offset} limit={LIMIT} total={list.data.total} onChange={setOffset} />}
+          {list.data && <Pager page={list.data} onChange={setOffset} />}
           {workspace && workspace.role !== 'owner' && <LeaveWorkspace ws={ws} name={workspace.name} />}
         </div>
         {manage && (

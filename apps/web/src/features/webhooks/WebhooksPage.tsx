@@ -78,7 +78,7 @@ function Webhooks({ ws }: { ws: string }) {
               ))}
             </ul>
           )}
-          {list.data && <Pager offset={offset} limit={LIMIT} total={list.data.total} onChange={setOffset} />}
+          {list.data && <Pager page={list.data} onChange={setOffset} />}
         </div>
         <CreateWebhook ws={ws} onCreated={setCreated} />
       </div>
