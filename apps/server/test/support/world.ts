@@ -31,8 +31,17 @@ export async function insertWorkspace(
   return id;
 }
 
-export async function addMember(t: TestApp, workspaceId: string, user: TestUser, role: Role) {
-  await t.ctx.db.insert(memberships).values({ workspaceId, userId: user.id, role });
+/** `joinedAt`: when the order of joining matters (the clock may give two inserts the same time). */
+export async function addMember(
+  t: TestApp,
+  workspaceId: string,
+  user: TestUser,
+  role: Role,
+  joinedAt?: Date,
+) {
+  await t.ctx.db
+    .insert(memberships)
+    .values({ workspaceId, userId: user.id, role, ...(joinedAt && { joinedAt }) });
 }
 
 export async function setPlan(t: TestApp, workspaceId: string, plan: Plan) {
@@ -85,9 +94,11 @@ export async function createWorld(t: TestApp): Promise<World> {
     signupUser(t, { name: 'Free Owner' }),
   ]);
   const ws = await insertWorkspace(t, owner);
-  await addMember(t, ws, admin, 'admin');
-  await addMember(t, ws, member, 'member');
-  await addMember(t, ws, guest, 'guest');
+  // Joined in this order, a millisecond apart: listings oldest first must not depend on ids.
+  const joined = Date.now();
+  await addMember(t, ws, admin, 'admin', new Date(joined + 1));
+  await addMember(t, ws, member, 'member', new Date(joined + 2));
+  await addMember(t, ws, guest, 'guest', new Date(joined + 3));
   const otherWs = await insertWorkspace(t, outsider, { name: 'Other' });
   const freeWs = await insertWorkspace(t, freeOwner, { plan: 'free', name: 'Free' });
   return { ws, owner, admin, member, guest, outsider, otherWs, freeWs, freeOwner };
