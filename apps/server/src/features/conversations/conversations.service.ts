@@ -97,8 +97,8 @@ const messageEvent = (
   );
 
 /** Rows made in process, and the one statement that stores them (with their events). */
-export type Pending = {
-  conversation: repo.ConversationRow;
+export type Pending<C = repo.ConversationRow> = {
+  conversation: C;
   message: repo.MessageRow;
   store(db: Executor): Promise<void>;
 };
@@ -162,10 +162,7 @@ export async function appendMessage(
 /** appendMessage in two steps, like prepareStart. */
 export function prepareAppend<
   C extends Pick<repo.ConversationRow, 'id' | 'workspaceId' | 'assistantId' | 'channel'>,
->(
-  conversation: C,
-  input: NewMessage,
-): { conversation: C; message: repo.MessageRow; store(db: Executor): Promise<void> } {
+>(conversation: C, input: NewMessage): Pending<C> {
   const message = messageRow(conversation, input, now());
   return {
     conversation,

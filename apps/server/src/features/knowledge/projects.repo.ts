@@ -1,4 +1,4 @@
-import { type AnyColumn, and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.ts';
 import { assistantProjects, projects } from '../../db/schema/index.ts';
 
@@ -8,7 +8,7 @@ import { assistantProjects, projects } from '../../db/schema/index.ts';
  * column: every retrieval starts here, and the exact vector search needs the versions to trust its
  * cache (vector-cache.ts).
  */
-const namespacesOf = (assistantId: SQL | SQL.Aliased | AnyColumn | string) =>
+const namespacesOf = (assistantId: AnyColumn | string) =>
   sql`select n.namespace, coalesce(v.version, 0) as version
       from (select ${assistantId}::text as namespace
             union all

@@ -17,11 +17,6 @@ export type PendingPair = {
   webhook: { id: string; format: WebhookFormat; events: string[] } | null;
 };
 
-/**
- * The outbox relay's read (no locks, one statement): the oldest `limit` undispatched events,
- * each paired with every active webhook of its workspace. The events table is the outbox
- * (features/events); this relay is its only reader.
- */
 type PendingRow = {
   id: string;
   workspace_id: string;
@@ -41,6 +36,11 @@ const pendingStatement = namedStatement<PendingRow>(
       order by e.created_at, e.id`,
 );
 
+/**
+ * The outbox relay's read (no locks, one statement): the oldest `limit` undispatched events,
+ * each paired with every active webhook of its workspace. The events table is the outbox
+ * (features/events); this relay is its only reader.
+ */
 export async function pendingEventsWithWebhooks(db: Executor, limit: number): Promise<PendingPair[]> {
   const rows = await pendingStatement(db, { limit });
   return rows.map((r) => ({
