@@ -25,10 +25,13 @@ import {
   users,
   workspaces,
 } from '../apps/server/src/db/schema/index.ts';
-import { ingestionStep } from '../apps/server/src/features/knowledge/ingest.jobs.ts';
-import { retrieve } from '../apps/server/src/features/knowledge/retrieval.ts';
-import { backfillStep, requestBackfill } from '../apps/server/src/features/knowledge/vector-backfill.ts';
-import { useVectorIndex } from '../apps/server/src/features/knowledge/vector-index.ts';
+import { ingestionStep } from '../apps/server/src/features/knowledge/ingestion/ingest.jobs.ts';
+import { retrieve } from '../apps/server/src/features/knowledge/retrieval/retrieval.ts';
+import {
+  backfillStep,
+  requestBackfill,
+} from '../apps/server/src/features/knowledge/retrieval/vector-backfill.ts';
+import { useVectorIndex } from '../apps/server/src/features/knowledge/retrieval/vector-index.ts';
 import { embedOffline } from '../apps/server/src/providers/embeddings/offline.ts';
 
 const TOTAL = Number(process.env.KB_TOTAL ?? 100_000);

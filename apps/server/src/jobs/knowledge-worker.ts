@@ -1,14 +1,14 @@
 import type { AppContext } from '../context.ts';
-import { ingestionStep } from '../features/knowledge/ingest.jobs.ts';
-import { setIngestionWaker } from '../features/knowledge/sources.service.ts';
-import { backfillStep, setBackfillWaker } from '../features/knowledge/vector-backfill.ts';
+import { ingestionStep } from '../features/knowledge/ingestion/ingest.jobs.ts';
+import { backfillStep, setBackfillWaker } from '../features/knowledge/retrieval/vector-backfill.ts';
+import { setIngestionWaker } from '../features/knowledge/sources/sources.service.ts';
 import { Loop, type LoopLog } from './loop.ts';
 
 /**
  * The ingestion worker (issue 4): claims pending sources (and websites due for re-sync) with
  * SKIP LOCKED, so every process runs one; new sources wake this process's worker at once,
  * others find them on their next poll. Between sources it fills the vectors of namespaces
- * that outgrew the exact search, one small batch a step (vector-backfill.ts), so a waiting
+ * that outgrew the exact search, one small batch a step (retrieval/vector-backfill.ts), so a waiting
  * source never queues behind a whole backfill.
  */
 export function startKnowledgeWorker(ctx: AppContext, opts: { log?: LoopLog; idleMs?: number } = {}) {

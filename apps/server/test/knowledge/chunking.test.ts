@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkQa, chunkText, estimateTokens } from '../../src/features/knowledge/chunking.ts';
+import { chunkQa, chunkText, estimateTokens } from '../../src/features/knowledge/ingestion/chunking.ts';
 
 const para = (n: number, word = 'alpha') =>
   `${Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ')}.`;

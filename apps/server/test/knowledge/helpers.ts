@@ -1,4 +1,4 @@
-import { ingestionStep } from '../../src/features/knowledge/ingest.jobs.ts';
+import { ingestionStep } from '../../src/features/knowledge/ingestion/ingest.jobs.ts';
 import type { TestUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
 

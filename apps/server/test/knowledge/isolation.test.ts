@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backfillStep, requestBackfill } from '../../src/features/knowledge/vector-backfill.ts';
-import { useVectorIndex } from '../../src/features/knowledge/vector-index.ts';
+import { backfillStep, requestBackfill } from '../../src/features/knowledge/retrieval/vector-backfill.ts';
+import { useVectorIndex } from '../../src/features/knowledge/retrieval/vector-index.ts';
 import { embedOffline } from '../../src/providers/embeddings/offline.ts';
 import { createAssistant } from '../assistants/helpers.ts';
 import { onPostgres } from '../support/database.ts';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { chunkText } from '../../src/features/knowledge/chunking.ts';
+import { chunkText } from '../../src/features/knowledge/ingestion/chunking.ts';
 import {
   CorruptFileError,
   detectKind,
   htmlToMarkdown,
   parseFile,
   UnsupportedFileError,
-} from '../../src/features/knowledge/parsers.ts';
+} from '../../src/features/knowledge/ingestion/parsers.ts';
 import { makeDocx, makePdf } from '../support/documents.ts';
 
 describe('detectKind', () => {

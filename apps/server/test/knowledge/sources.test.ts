@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knowledgeChunks, sourceFiles } from '../../src/db/schema/index.ts';
-import { countOrphanChunks } from '../../src/features/knowledge/sources.repo.ts';
+import { countOrphanChunks } from '../../src/features/knowledge/sources/sources.repo.ts';
 import { createAssistant } from '../assistants/helpers.ts';
 import { makeDocx, makePdf } from '../support/documents.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';

@@ -5,8 +5,8 @@ import {
   backfillStep,
   hasVectorColumn,
   requestBackfill,
-} from '../../src/features/knowledge/vector-backfill.ts';
-import { useVectorIndex } from '../../src/features/knowledge/vector-index.ts';
+} from '../../src/features/knowledge/retrieval/vector-backfill.ts';
+import { useVectorIndex } from '../../src/features/knowledge/retrieval/vector-index.ts';
 import { startKnowledgeWorker } from '../../src/jobs/knowledge-worker.ts';
 import { embedOffline } from '../../src/providers/embeddings/offline.ts';
 import { createAssistant } from '../assistants/helpers.ts';

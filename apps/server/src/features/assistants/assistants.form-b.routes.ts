@@ -6,7 +6,7 @@ import { dataOf, errorBody, iso } from '../../http/envelope.ts';
 import { offsetPage, offsetQuery } from '../../http/pagination.ts';
 import { tenantOf } from '../../http/tenant.ts';
 import { assertValid } from '../../http/validation.ts';
-import * as projects from '../knowledge/projects.service.ts';
+import * as projects from '../knowledge/projects/projects.service.ts';
 import { widgetEnabledMap } from '../widget/widget-config.service.ts';
 import {
   connectBody,

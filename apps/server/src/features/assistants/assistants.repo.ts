@@ -2,8 +2,8 @@ import { and, count, desc, eq, exists, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
 import { assistantAccess, assistants, memberships, workspaces } from '../../db/schema/index.ts';
-import { namespacesJson } from '../knowledge/projects.repo.ts';
-import { hasRealtimeSources } from '../knowledge/sources.repo.ts';
+import { namespacesJson } from '../knowledge/projects/projects.repo.ts';
+import { hasRealtimeSources } from '../knowledge/sources/sources.repo.ts';
 
 export type AssistantRow = typeof assistants.$inferSelect;
 

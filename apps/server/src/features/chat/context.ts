@@ -5,8 +5,8 @@ import {
   realtimeSourcesOf,
   retrieveForAssistant,
 } from '../knowledge/knowledge.service.ts';
-import type { RetrievedChunk } from '../knowledge/retrieval.ts';
-import type { SourceRow } from '../knowledge/sources.repo.ts';
+import type { RetrievedChunk } from '../knowledge/retrieval/retrieval.ts';
+import type { SourceRow } from '../knowledge/sources/sources.repo.ts';
 
 /** What a reply is grounded on (issue 5 item 2): the best passages and the realtime sources. */
 export type ReplyContext = { chunks: RetrievedChunk[]; realtime: SourceRow[] };

@@ -1,6 +1,6 @@
 import type { Citation } from '../../db/schema/index.ts';
 import type { Passage } from '../../providers/llm/index.ts';
-import type { RetrievedChunk } from '../knowledge/retrieval.ts';
+import type { RetrievedChunk } from '../knowledge/retrieval/retrieval.ts';
 
 const MAX_PASSAGE_CHARS = 2000;
 

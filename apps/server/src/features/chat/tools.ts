@@ -9,7 +9,7 @@ import type { AssistantRow } from '../assistants/assistants.repo.ts';
 import { type ConversationRow, requestHandoff } from '../conversations/conversations.service.ts';
 import { retrieveForAssistant } from '../knowledge/knowledge.service.ts';
 import { realtimeLookup } from '../knowledge/realtime/realtime.service.ts';
-import type { SourceRow } from '../knowledge/sources.repo.ts';
+import type { SourceRow } from '../knowledge/sources/sources.repo.ts';
 import { createTicket } from '../tickets/tickets.service.ts';
 import type { PassageBook } from './passages.ts';
 

@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context.ts';
-import { namespacesWithVersions } from './projects.repo.ts';
-import { type RetrievedChunk, retrieve } from './retrieval.ts';
-import { listRealtimeSources, type SourceRow } from './sources.repo.ts';
-import type { Versions } from './vector-index.ts';
+import { namespacesWithVersions } from './projects/projects.repo.ts';
+import { type RetrievedChunk, retrieve } from './retrieval/retrieval.ts';
+import type { Versions } from './retrieval/vector-index.ts';
+import { listRealtimeSources, type SourceRow } from './sources/sources.repo.ts';
 
 export type Scope = { namespaces: string[]; versions: Versions };
 
@@ -18,7 +18,7 @@ const scopeFrom = (rows: { namespace: string; version: number | string }[]): Sco
   versions: new Map(rows.map((r) => [r.namespace, Number(r.version)])),
 });
 
-/** The scope from `[[namespace, version], ...]` (projects.repo.ts namespacesJson). */
+/** The scope from `[[namespace, version], ...]` (projects/projects.repo.ts namespacesJson). */
 export const scopeFromPairs = (pairs: [string, number | string][] | null): Scope =>
   scopeFrom((pairs ?? []).map(([namespace, version]) => ({ namespace, version })));
 

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { type FetchOptions, type FetchResult, fetchOutbound } from '../../lib/outbound/fetch.ts';
 import { checkOutboundUrl } from '../../lib/outbound/guard.ts';
-import { USER_AGENT } from './website.ts';
+import { USER_AGENT } from './ingestion/website.ts';
 
 /** Knowledge fetches share the webhook guard's policy (WEBHOOK_ALLOW_PRIVATE_NETWORKS). */
 export function outboundPolicy(ctx: AppContext): { allowPrivateNetworks: boolean } {

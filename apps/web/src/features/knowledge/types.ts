@@ -34,7 +34,7 @@ export const UPLOAD_LIMIT_BYTES =
   Number(document.querySelector<HTMLMetaElement>('meta[name="parley-upload-limit-bytes"]')?.content) ||
   20 * 1024 * 1024;
 
-/** What the file route accepts (apps/server/src/features/knowledge/parsers.ts). */
+/** What the file route accepts (apps/server/src/features/knowledge/ingestion/parsers.ts). */
 export const FILE_ACCEPT = [
   '.pdf',
   '.docx',

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../context.ts';
 import { badRequest } from '../../../http/errors.ts';
 import { decrypt } from '../../../lib/crypto.ts';
-import type { SourceRow } from '../sources.repo.ts';
+import type { SourceRow } from '../sources/sources.repo.ts';
 import { matchRows, RealtimeError, readSheet } from './spreadsheet.ts';
 import { lookupOrder, type StoreConfig, type StoreSecret, searchProducts } from './store.ts';
 

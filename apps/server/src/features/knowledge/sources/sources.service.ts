@@ -1,10 +1,10 @@
-import type { AppContext } from '../../context.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
-import { now } from '../../lib/clock.ts';
-import { encrypt } from '../../lib/crypto.ts';
-import { newId } from '../../lib/ids.ts';
-import { checkSourceUrl } from './outbound.ts';
-import { detectKind, UnsupportedFileError } from './parsers.ts';
+import type { AppContext } from '../../../context.ts';
+import { badRequest, notFound } from '../../../http/errors.ts';
+import { now } from '../../../lib/clock.ts';
+import { encrypt } from '../../../lib/crypto.ts';
+import { newId } from '../../../lib/ids.ts';
+import { detectKind, UnsupportedFileError } from '../ingestion/parsers.ts';
+import { checkSourceUrl } from '../outbound.ts';
 import * as repo from './sources.repo.ts';
 import type { CreateSourceInput } from './sources.schemas.ts';
 

@@ -1,7 +1,12 @@
 import { type AnyColumn, and, count, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../../db/client.ts';
-import { preparedFor } from '../../db/prepared.ts';
-import { knowledgeChunks, knowledgeSources, namespaceVersions, sourceFiles } from '../../db/schema/index.ts';
+import { type Executor, queryRows } from '../../../db/client.ts';
+import { preparedFor } from '../../../db/prepared.ts';
+import {
+  knowledgeChunks,
+  knowledgeSources,
+  namespaceVersions,
+  sourceFiles,
+} from '../../../db/schema/index.ts';
 
 export type SourceRow = typeof knowledgeSources.$inferSelect;
 export type SourceOwner = { workspaceId: string } & ({ assistantId: string } | { projectId: string });

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
-import { type Executor, queryRows } from '../../db/client.ts';
+import type { AppContext } from '../../../context.ts';
+import { type Executor, queryRows } from '../../../db/client.ts';
 import { hasVectorColumn, requestBackfill } from './vector-backfill.ts';
 import { type NamespaceMatrix, type Scored, topK, VectorCache } from './vector-cache.ts';
 

@@ -1,9 +1,9 @@
-import type { AppContext } from '../../context.ts';
-import { conflict, notFound } from '../../http/errors.ts';
-import { now } from '../../lib/clock.ts';
-import { newId } from '../../lib/ids.ts';
+import type { AppContext } from '../../../context.ts';
+import { conflict, notFound } from '../../../http/errors.ts';
+import { now } from '../../../lib/clock.ts';
+import { newId } from '../../../lib/ids.ts';
+import { bumpNamespace } from '../sources/sources.repo.ts';
 import * as repo from './projects.repo.ts';
-import { bumpNamespace } from './sources.repo.ts';
 
 /** Form B projects (decisions §6): workspace-level; deleting an assistant never deletes one. */
 export async function createProject(

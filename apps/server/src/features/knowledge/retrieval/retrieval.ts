@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
-import { namedStatement } from '../../db/prepared.ts';
-import { tokenize } from '../../providers/embeddings/offline.ts';
-import { embedderFor } from './embedder.ts';
+import type { AppContext } from '../../../context.ts';
+import { namedStatement } from '../../../db/prepared.ts';
+import { tokenize } from '../../../providers/embeddings/offline.ts';
+import { embedderFor } from '../embedder.ts';
 import { type Versions, vectorIndexFor } from './vector-index.ts';
 
 export type RetrievedChunk = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { iso, isoOrNull } from '../../http/envelope.ts';
+import { iso, isoOrNull } from '../../../http/envelope.ts';
 import type { SourceRow } from './sources.repo.ts';
 
 /** JSON source types (decisions §6); files arrive as multipart on their own route. */

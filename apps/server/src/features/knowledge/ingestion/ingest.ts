@@ -1,14 +1,14 @@
-import type { AppContext } from '../../context.ts';
-import { isForeignKeyViolation } from '../../db/client.ts';
-import { addDays, now } from '../../lib/clock.ts';
-import { newId } from '../../lib/ids.ts';
+import type { AppContext } from '../../../context.ts';
+import { isForeignKeyViolation } from '../../../db/client.ts';
+import { addDays, now } from '../../../lib/clock.ts';
+import { newId } from '../../../lib/ids.ts';
+import { embedderFor } from '../embedder.ts';
+import { fetchForKnowledge } from '../outbound.ts';
+import { fillGeneration, hasVectorColumn, requestIfLarge } from '../retrieval/vector-backfill.ts';
+import { EXACT_MAX_CHUNKS } from '../retrieval/vector-index.ts';
+import * as repo from '../sources/sources.repo.ts';
 import { type Chunk, chunkQa, chunkText } from './chunking.ts';
-import { embedderFor } from './embedder.ts';
-import { fetchForKnowledge } from './outbound.ts';
 import { CorruptFileError, detectKind, parseFile, UnsupportedFileError } from './parsers.ts';
-import * as repo from './sources.repo.ts';
-import { fillGeneration, hasVectorColumn, requestIfLarge } from './vector-backfill.ts';
-import { EXACT_MAX_CHUNKS } from './vector-index.ts';
 import { crawlWebsite, type WebsiteConfig, WebsiteError } from './website.ts';
 
 /** A failure whose message is shown to the user as the source's `error`. */

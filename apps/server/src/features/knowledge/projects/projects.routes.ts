@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import type { Feature } from '../../app.ts';
-import { dataOf, errorBody, iso } from '../../http/envelope.ts';
-import { offsetPage, offsetQuery } from '../../http/pagination.ts';
-import { tenantOf } from '../../http/tenant.ts';
-import { assertValid } from '../../http/validation.ts';
+import type { Feature } from '../../../app.ts';
+import { dataOf, errorBody, iso } from '../../../http/envelope.ts';
+import { offsetPage, offsetQuery } from '../../../http/pagination.ts';
+import { tenantOf } from '../../../http/tenant.ts';
+import { assertValid } from '../../../http/validation.ts';
+import { createSourceBody, sourceSchema, toSource } from '../sources/sources.schemas.ts';
+import * as sources from '../sources/sources.service.ts';
+import { readUpload } from '../sources/upload.ts';
 import type { ProjectRow } from './projects.repo.ts';
 import * as svc from './projects.service.ts';
-import { createSourceBody, sourceSchema, toSource } from './sources.schemas.ts';
-import * as sources from './sources.service.ts';
-import { readUpload } from './upload.ts';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 413: errorBody };
 const wsParams = z.object({ workspaceId: z.string().min(1).max(100) });

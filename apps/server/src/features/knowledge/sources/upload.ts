@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../../http/errors.ts';
 import type { Upload } from './sources.service.ts';
 
 /** One file from a multipart body; over the limit → 413, no file → 400. */

@@ -1,6 +1,6 @@
 import { type AnyColumn, and, count, desc, eq, inArray, sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../../db/client.ts';
-import { assistantProjects, projects } from '../../db/schema/index.ts';
+import { type Executor, queryRows } from '../../../db/client.ts';
+import { assistantProjects, projects } from '../../../db/schema/index.ts';
 
 /**
  * The namespaces an assistant answers from (its own and each connected project's) with their

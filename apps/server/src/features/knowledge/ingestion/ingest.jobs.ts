@@ -1,7 +1,7 @@
-import type { AppContext } from '../../context.ts';
-import { now } from '../../lib/clock.ts';
+import type { AppContext } from '../../../context.ts';
+import { now } from '../../../lib/clock.ts';
+import * as repo from '../sources/sources.repo.ts';
 import { ingestSource } from './ingest.ts';
-import * as repo from './sources.repo.ts';
 
 /** A claim lasts this long; a worker that dies mid-ingestion is replaced once it runs out. */
 export const INGEST_LEASE_SECONDS = 300;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
-import { type Executor, queryRows } from '../../db/client.ts';
+import type { AppContext } from '../../../context.ts';
+import { type Executor, queryRows } from '../../../db/client.ts';
 
 /**
  * Deferred vectors (docs/decisions/0004-knowledge.md): where pgvector exists, a chunk's
