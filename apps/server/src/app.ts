@@ -7,21 +7,19 @@ import {
   jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
-  type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
-import { features } from './features/index.ts';
+import { credentials, features, resourceLoaders, surfaces, tenantDirectory } from './features/index.ts';
 import type { AuthMode } from './http/actor.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerErrorHandler, sendError, toAppError } from './http/error-handler.ts';
+import { typed } from './http/feature.ts';
 import { registerForeground } from './http/foreground.ts';
 import { setCursorSecret } from './http/pagination.ts';
-import { registerTenantGuard } from './http/tenant.ts';
-import { registerDeferredValidation } from './http/validation.ts';
+import { registerTenantResolver } from './http/tenant.ts';
 import { hmacSha256 } from './lib/crypto.ts';
 
 export type App = FastifyInstance;
-const typed = (app: FastifyInstance) => app.withTypeProvider<ZodTypeProvider>();
 
 export type BuildOptions = { logger?: boolean | object };
 
@@ -57,7 +55,6 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     done();
   });
   registerErrorHandler(app);
-  registerDeferredValidation(app);
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, {
     limits: { fileSize: ctx.config.uploadLimitBytes, files: 1, fields: 10 },
@@ -98,8 +95,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
   app.addHook('onRoute', documentSecurity);
   registerForeground(app, ctx);
-  registerAuth(app, ctx);
-  registerTenantGuard(app, ctx);
+  registerAuth(app, ctx, credentials);
+  registerTenantResolver(app, ctx, { directory: tenantDirectory, loaders: resourceLoaders, surfaces });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
@@ -124,6 +121,7 @@ const SECURITY: Record<AuthMode, Array<Record<string, string[]>> | undefined> = 
   user: [{ session: [] }, { bearer: [] }],
   'user-or-key': [{ session: [] }, { bearer: [] }],
   key: [{ bearer: [] }],
+  widget: undefined,
 };
 
 /** Every operation in the OpenAPI document names the credentials its `config.auth` accepts. */
@@ -133,6 +131,3 @@ function documentSecurity(route: RouteOptions) {
   const schema = (route.schema ?? {}) as Record<string, unknown>;
   if (!schema.security) route.schema = { ...schema, security };
 }
-
-export type FeatureApp = ReturnType<typeof typed>;
-export type Feature = (app: FeatureApp, ctx: AppContext) => void | Promise<void>;

@@ -1,23 +1,35 @@
-import type { Feature } from '../app.ts';
+import type { Credentials } from '../http/auth.ts';
+import type { Feature } from '../http/feature.ts';
+import type { ResourceLoaders } from '../http/resources.ts';
+import type { TenantResolverDeps } from '../http/tenant.ts';
 import { accountRoutes } from './account/account.routes.ts';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.ts';
 import { assistantsFormARoutes } from './assistants/assistants.form-a.routes.ts';
 import { assistantsFormBRoutes } from './assistants/assistants.form-b.routes.ts';
+import { assistantResource } from './assistants/assistants.resource.ts';
 import { authRoutes } from './auth/auth.routes.ts';
+import * as credentialsService from './auth/credentials.service.ts';
+import { chatResource } from './chat/chat.resource.ts';
 import { chatRoutes } from './chat/chat.routes.ts';
+import { conversationResource } from './conversations/conversations.resource.ts';
 import { messagesV1Routes } from './conversations/messages.v1.routes.ts';
 import { billingRoutes } from './credits/billing.routes.ts';
+import { documentResource, projectResource, sourceResource } from './knowledge/knowledge.resource.ts';
 import { projectsRoutes } from './knowledge/projects/projects.routes.ts';
 import { assistantSourcesRoutes } from './knowledge/sources/sources.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { v1Routes } from './v1/v1.routes.ts';
 import { webRoutes } from './web/web.routes.ts';
+import { webhookBResource, webhookResource } from './webhooks/webhooks.resource.ts';
 import { webhooksFeature } from './webhooks/webhooks.routes.ts';
 import { widgetFormARoutes } from './widget/widget.form-a.routes.ts';
 import { widgetFormBRoutes } from './widget/widget.form-b.routes.ts';
+import { widgetSurface } from './widget/widget-access.ts';
 import { widgetConfigRoutes } from './widget/widget-config.routes.ts';
 import { widgetEventsRoutes } from './widget/widget-events.routes.ts';
 import { widgetScriptRoutes } from './widget/widget-script.routes.ts';
+import { tenantDirectory } from './workspaces/tenant.service.ts';
+import { memberResource } from './workspaces/workspaces.resource.ts';
 import { workspacesFeature } from './workspaces/workspaces.routes.ts';
 
 /** Every feature's routes, registered in this order by app.ts. */
@@ -43,3 +55,29 @@ export const features: Feature[] = [
   widgetEventsRoutes,
   webRoutes,
 ];
+
+/** How http/auth.ts reads credentials. */
+export const credentials: Credentials = {
+  sessionCookie: credentialsService.SESSION_COOKIE,
+  patPrefix: credentialsService.PAT_PREFIX,
+  apiKeyPrefix: credentialsService.API_KEY_PREFIX,
+  fromBearer: credentialsService.actorFromBearer,
+  fromSession: credentialsService.actorFromSessionToken,
+  touch: credentialsService.touchCredential,
+};
+
+/** Every kind of resource a route can address, with its loader (http/resources.ts). */
+export const resourceLoaders: ResourceLoaders = {
+  assistant: assistantResource,
+  source: sourceResource,
+  project: projectResource,
+  document: documentResource,
+  member: memberResource,
+  webhook: webhookResource,
+  webhookB: webhookBResource,
+  conversation: conversationResource,
+  chat: chatResource,
+};
+
+export { tenantDirectory };
+export const surfaces: TenantResolverDeps['surfaces'] = { widget: widgetSurface };

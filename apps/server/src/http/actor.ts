@@ -20,7 +20,8 @@ export type AuthMode =
   | 'session' // cookie only: the session surface
   | 'user' // cookie or personal access token (`/api/workspaces/...`)
   | 'user-or-key' // cookie, personal token, or a workspace API key of that workspace
-  | 'key'; // workspace API key only (`/api/v1/*`)
+  | 'key' // workspace API key only (`/api/v1/*`)
+  | 'widget'; // the public widget: its assistant, the page's origin and the widget token (features/widget/widget-access.ts)
 
 export type Scope = 'contacts:write' | 'tickets:write' | 'chat:write' | 'events:read';
 export const SCOPES: readonly Scope[] = ['contacts:write', 'tickets:write', 'chat:write', 'events:read'];

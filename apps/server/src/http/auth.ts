@@ -1,23 +1,26 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import {
-  API_KEY_PREFIX,
-  actorFromBearer,
-  actorFromSessionToken,
-  PAT_PREFIX,
-  SESSION_COOKIE,
-  touchCredential,
-} from '../features/auth/credentials.service.ts';
 import type { Actor, AuthMode } from './actor.ts';
 import { AppError, forbidden, unauthorized } from './errors.ts';
 import { consume } from './rate-limits.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** How credentials are read; the auth feature provides it (app.ts), so this file names no feature. */
+export type Credentials = {
+  sessionCookie: string;
+  patPrefix: string;
+  apiKeyPrefix: string;
+  /** With `workspaceId` (the path's), the same query reads the caller's membership there. */
+  fromBearer(ctx: AppContext, token: string, workspaceId?: string): Promise<Actor | null>;
+  fromSession(ctx: AppContext, token: string, workspaceId?: string): Promise<Actor | null>;
+  touch(ctx: AppContext, actor: Actor): Promise<void>;
+};
+
 /** Which bearer kinds each mode takes (decisions §3); anything else is a 401. */
-function bearerAllowed(mode: AuthMode, token: string): boolean {
-  if (token.startsWith(PAT_PREFIX)) return mode === 'user' || mode === 'user-or-key';
-  if (token.startsWith(API_KEY_PREFIX)) return mode === 'key' || mode === 'user-or-key';
+function bearerAllowed(creds: Credentials, mode: AuthMode, token: string): boolean {
+  if (token.startsWith(creds.patPrefix)) return mode === 'user' || mode === 'user-or-key';
+  if (token.startsWith(creds.apiKeyPrefix)) return mode === 'key' || mode === 'user-or-key';
   return false;
 }
 
@@ -30,22 +33,27 @@ export function isOwnOrigin(ctx: AppContext, request: FastifyRequest, origin: st
   return !!host && origin === `${request.protocol}://${host}`;
 }
 
-async function resolveActor(ctx: AppContext, request: FastifyRequest, mode: AuthMode): Promise<Actor> {
+async function resolveActor(
+  ctx: AppContext,
+  creds: Credentials,
+  request: FastifyRequest,
+  mode: AuthMode,
+): Promise<Actor> {
   // The path's workspace: the credential lookup reads the caller's membership there in the same
   // query, and the tenant guard uses it (docs/performance.md).
   const workspaceId = (request.params as Record<string, string | undefined> | undefined)?.workspaceId;
   const header = request.headers.authorization;
   if (header !== undefined) {
     const match = /^Bearer ([!-~]+)$/.exec(header);
-    if (!match?.[1] || !bearerAllowed(mode, match[1]))
+    if (!match?.[1] || !bearerAllowed(creds, mode, match[1]))
       throw unauthorized('This credential is not accepted here');
-    const actor = await actorFromBearer(ctx, match[1], workspaceId);
+    const actor = await creds.fromBearer(ctx, match[1], workspaceId);
     if (!actor) throw unauthorized('Invalid or revoked token');
     return actor;
   }
-  const cookie = request.cookies[SESSION_COOKIE];
+  const cookie = request.cookies[creds.sessionCookie];
   if (cookie && cookieAllowed(mode)) {
-    const actor = await actorFromSessionToken(ctx, cookie, workspaceId);
+    const actor = await creds.fromSession(ctx, cookie, workspaceId);
     if (actor) {
       // CSRF guard (decisions §3): cookie-authenticated writes come from our own origin.
       if (!SAFE_METHODS.has(request.method)) {
@@ -65,14 +73,15 @@ const rateKey = (actor: Actor) => (actor.kind === 'apiKey' ? `k:${actor.keyId}` 
  * onRequest hook: authenticates per the route's `config.auth` before the body is parsed,
  * then applies the per-caller rate limit (decisions §2).
  */
-export function registerAuth(app: FastifyInstance, ctx: AppContext) {
+export function registerAuth(app: FastifyInstance, ctx: AppContext, creds: Credentials) {
   app.decorateRequest('actor', null);
   app.addHook('onRequest', async (request) => {
     const mode = request.routeOptions.config?.auth ?? 'none';
-    if (mode === 'none') return;
-    const actor = await resolveActor(ctx, request, mode);
+    // The widget surface identifies its caller in the tenant resolver (http/tenant.ts).
+    if (mode === 'none' || mode === 'widget') return;
+    const actor = await resolveActor(ctx, creds, request, mode);
     request.actor = actor;
-    touchCredential(ctx, actor).catch((err) => request.log.warn({ err }, 'lastUsedAt update failed'));
+    creds.touch(ctx, actor).catch((err) => request.log.warn({ err }, 'lastUsedAt update failed'));
     await consume(ctx.limits.api, rateKey(actor), 'rate_limit:api');
   });
 }

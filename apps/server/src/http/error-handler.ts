@@ -31,8 +31,9 @@ export function zodDetails(issues: ReadonlyArray<Issue>) {
 
 type Issue = { path: PropertyKey[]; message: string; code?: string; keys?: string[] };
 
-export function validationError(url: string, issues: ReadonlyArray<Issue>): AppError {
-  const code: ErrorCode = surface(url) === 'chat' ? 'bad_request:chat' : 'bad_request:api';
+export function validationError(request: FastifyRequest, issues: ReadonlyArray<Issue>): AppError {
+  const chat = request.routeOptions.config?.chatErrors || surface(request.url) === 'chat';
+  const code: ErrorCode = chat ? 'bad_request:chat' : 'bad_request:api';
   return new AppError(code, 'Validation failed', zodDetails(issues));
 }
 
@@ -56,10 +57,10 @@ function fastifyValidationIssues(err: FastifyError) {
 /** Maps any thrown value to the spec's error body; unexpected errors become a logged 500. */
 export function toAppError(err: unknown, request: FastifyRequest): AppError {
   if (err instanceof AppError) return onSurface(err, request.url);
-  if (err instanceof ZodError) return validationError(request.url, err.issues);
+  if (err instanceof ZodError) return validationError(request, err.issues);
   const fe = err as FastifyError;
   if (fe && typeof fe === 'object' && 'validation' in fe && Array.isArray(fe.validation)) {
-    return validationError(request.url, fastifyValidationIssues(fe));
+    return validationError(request, fastifyValidationIssues(fe));
   }
   switch (fe?.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

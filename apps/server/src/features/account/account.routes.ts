@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Feature } from '../../app.ts';
 import { publicBaseUrl } from '../../context.ts';
 import { actorOf } from '../../http/auth.ts';
 import { dataOf, errorBody, iso } from '../../http/envelope.ts';
 import { unauthorized } from '../../http/errors.ts';
+import type { Feature } from '../../http/feature.ts';
 import { consume } from '../../http/rate-limits.ts';
 import { toUser, userSchema } from '../auth/auth.schemas.ts';
 import { SESSION_COOKIE } from '../auth/credentials.service.ts';

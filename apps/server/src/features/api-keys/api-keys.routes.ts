@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Feature } from '../../app.ts';
 import { userIdOf } from '../../http/auth.ts';
 import { dataOf, errorBody, iso, isoOrNull } from '../../http/envelope.ts';
+import type { Feature } from '../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../http/pagination.ts';
 import { tenantOf } from '../../http/tenant.ts';
 import type { ApiKeyRow } from './api-keys.repo.ts';

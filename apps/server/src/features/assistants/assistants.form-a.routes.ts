@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Feature } from '../../app.ts';
 import { actorOf } from '../../http/auth.ts';
 import { dataOf, errorBody } from '../../http/envelope.ts';
+import type { Feature } from '../../http/feature.ts';
 import { offsetPage } from '../../http/pagination.ts';
-import { assertValid } from '../../http/validation.ts';
+import { resourceOf, tenantOf } from '../../http/tenant.ts';
 import {
   assistantListItem,
   assistantSchema,
@@ -16,16 +16,18 @@ import * as svc from './assistants.service.ts';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
 const assistantParams = z.object({ assistantId: z.string().min(1).max(100) });
-/** Session surface (spec Surfaces): cookie only; checks run in the handler in decisions §2 order. */
-const config = { auth: 'session', deferValidation: true } as const;
+/** Session surface: cookie only. The workspace is the `workspaceId` input, or the assistant's own. */
+const listing = { auth: 'session', workspace: 'input', permission: 'workspace.view' } as const;
+const read = { auth: 'session', resources: ['assistant'] } as const;
+const manage = { auth: 'session', resources: ['assistant'], permission: 'assistants.manage' } as const;
 const tags = ['assistants (Form A)'];
 
-/** Spec "Assistants, Form A" and decisions §5/§6. */
+/** Assistants on the session surface, Form A (docs/api.md). */
 export const assistantsFormARoutes: Feature = (app, ctx) => {
   app.get(
     '/api/assistants',
     {
-      config,
+      config: listing,
       schema: {
         tags,
         querystring: listAssistantsQuery,
@@ -33,9 +35,12 @@ export const assistantsFormARoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      const actor = actorOf(request);
-      assertValid(request);
-      const { rows, total } = await svc.listAssistants(ctx, actor, request.query);
+      const { rows, total } = await svc.listAssistants(
+        ctx,
+        actorOf(request),
+        tenantOf(request),
+        request.query,
+      );
       return {
         data: rows.map((r) => {
           const a = toAssistant(r);
@@ -51,16 +56,12 @@ export const assistantsFormARoutes: Feature = (app, ctx) => {
   app.post(
     '/api/assistants',
     {
-      config,
+      config: { ...listing, permission: 'assistants.manage' },
       schema: { tags, body: createAssistantBody, response: { 201: dataOf(assistantSchema), ...errors } },
     },
     async (request, reply) => {
-      const actor = actorOf(request);
-      const rawBody = request.body as { workspaceId?: unknown } | null;
-      const tenant = await svc.tenantForCreate(ctx, actor, rawBody?.workspaceId);
-      assertValid(request);
       const { workspaceId: _ignored, ...input } = request.body;
-      const row = await svc.createAssistant(ctx, actor, tenant, input);
+      const row = await svc.createAssistant(ctx, actorOf(request), tenantOf(request), input);
       return reply.status(201).send({ data: toAssistant(row) });
     },
   );
@@ -68,23 +69,16 @@ export const assistantsFormARoutes: Feature = (app, ctx) => {
   app.get(
     '/api/assistants/:assistantId',
     {
-      config,
+      config: read,
       schema: { tags, params: assistantParams, response: { 200: dataOf(assistantSchema), ...errors } },
     },
-    async (request) => {
-      const { row } = await svc.loadAssistant(
-        ctx,
-        actorOf(request),
-        (request.params as { assistantId: string }).assistantId,
-      );
-      return { data: toAssistant(row) };
-    },
+    async (request) => ({ data: toAssistant(resourceOf(request, 'assistant').row) }),
   );
 
   app.patch(
     '/api/assistants/:assistantId',
     {
-      config,
+      config: manage,
       schema: {
         tags,
         params: assistantParams,
@@ -93,20 +87,19 @@ export const assistantsFormARoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      const id = (request.params as { assistantId: string }).assistantId;
-      const { row } = await svc.assertCanManage(ctx, actorOf(request), id);
-      assertValid(request);
+      const { row } = resourceOf(request, 'assistant');
       return { data: toAssistant(await svc.updateAssistant(ctx, row, request.body)) };
     },
   );
 
   app.delete(
     '/api/assistants/:assistantId',
-    { config, schema: { tags, params: assistantParams, response: { 204: z.undefined(), ...errors } } },
+    {
+      config: manage,
+      schema: { tags, params: assistantParams, response: { 204: z.undefined(), ...errors } },
+    },
     async (request, reply) => {
-      const id = (request.params as { assistantId: string }).assistantId;
-      const { row } = await svc.assertCanManage(ctx, actorOf(request), id);
-      await svc.deleteAssistant(ctx, row);
+      await svc.deleteAssistant(ctx, resourceOf(request, 'assistant').row);
       return reply.status(204).send();
     },
   );
@@ -116,12 +109,11 @@ export const assistantsFormARoutes: Feature = (app, ctx) => {
     app.route({
       method: granted ? 'PUT' : 'DELETE',
       url: '/api/assistants/:assistantId/access/:userId',
-      config,
+      config: manage,
       schema: { tags, params: accessParams, response: { 204: z.undefined(), ...errors } },
       handler: async (request, reply) => {
-        const params = request.params as { assistantId: string; userId: string };
-        const { row } = await svc.assertCanManage(ctx, actorOf(request), params.assistantId);
-        await svc.setAccess(ctx, row, params.userId, granted);
+        const { row } = resourceOf(request, 'assistant');
+        await svc.setAccess(ctx, row, (request.params as { userId: string }).userId, granted);
         return reply.status(204).send();
       },
     });

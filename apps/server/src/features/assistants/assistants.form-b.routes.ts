@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import type { Feature } from '../../app.ts';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../http/auth.ts';
 import { dataOf, errorBody, iso } from '../../http/envelope.ts';
+import type { Feature } from '../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../http/pagination.ts';
-import { tenantOf } from '../../http/tenant.ts';
-import { assertValid } from '../../http/validation.ts';
+import { resourceOf, tenantOf } from '../../http/tenant.ts';
 import * as projects from '../knowledge/projects/projects.service.ts';
 import { widgetEnabledMap } from '../widget/widget-config.service.ts';
 import {
@@ -26,9 +25,10 @@ const aParams = wsParams.extend({ assistantId: z.string().min(1).max(100) });
 const pParams = aParams.extend({ projectId: z.string().min(1).max(100) });
 const base = '/api/workspaces/:workspaceId/assistants';
 const tags = ['assistants (Form B)'];
-const read = { auth: 'user', permission: 'workspace.view', deferValidation: true } as const;
-const manage = { auth: 'user', permission: 'assistants.manage', deferValidation: true } as const;
-type P = { assistantId: string; projectId?: string };
+const list = { auth: 'user', permission: 'workspace.view' } as const;
+const create = { auth: 'user', permission: 'assistants.manage' } as const;
+const read = { ...list, resources: ['assistant'] } as const;
+const manage = { ...create, resources: ['assistant'] } as const;
 
 async function withFormB(ctx: AppContext, rows: AssistantRow[]) {
   const ids = rows.map((r) => r.id);
@@ -49,7 +49,7 @@ export const assistantsFormBRoutes: Feature = (app, ctx) => {
   app.get(
     base,
     {
-      config: read,
+      config: list,
       schema: {
         tags,
         params: wsParams,
@@ -58,8 +58,7 @@ export const assistantsFormBRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      assertValid(request);
-      const { rows, total } = await svc.listAssistantsIn(
+      const { rows, total } = await svc.listAssistants(
         ctx,
         actorOf(request),
         tenantOf(request),
@@ -81,7 +80,7 @@ export const assistantsFormBRoutes: Feature = (app, ctx) => {
   app.post(
     base,
     {
-      config: manage,
+      config: create,
       schema: {
         tags,
         params: wsParams,
@@ -90,7 +89,6 @@ export const assistantsFormBRoutes: Feature = (app, ctx) => {
       },
     },
     async (request, reply) => {
-      assertValid(request);
       const row = await svc.createAssistant(ctx, actorOf(request), tenantOf(request), request.body);
       return reply.status(201).send({ data: await one(ctx, row) });
     },
@@ -100,12 +98,7 @@ export const assistantsFormBRoutes: Feature = (app, ctx) => {
     `${base}/:assistantId`,
     { config: read, schema: { tags, params: aParams, response: { 200: dataOf(formBAssistant), ...errors } } },
     async (request) => {
-      const row = await svc.loadAssistantIn(
-        ctx,
-        actorOf(request),
-        tenantOf(request),
-        (request.params as P).assistantId,
-      );
+      const { row } = resourceOf(request, 'assistant');
       return { data: await one(ctx, row) };
     },
   );
@@ -122,13 +115,7 @@ export const assistantsFormBRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      const row = await svc.loadAssistantIn(
-        ctx,
-        actorOf(request),
-        tenantOf(request),
-        (request.params as P).assistantId,
-      );
-      assertValid(request);
+      const { row } = resourceOf(request, 'assistant');
       return { data: await one(ctx, await svc.updateAssistant(ctx, row, request.body)) };
     },
   );
@@ -137,12 +124,7 @@ export const assistantsFormBRoutes: Feature = (app, ctx) => {
     `${base}/:assistantId`,
     { config: manage, schema: { tags, params: aParams, response: { 204: z.undefined(), ...errors } } },
     async (request, reply) => {
-      const row = await svc.loadAssistantIn(
-        ctx,
-        actorOf(request),
-        tenantOf(request),
-        (request.params as P).assistantId,
-      );
+      const { row } = resourceOf(request, 'assistant');
       await svc.deleteAssistant(ctx, row);
       return reply.status(204).send();
     },
@@ -159,12 +141,7 @@ export const assistantsFormBRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      const row = await svc.loadAssistantIn(
-        ctx,
-        actorOf(request),
-        tenantOf(request),
-        (request.params as P).assistantId,
-      );
+      const { row } = resourceOf(request, 'assistant');
       const list = await projects.listConnected(ctx, row.id);
       return {
         data: list.map((p) => ({
@@ -188,10 +165,8 @@ export const assistantsFormBRoutes: Feature = (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const tenant = tenantOf(request);
-      const row = await svc.loadAssistantIn(ctx, actorOf(request), tenant, (request.params as P).assistantId);
-      assertValid(request);
-      await projects.connect(ctx, tenant.workspaceId, row.id, request.body.projectId);
+      const { row } = resourceOf(request, 'assistant');
+      await projects.connect(ctx, tenantOf(request).workspaceId, row.id, request.body.projectId);
       const connected = (await projects.listConnected(ctx, row.id)).find(
         (p) => p.id === request.body.projectId,
       )!;
@@ -209,9 +184,8 @@ export const assistantsFormBRoutes: Feature = (app, ctx) => {
     `${base}/:assistantId/projects/:projectId`,
     { config: manage, schema: { tags, params: pParams, response: { 204: z.undefined(), ...errors } } },
     async (request, reply) => {
-      const p = request.params as P;
-      const row = await svc.loadAssistantIn(ctx, actorOf(request), tenantOf(request), p.assistantId);
-      await projects.disconnect(ctx, row.id, p.projectId ?? '');
+      const { row } = resourceOf(request, 'assistant');
+      await projects.disconnect(ctx, row.id, request.params.projectId);
       return reply.status(204).send();
     },
   );

@@ -27,25 +27,34 @@ export async function insertAssistant(
   return created!;
 }
 
-/** By id alone: the caller then resolves the tenant of `workspaceId` (404 for non-members). */
-// Every chat and most assistant routes read it: prepared once (db/prepared.ts).
-const assistantById = preparedFor((db) =>
+/** An assistant of one workspace (the tenant filter is in the WHERE). */
+// Most assistant routes read it: prepared once (db/prepared.ts).
+const assistantIn = preparedFor((db) =>
   db
     .select()
     .from(assistants)
-    .where(eq(assistants.id, sql.placeholder('id')))
+    .where(
+      and(
+        eq(assistants.id, sql.placeholder('id')),
+        eq(assistants.workspaceId, sql.placeholder('workspaceId')),
+      ),
+    )
     .limit(1)
-    .prepare('parley_assistant_by_id'),
+    .prepare('parley_assistant_in_workspace'),
 );
 
-export async function findAssistant(db: Executor, id: string): Promise<AssistantRow | undefined> {
-  const [row] = await assistantById(db).execute({ id });
+export async function findAssistant(
+  db: Executor,
+  workspaceId: string,
+  id: string,
+): Promise<AssistantRow | undefined> {
+  const [row] = await assistantIn(db).execute({ id, workspaceId });
   return row;
 }
 
 /**
- * An assistant with the user's standing in its workspace, in one query (a chat's first read):
- * the membership (role null: not a member), the workspace's plan fields, whether the user holds
+ * An assistant with the user's standing in its workspace, in one query (a chat's first read),
+ * found only among the workspaces the user belongs to: the membership, the workspace's plan fields, whether the user holds
  * an access grant to it, and what a reply needs of its knowledge before retrieving (the
  * namespaces with their versions, and whether it has realtime sources).
  */
@@ -64,7 +73,7 @@ const assistantForUser = preparedFor((db) =>
     })
     .from(assistants)
     .innerJoin(workspaces, eq(workspaces.id, assistants.workspaceId))
-    .leftJoin(
+    .innerJoin(
       memberships,
       and(
         eq(memberships.workspaceId, assistants.workspaceId),
@@ -73,7 +82,7 @@ const assistantForUser = preparedFor((db) =>
     )
     .where(eq(assistants.id, sql.placeholder('id')))
     .limit(1)
-    .prepare('parley_assistant_for_user'),
+    .prepare('parley_assistant_of_member'),
 );
 
 export async function findAssistantForUser(db: Executor, id: string, userId: string) {

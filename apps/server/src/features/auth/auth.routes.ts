@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Feature } from '../../app.ts';
 import type { AppContext } from '../../context.ts';
 import { actorOf, isOwnOrigin, userIdOf } from '../../http/auth.ts';
 import { dataOf, errorBody, iso, isoOrNull } from '../../http/envelope.ts';
 import { forbidden } from '../../http/errors.ts';
+import type { Feature } from '../../http/feature.ts';
 import { consume } from '../../http/rate-limits.ts';
 import {
   createdTokenSchema,

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import type { Feature } from '../../app.ts';
-import { actorOf } from '../../http/auth.ts';
+import { userIdOf } from '../../http/auth.ts';
 import { errorBody, idParam } from '../../http/envelope.ts';
+import type { Feature } from '../../http/feature.ts';
 import { cursorPage, cursorQuery } from '../../http/pagination.ts';
+import { resourceOf, tenantOf } from '../../http/tenant.ts';
 import { toConversation, toMessage } from '../conversations/conversations.service.ts';
 import { chatBody, conversationSchema, messageSchema } from './chat.schemas.ts';
 import * as service from './chat.service.ts';
@@ -10,12 +11,18 @@ import { streamTurn } from './respond.ts';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 429: errorBody };
 
-/** Internal chat on the session surface (decisions §7). */
+/** Internal chat on the session surface (docs/chat.md). Guests read assistants but do not chat. */
 export const chatRoutes: Feature = (app, ctx) => {
   app.post(
     '/api/chat',
     {
-      config: { auth: 'session', foreground: true },
+      config: {
+        auth: 'session',
+        resources: ['assistant'],
+        idsFrom: 'body',
+        permission: 'assistants.use',
+        foreground: true,
+      },
       schema: {
         tags: ['chat'],
         description:
@@ -25,7 +32,14 @@ export const chatRoutes: Feature = (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const turn = await service.startChat(ctx, actorOf(request), request.body);
+      const assistant = resourceOf(request, 'assistant');
+      const turn = await service.startChat(
+        ctx,
+        userIdOf(request),
+        tenantOf(request),
+        assistant,
+        request.body,
+      );
       await streamTurn(ctx, reply, turn, { 'x-conversation-id': turn.conversation.id }, request.log);
       return reply;
     },
@@ -34,7 +48,7 @@ export const chatRoutes: Feature = (app, ctx) => {
   app.get(
     '/api/chat/conversations',
     {
-      config: { auth: 'session' },
+      config: { auth: 'session', resources: ['assistant'], idsFrom: 'query' },
       schema: {
         tags: ['chat'],
         querystring: cursorQuery.extend({ assistantId: idParam }).strict(),
@@ -42,7 +56,8 @@ export const chatRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      const page = await service.listChats(ctx, actorOf(request), request.query);
+      const { row } = resourceOf(request, 'assistant');
+      const page = await service.listChats(ctx, userIdOf(request), row, request.query);
       return { ...page, data: page.data.map(toConversation) };
     },
   );
@@ -50,7 +65,7 @@ export const chatRoutes: Feature = (app, ctx) => {
   app.get(
     '/api/chat/conversations/:conversationId/messages',
     {
-      config: { auth: 'session' },
+      config: { auth: 'session', resources: ['chat'] },
       schema: {
         tags: ['chat'],
         params: z.object({ conversationId: idParam }),
@@ -59,12 +74,7 @@ export const chatRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      const page = await service.listChatMessages(
-        ctx,
-        actorOf(request),
-        request.params.conversationId,
-        request.query,
-      );
+      const page = await service.listChatMessages(ctx, resourceOf(request, 'chat').id, request.query);
       return { ...page, data: page.data.map(toMessage) };
     },
   );

@@ -1,8 +1,9 @@
 import type { AppContext } from '../../context.ts';
-import { type Actor, can } from '../../http/actor.ts';
-import { AppError, forbidden } from '../../http/errors.ts';
+import type { Tenant } from '../../http/actor.ts';
+import { AppError } from '../../http/errors.ts';
 import { decodeCursor, toCursorPage } from '../../http/pagination.ts';
-import { loadAssistant } from '../assistants/assistants.service.ts';
+import type { AssistantRow } from '../assistants/assistants.repo.ts';
+import type { LoadedAssistant } from '../assistants/assistants.resource.ts';
 import * as conversations from '../conversations/conversations.service.ts';
 import { beginTurn, type Turn } from './turn.ts';
 
@@ -10,29 +11,17 @@ export type ChatInput = { assistantId: string; conversationId?: string; content:
 
 const notFoundChat = () => new AppError('not_found:chat', 'Conversation not found');
 
-function userOf(actor: Actor): string {
-  if (actor.kind !== 'user') throw forbidden();
-  return actor.userId;
-}
-
-/** An assistant the caller may chat with: visible to them, and not as a guest (decisions §6). */
-async function chattableAssistant(ctx: AppContext, actor: Actor, assistantId: string) {
-  const { row, tenant, knowledge } = await loadAssistant(ctx, actor, assistantId);
-  if (!can(tenant.role, 'assistants.use'))
-    throw forbidden('Guests can read assistants but cannot chat with them');
-  return { assistant: row, plan: tenant.plan, monthlyCredits: tenant.monthlyCredits, knowledge };
-}
-
-/** An internal chat of the caller's (decisions §7); anything else is a 404 `not_found:chat`. */
+/** An internal chat of the caller's with this assistant (docs/chat.md); anything else is a 404. */
 async function ownConversation(
   ctx: AppContext,
   userId: string,
+  assistant: AssistantRow,
   conversationId: string,
-  assistantId?: string,
 ) {
-  const row = await conversations.findConversation(ctx, conversationId);
-  if (row?.channel !== 'chat' || row.startedBy !== userId) throw notFoundChat();
-  if (assistantId && row.assistantId !== assistantId) throw notFoundChat();
+  const row = await conversations.findConversation(ctx, assistant.workspaceId, conversationId);
+  if (row?.channel !== 'chat' || row.startedBy !== userId || row.assistantId !== assistant.id) {
+    throw notFoundChat();
+  }
   return row;
 }
 
@@ -40,15 +29,15 @@ async function ownConversation(
  * `POST /api/chat` up to the point where the stream opens: every refusal (404, 403, 400,
  * `credits_limit_exceeded`) happens here, before any byte of the stream.
  */
-export async function startChat(ctx: AppContext, actor: Actor, input: ChatInput): Promise<Turn> {
-  const userId = userOf(actor);
-  const { assistant, plan, monthlyCredits, knowledge } = await chattableAssistant(
-    ctx,
-    actor,
-    input.assistantId,
-  );
+export async function startChat(
+  ctx: AppContext,
+  userId: string,
+  tenant: Tenant,
+  { row: assistant, knowledge }: LoadedAssistant,
+  input: ChatInput,
+): Promise<Turn> {
   const conversation = input.conversationId
-    ? await ownConversation(ctx, userId, input.conversationId, assistant.id)
+    ? await ownConversation(ctx, userId, assistant, input.conversationId)
     : {
         workspaceId: assistant.workspaceId,
         assistantId: assistant.id,
@@ -61,8 +50,8 @@ export async function startChat(ctx: AppContext, actor: Actor, input: ChatInput)
   }
   return beginTurn(ctx, {
     assistant,
-    plan,
-    monthlyCredits,
+    plan: tenant.plan,
+    monthlyCredits: tenant.monthlyCredits,
     conversation,
     content: input.content,
     authorId: userId,
@@ -70,15 +59,15 @@ export async function startChat(ctx: AppContext, actor: Actor, input: ChatInput)
   });
 }
 
+/** The caller's internal chats with one assistant, newest first. */
 export async function listChats(
   ctx: AppContext,
-  actor: Actor,
-  q: { assistantId: string; limit: number; cursor?: string },
+  userId: string,
+  assistant: AssistantRow,
+  q: { limit: number; cursor?: string },
 ) {
-  const userId = userOf(actor);
-  const { row } = await loadAssistant(ctx, actor, q.assistantId);
   const rows = await conversations.listChatConversations(ctx.db, {
-    assistantId: row.id,
+    assistantId: assistant.id,
     userId,
     limit: q.limit,
     after: decodeCursor(q.cursor),
@@ -86,19 +75,14 @@ export async function listChats(
   return toCursorPage(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
 }
 
+/** The messages of one of the caller's chats (chat.resource.ts), oldest first. */
 export async function listChatMessages(
   ctx: AppContext,
-  actor: Actor,
   conversationId: string,
   q: { limit: number; cursor?: string },
 ) {
-  const conversation = await ownConversation(ctx, userOf(actor), conversationId);
-  // The assistant may have become private to the caller since: then the chat is gone for them too.
-  await loadAssistant(ctx, actor, conversation.assistantId).catch(() => {
-    throw notFoundChat();
-  });
   const rows = await conversations.listMessages(ctx.db, {
-    conversationId: conversation.id,
+    conversationId,
     limit: q.limit,
     after: decodeCursor(q.cursor),
   });

@@ -26,17 +26,42 @@ export async function insertConversationWithMessage(
 }
 
 // Every turn of an existing conversation reads it: prepared once (db/prepared.ts).
-const conversationById = preparedFor((db) =>
+const conversationIn = preparedFor((db) =>
   db
     .select()
     .from(conversations)
-    .where(eq(conversations.id, sql.placeholder('id')))
+    .where(
+      and(
+        eq(conversations.id, sql.placeholder('id')),
+        eq(conversations.workspaceId, sql.placeholder('workspaceId')),
+      ),
+    )
     .limit(1)
-    .prepare('parley_conversation_by_id'),
+    .prepare('parley_conversation_in_workspace'),
 );
 
-export async function findConversation(db: Executor, id: string): Promise<ConversationRow | undefined> {
-  const [row] = await conversationById(db).execute({ id });
+export async function findConversation(
+  db: Executor,
+  workspaceId: string,
+  id: string,
+): Promise<ConversationRow | undefined> {
+  const [row] = await conversationIn(db).execute({ id, workspaceId });
+  return row;
+}
+
+/** An internal chat started by this user (in whichever workspace). */
+export async function findChatOf(
+  db: Executor,
+  userId: string,
+  id: string,
+): Promise<ConversationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(conversations)
+    .where(
+      and(eq(conversations.id, id), eq(conversations.channel, 'chat'), eq(conversations.startedBy, userId)),
+    )
+    .limit(1);
   return row;
 }
 
@@ -62,6 +87,7 @@ export async function insertMessageCounted(db: Executor, message: MessageRow, ev
 
 export async function setConversationStatus(
   db: Executor,
+  workspaceId: string,
   id: string,
   status: ConversationRow['status'],
   at: Date,
@@ -69,7 +95,7 @@ export async function setConversationStatus(
   const [row] = await db
     .update(conversations)
     .set({ status, updatedAt: at, ...(status === 'closed' ? { endedAt: at } : {}) })
-    .where(eq(conversations.id, id))
+    .where(and(eq(conversations.id, id), eq(conversations.workspaceId, workspaceId)))
     .returning();
   return row;
 }

@@ -171,8 +171,11 @@ export function prepareAppend<
   };
 }
 
-export const findConversation = (ctx: AppContext, id: string) =>
-  id.length <= 100 ? repo.findConversation(ctx.db, id) : Promise.resolve(undefined);
+export const findConversation = (ctx: AppContext, workspaceId: string, id: string) =>
+  id.length <= 100 ? repo.findConversation(ctx.db, workspaceId, id) : Promise.resolve(undefined);
+
+export const findChatOf = (ctx: AppContext, userId: string, id: string) =>
+  id.length <= 100 ? repo.findChatOf(ctx.db, userId, id) : Promise.resolve(undefined);
 
 export const setConversationStatus = repo.setConversationStatus;
 export const setConversationContact = repo.setConversationContact;
@@ -208,7 +211,13 @@ export const listMessages = repo.listMessages;
  */
 export async function requestHandoff(ctx: AppContext, conversation: repo.ConversationRow, reason: string) {
   return ctx.db.transaction(async (tx) => {
-    const row = await repo.setConversationStatus(tx, conversation.id, 'handoff', now());
+    const row = await repo.setConversationStatus(
+      tx,
+      conversation.workspaceId,
+      conversation.id,
+      'handoff',
+      now(),
+    );
     await appendMessage(tx, conversation, {
       role: 'system',
       content: reason ? `The customer asked for a person: ${reason}` : 'The customer asked for a person.',
@@ -244,10 +253,4 @@ export async function postAgentMessage(
     })
     .catch(() => undefined);
   return row;
-}
-
-/** A conversation of the given workspace, else undefined (another workspace's is invisible). */
-export async function findConversationIn(ctx: AppContext, workspaceId: string, id: string) {
-  const row = await findConversation(ctx, id);
-  return row?.workspaceId === workspaceId ? row : undefined;
 }

@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import type { Feature } from '../../app.ts';
 import { dataOf, errorBody, idParam } from '../../http/envelope.ts';
 import { notFound } from '../../http/errors.ts';
+import type { Feature } from '../../http/feature.ts';
 import { cursorPage, cursorQuery, decodeCursor, toCursorPage } from '../../http/pagination.ts';
-import { tenantOf } from '../../http/tenant.ts';
-import { assertValid } from '../../http/validation.ts';
+import { resourceOf, tenantOf } from '../../http/tenant.ts';
 import { messageSchema } from '../chat/chat.schemas.ts';
-import { v1Guard } from '../v1/v1-guard.ts';
-import { findConversationIn, listMessages, postAgentMessage, toMessage } from './conversations.service.ts';
+import { findConversation, listMessages, postAgentMessage, toMessage } from './conversations.service.ts';
 
 const errors = {
   400: errorBody,
@@ -18,13 +16,12 @@ const errors = {
   429: errorBody,
 };
 
-/** Messages on the API-key surface (decisions §10). */
+/** Messages on the API-key surface (docs/api.md). */
 export const messagesV1Routes: Feature = (app, ctx) => {
   app.get(
     '/api/v1/messages',
     {
-      config: { auth: 'key', deferValidation: true },
-      preValidation: v1Guard(ctx),
+      config: { auth: 'key' },
       schema: {
         tags: ['v1'],
         querystring: cursorQuery.extend({ conversationId: idParam }).strict(),
@@ -32,9 +29,8 @@ export const messagesV1Routes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      assertValid(request);
       const q = request.query;
-      const conversation = await findConversationIn(ctx, tenantOf(request).workspaceId, q.conversationId);
+      const conversation = await findConversation(ctx, tenantOf(request).workspaceId, q.conversationId);
       if (!conversation) throw notFound('Conversation');
       const rows = await listMessages(ctx.db, {
         conversationId: conversation.id,
@@ -49,8 +45,13 @@ export const messagesV1Routes: Feature = (app, ctx) => {
   app.post(
     '/api/v1/messages',
     {
-      config: { auth: 'key', planFeature: 'api_v1_write', scope: 'chat:write', deferValidation: true },
-      preValidation: v1Guard(ctx),
+      config: {
+        auth: 'key',
+        planFeature: 'api_v1_write',
+        scope: 'chat:write',
+        resources: ['conversation'],
+        idsFrom: 'body',
+      },
       schema: {
         tags: ['v1'],
         body: z.object({ conversationId: idParam, content: z.string().trim().min(1).max(8000) }).strict(),
@@ -58,12 +59,7 @@ export const messagesV1Routes: Feature = (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const body = request.body as { conversationId?: unknown } | undefined;
-      const id = typeof body?.conversationId === 'string' ? body.conversationId : '';
-      const conversation = id ? await findConversationIn(ctx, tenantOf(request).workspaceId, id) : undefined;
-      if (id && !conversation) throw notFound('Conversation');
-      assertValid(request);
-      if (!conversation) throw notFound('Conversation');
+      const conversation = resourceOf(request, 'conversation');
       const row = await postAgentMessage(ctx, conversation, { content: request.body.content });
       return reply.status(201).send({ data: toMessage(row) });
     },

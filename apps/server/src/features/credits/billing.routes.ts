@@ -1,5 +1,5 @@
-import type { Feature } from '../../app.ts';
 import { dataOf, errorBody } from '../../http/envelope.ts';
+import type { Feature } from '../../http/feature.ts';
 import { billingParams, billingSchema, checkoutBody } from './billing.schemas.ts';
 import { billingSummary, startCheckout } from './billing.service.ts';
 

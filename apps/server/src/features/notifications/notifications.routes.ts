@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Feature } from '../../app.ts';
 import { userIdOf } from '../../http/auth.ts';
 import { dataOf, errorBody, idParam, iso, isoOrNull } from '../../http/envelope.ts';
+import type { Feature } from '../../http/feature.ts';
 import { cursorPage, cursorQuery } from '../../http/pagination.ts';
 import type { NotificationRow } from './notifications.repo.ts';
 import * as service from './notifications.service.ts';

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import type { Feature } from '../../app.ts';
 import { actorOf } from '../../http/auth.ts';
 import { dataOf, errorBody } from '../../http/envelope.ts';
+import type { Feature } from '../../http/feature.ts';
 import { tenantOf } from '../../http/tenant.ts';
 import { keyWorkspace } from './v1.service.ts';
-import { v1Guard } from './v1-guard.ts';
 
 const workspaceSchema = z.object({
   id: z.string(),
@@ -14,13 +13,12 @@ const workspaceSchema = z.object({
   scopes: z.array(z.string()),
 });
 
-/** The API-key surface's own endpoints (decisions §10); contacts, tickets and messages live in their features. */
+/** The API-key surface's own endpoints (docs/api.md); contacts, tickets and messages live in their features. */
 export const v1Routes: Feature = (app, ctx) => {
   app.get(
     '/api/v1/workspace',
     {
       config: { auth: 'key' },
-      preValidation: v1Guard(ctx),
       schema: {
         tags: ['v1'],
         response: { 200: dataOf(workspaceSchema), 401: errorBody, 404: errorBody, 429: errorBody },

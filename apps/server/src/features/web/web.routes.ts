@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Feature } from '../../app.ts';
+import type { Feature } from '../../http/feature.ts';
 import { loadWebFiles, type WebFile } from './web-files.ts';
 
 /**

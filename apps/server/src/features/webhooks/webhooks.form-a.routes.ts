@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import type { Feature } from '../../app.ts';
 import { dataOf, errorBody, idParam } from '../../http/envelope.ts';
+import type { Feature } from '../../http/feature.ts';
 import { cursorPage, cursorQuery, offsetPage, offsetQuery } from '../../http/pagination.ts';
-import { tenantOf } from '../../http/tenant.ts';
-import { assertValid } from '../../http/validation.ts';
+import { resourceOf, tenantOf } from '../../http/tenant.ts';
 import {
   createdWebhookSchema,
   createWebhookBody,
@@ -31,6 +30,7 @@ const hookParams = wsParams.extend({ webhookId: idParam });
  * webhooks.manage), or a workspace API key with events:read (decisions §3). Manages format A only.
  */
 const guard = { auth: 'user-or-key', permission: 'webhooks.manage', scope: 'events:read' } as const;
+const one = { ...guard, resources: ['webhook'] } as const;
 const base = '/api/workspaces/:workspaceId/webhooks';
 
 export const webhooksFormARoutes: Feature = (app, ctx) => {
@@ -80,19 +80,16 @@ export const webhooksFormARoutes: Feature = (app, ctx) => {
   app.get(
     `${base}/:webhookId`,
     {
-      config: guard,
+      config: one,
       schema: { tags: ['webhooks'], params: hookParams, response: { 200: dataOf(webhookSchema), ...errors } },
     },
-    async (request) => {
-      const row = await service.getWebhook(ctx, tenantOf(request).workspaceId, 'A', request.params.webhookId);
-      return { data: toWebhook(row) };
-    },
+    async (request) => ({ data: toWebhook(resourceOf(request, 'webhook')) }),
   );
 
   app.patch(
     `${base}/:webhookId`,
     {
-      config: { ...guard, deferValidation: true },
+      config: one,
       schema: {
         tags: ['webhooks'],
         params: hookParams,
@@ -102,8 +99,6 @@ export const webhooksFormARoutes: Feature = (app, ctx) => {
     },
     async (request) => {
       const ws = tenantOf(request).workspaceId;
-      await service.getWebhook(ctx, ws, 'A', request.params.webhookId);
-      assertValid(request);
       const row = await service.updateWebhook(ctx, ws, 'A', request.params.webhookId, request.body);
       return { data: toWebhook(row) };
     },
@@ -112,7 +107,7 @@ export const webhooksFormARoutes: Feature = (app, ctx) => {
   app.delete(
     `${base}/:webhookId`,
     {
-      config: guard,
+      config: one,
       schema: { tags: ['webhooks'], params: hookParams, response: { 204: z.undefined(), ...errors } },
     },
     async (request, reply) => {
@@ -124,7 +119,7 @@ export const webhooksFormARoutes: Feature = (app, ctx) => {
   app.get(
     `${base}/:webhookId/deliveries`,
     {
-      config: { ...guard, deferValidation: true },
+      config: one,
       schema: {
         tags: ['webhooks'],
         params: hookParams,
@@ -134,8 +129,6 @@ export const webhooksFormARoutes: Feature = (app, ctx) => {
     },
     async (request) => {
       const ws = tenantOf(request).workspaceId;
-      await service.getWebhook(ctx, ws, 'A', request.params.webhookId);
-      assertValid(request);
       const page = await service.listDeliveries(ctx, ws, request.params.webhookId, request.query);
       return { ...page, data: page.data.map(toDelivery) };
     },
@@ -144,7 +137,7 @@ export const webhooksFormARoutes: Feature = (app, ctx) => {
   app.post(
     `${base}/:webhookId/deliveries/:deliveryId/retry`,
     {
-      config: guard,
+      config: one,
       schema: {
         tags: ['webhooks'],
         params: hookParams.extend({ deliveryId: idParam }),

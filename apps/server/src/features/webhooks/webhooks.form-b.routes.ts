@@ -1,13 +1,8 @@
 import { z } from 'zod';
-import type { Feature } from '../../app.ts';
-import type { AppContext } from '../../context.ts';
-import type { Actor } from '../../http/actor.ts';
-import { actorOf } from '../../http/auth.ts';
 import { dataOf, errorBody, idParam } from '../../http/envelope.ts';
+import type { Feature } from '../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../http/pagination.ts';
-import { assertValid } from '../../http/validation.ts';
-import { tenantFromInput } from '../workspaces/implicit-tenant.service.ts';
-import { authorize, resolveTenant } from '../workspaces/tenant.service.ts';
+import { resourceOf, tenantOf } from '../../http/tenant.ts';
 import {
   createdWebhookSchemaB,
   createWebhookBodyB,
@@ -26,24 +21,10 @@ const errors = {
   429: errorBody,
 };
 const hookParams = z.object({ webhookId: idParam });
+/** The workspace is the `workspaceId` input (or the caller's only one), or the webhook's own. */
+const some = { auth: 'user', workspace: 'input', permission: 'webhooks.manage' } as const;
+const one = { auth: 'user', resources: ['webhookB'], permission: 'webhooks.manage' } as const;
 const listQuery = offsetQuery.extend({ workspaceId: z.string().min(1).max(100).optional() }).strict();
-
-/** The caller's workspace (decisions §2 last bullet), then owner/admin (webhooks.manage). */
-async function managedWorkspace(ctx: AppContext, actor: Actor, workspaceId: string | undefined) {
-  const tenant = await tenantFromInput(ctx, actor, workspaceId);
-  authorize(actor, tenant, { permission: 'webhooks.manage' });
-  return tenant.workspaceId;
-}
-
-/** A webhook addressed by id: its workspace must be the caller's (else 404), then the role check. */
-async function managedWebhookWorkspace(ctx: AppContext, actor: Actor, webhookId: string) {
-  const ws = await service.workspaceOfWebhook(ctx, 'B', webhookId);
-  const tenant = await resolveTenant(ctx, actor, ws).catch(() => {
-    throw service.webhookNotFound();
-  });
-  authorize(actor, tenant, { permission: 'webhooks.manage' });
-  return ws;
-}
 
 /**
  * Spec "Webhooks, Form B" (`/api/webhooks`, bearer token = personal access token, or the
@@ -53,7 +34,7 @@ export const webhooksFormBRoutes: Feature = (app, ctx) => {
   app.post(
     '/api/webhooks',
     {
-      config: { auth: 'user', deferValidation: true },
+      config: some,
       schema: {
         tags: ['webhooks'],
         body: createWebhookBodyB,
@@ -61,12 +42,8 @@ export const webhooksFormBRoutes: Feature = (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const raw = request.body as { workspaceId?: unknown } | undefined;
-      const wsInput = typeof raw?.workspaceId === 'string' ? raw.workspaceId : undefined;
-      const ws = await managedWorkspace(ctx, actorOf(request), wsInput);
-      assertValid(request);
       const { workspaceId: _ignored, ...input } = request.body;
-      const { row, secret } = await service.createWebhook(ctx, ws, 'B', input);
+      const { row, secret } = await service.createWebhook(ctx, tenantOf(request).workspaceId, 'B', input);
       return reply.status(201).send({ data: { ...toWebhookB(row), secret } });
     },
   );
@@ -74,7 +51,7 @@ export const webhooksFormBRoutes: Feature = (app, ctx) => {
   app.get(
     '/api/webhooks',
     {
-      config: { auth: 'user', deferValidation: true },
+      config: some,
       schema: {
         tags: ['webhooks'],
         querystring: listQuery,
@@ -82,11 +59,8 @@ export const webhooksFormBRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      const raw = request.query as { workspaceId?: unknown } | undefined;
-      const wsInput = typeof raw?.workspaceId === 'string' ? raw.workspaceId : undefined;
-      const ws = await managedWorkspace(ctx, actorOf(request), wsInput);
-      assertValid(request);
       const { limit, offset } = request.query;
+      const ws = tenantOf(request).workspaceId;
       const { rows, total } = await service.listWebhooks(ctx, ws, 'B', { limit, offset });
       return { data: rows.map(toWebhookB), total, limit, offset };
     },
@@ -95,7 +69,7 @@ export const webhooksFormBRoutes: Feature = (app, ctx) => {
   app.patch(
     '/api/webhooks/:webhookId',
     {
-      config: { auth: 'user', deferValidation: true },
+      config: one,
       schema: {
         tags: ['webhooks'],
         params: hookParams,
@@ -104,10 +78,8 @@ export const webhooksFormBRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      const id = (request.params as { webhookId: string }).webhookId;
-      const ws = await managedWebhookWorkspace(ctx, actorOf(request), id);
-      assertValid(request);
-      const row = await service.updateWebhook(ctx, ws, 'B', id, request.body);
+      const { workspaceId, id } = resourceOf(request, 'webhookB');
+      const row = await service.updateWebhook(ctx, workspaceId, 'B', id, request.body);
       return { data: toWebhookB(row) };
     },
   );
@@ -115,14 +87,12 @@ export const webhooksFormBRoutes: Feature = (app, ctx) => {
   app.delete(
     '/api/webhooks/:webhookId',
     {
-      config: { auth: 'user', deferValidation: true },
+      config: one,
       schema: { tags: ['webhooks'], params: hookParams, response: { 204: z.undefined(), ...errors } },
     },
     async (request, reply) => {
-      const id = (request.params as { webhookId: string }).webhookId;
-      const ws = await managedWebhookWorkspace(ctx, actorOf(request), id);
-      assertValid(request);
-      await service.deleteWebhook(ctx, ws, 'B', id);
+      const { workspaceId, id } = resourceOf(request, 'webhookB');
+      await service.deleteWebhook(ctx, workspaceId, 'B', id);
       return reply.status(204).send();
     },
   );

@@ -1,6 +1,12 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { type WebhookFormat, webhookDeliveries, webhookFailures, webhooks } from '../../db/schema/index.ts';
+import {
+  memberships,
+  type WebhookFormat,
+  webhookDeliveries,
+  webhookFailures,
+  webhooks,
+} from '../../db/schema/index.ts';
 import type { CursorKey } from '../../http/pagination.ts';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -40,14 +46,23 @@ export async function findWebhook(db: Executor, workspaceId: string, format: Web
   return row;
 }
 
-/** Form B addresses a webhook by id alone: the workspace comes from the row, checked after. */
-export async function findWebhookWorkspace(db: Executor, format: WebhookFormat, id: string) {
+/** Form B addresses a webhook by id alone: it is found only among the user's workspaces. */
+export async function findWebhookOfMember(db: Executor, format: WebhookFormat, id: string, userId: string) {
   const [row] = await db
-    .select({ workspaceId: webhooks.workspaceId })
+    .select()
     .from(webhooks)
-    .where(and(eq(webhooks.format, format), eq(webhooks.id, id)))
+    .where(
+      and(
+        eq(webhooks.format, format),
+        eq(webhooks.id, id),
+        inArray(
+          webhooks.workspaceId,
+          db.select({ id: memberships.workspaceId }).from(memberships).where(eq(memberships.userId, userId)),
+        ),
+      ),
+    )
     .limit(1);
-  return row?.workspaceId;
+  return row;
 }
 
 export async function updateWebhook(

@@ -1,4 +1,4 @@
-import type { Feature } from '../../app.ts';
+import type { Feature } from '../../http/feature.ts';
 import { webhooksFormARoutes } from './webhooks.form-a.routes.ts';
 import { webhooksFormBRoutes } from './webhooks.form-b.routes.ts';
 

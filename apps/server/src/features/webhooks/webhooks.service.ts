@@ -77,17 +77,6 @@ export async function getWebhook(ctx: AppContext, workspaceId: string, format: W
   return row;
 }
 
-/** Form B addresses webhooks by id only: which workspace it lives in (404 when none). */
-export async function workspaceOfWebhook(
-  ctx: AppContext,
-  format: WebhookFormat,
-  id: string,
-): Promise<string> {
-  const ws = id.length <= 100 ? await repo.findWebhookWorkspace(ctx.db, format, id) : undefined;
-  if (!ws) throw notFound('Webhook');
-  return ws;
-}
-
 /**
  * Deactivation ends pending retries as `failed`; re-activation resets the failure streak
  * (decisions §9).

@@ -1,7 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Plan } from '../../db/schema/index.ts';
+import type { Tenant } from '../../http/actor.ts';
 import { AppError, forbidden } from '../../http/errors.ts';
+import type { Surface } from '../../http/tenant.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import type { AssistantRow } from '../assistants/assistants.repo.ts';
 import { planStanding } from '../workspaces/plan.ts';
@@ -128,3 +130,39 @@ export async function lookupGrantedOrigin(ctx: AppContext, request: FastifyReque
   granted.set(request, origin);
   return origin;
 }
+
+declare module '../../http/resources.ts' {
+  interface Resources {
+    /** The widget surface's caller: the assistant, its widget, the page's origin and the session. */
+    widget: WidgetAccess;
+  }
+}
+
+/** A string field of the not-yet-validated input. */
+function rawField(source: unknown, key: string): string | undefined {
+  const value = source && typeof source === 'object' ? (source as Record<string, unknown>)[key] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * The widget surface for the tenant resolver (http/tenant.ts): the three layers (the widget
+ * exists and is on → the page's origin is allowed → the token names the session) before the input
+ * is validated. The assistant and session come from the path, else the body or query. A body
+ * naming no assistant has nothing to check: validation answers it (400).
+ */
+export const widgetSurface: Surface = async (ctx, request) => {
+  const { params, body, query } = request;
+  const assistantId = rawField(params, 'assistantId') ?? rawField(body, 'assistantId');
+  if (assistantId === undefined) return undefined;
+  const sessionId =
+    rawField(params, 'sessionId') ?? rawField(body, 'sessionId') ?? rawField(query, 'sessionId');
+  const requireToken = request.routeOptions.config?.widgetToken === 'required';
+  const access = await authorizeWidget(ctx, request, assistantId, { requireToken, sessionId });
+  const tenant: Tenant = {
+    workspaceId: access.assistant.workspaceId,
+    role: null,
+    plan: access.plan,
+    monthlyCredits: access.monthlyCredits,
+  };
+  return { tenant, loaded: { widget: access } };
+};

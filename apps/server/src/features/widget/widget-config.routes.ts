@@ -1,19 +1,18 @@
 import { z } from 'zod';
-import type { Feature } from '../../app.ts';
 import { publicBaseUrl } from '../../context.ts';
-import { actorOf } from '../../http/auth.ts';
 import { dataOf, errorBody, idParam } from '../../http/envelope.ts';
-import { assertValid } from '../../http/validation.ts';
+import type { Feature } from '../../http/feature.ts';
+import { resourceOf } from '../../http/tenant.ts';
 import { widgetConfigPatch, widgetSettings } from './widget-config.schemas.ts';
-import { loadWidgetSettings, toWidgetSettings, updateWidgetSettings } from './widget-settings.service.ts';
+import { findWidgetConfig, toWidgetSettings, updateWidgetSettings } from './widget-config.service.ts';
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
 const params = z.object({ assistantId: idParam });
-/** Session surface like the other /api/assistants routes; checks in decisions §2 order. */
-const config = { auth: 'session', deferValidation: true } as const;
+/** Session surface like the other /api/assistants routes: owners and admins. */
+const config = { auth: 'session', resources: ['assistant'], permission: 'assistants.manage' } as const;
 const tags = ['widget configuration'];
 
-/** decisions §8: `GET/PATCH /api/assistants/{id}/widget` (owner or admin), with the embed snippet. */
+/** `GET/PATCH /api/assistants/{id}/widget` with the embed snippet (docs/widget.md). */
 export const widgetConfigRoutes: Feature = (app, ctx) => {
   app.get(
     '/api/assistants/:assistantId/widget',
@@ -28,8 +27,8 @@ export const widgetConfigRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      const { assistantId } = request.params as { assistantId: string };
-      const { assistant, config: row } = await loadWidgetSettings(ctx, actorOf(request), assistantId);
+      const { row: assistant } = resourceOf(request, 'assistant');
+      const row = await findWidgetConfig(ctx, assistant);
       return { data: toWidgetSettings(assistant.id, row, publicBaseUrl(ctx, request.headers.host)) };
     },
   );
@@ -48,9 +47,8 @@ export const widgetConfigRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      const { assistantId } = request.params as { assistantId: string };
-      const { assistant, config: row } = await loadWidgetSettings(ctx, actorOf(request), assistantId);
-      assertValid(request);
+      const { row: assistant } = resourceOf(request, 'assistant');
+      const row = await findWidgetConfig(ctx, assistant);
       const base = publicBaseUrl(ctx, request.headers.host);
       return { data: await updateWidgetSettings(ctx, assistant, row, request.body, base) };
     },

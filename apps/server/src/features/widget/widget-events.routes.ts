@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import type { Feature } from '../../app.ts';
+import type { Feature } from '../../http/feature.ts';
 import { openEventStream } from '../../http/sse.ts';
+import { resourceOf } from '../../http/tenant.ts';
 import { conversationChannel } from '../conversations/conversations.service.ts';
 import { sessionParams } from './widget.schemas.ts';
-import { authorizeWidget, corsHeaders } from './widget-access.ts';
+import { corsHeaders } from './widget-access.ts';
 import { widgetSessionChannel } from './widget-live.ts';
 import { tokenSecurity, widgetErrors } from './widget-surface.ts';
 
@@ -57,7 +58,7 @@ export const widgetEventsRoutes: Feature = (app, ctx) => {
   app.get(
     '/api/widget/:assistantId/sessions/:sessionId/events',
     {
-      config: { auth: 'none', deferValidation: true },
+      config: { auth: 'widget', widgetToken: 'required' },
       schema: {
         tags: ['widget (Form A)'],
         description:
@@ -68,9 +69,9 @@ export const widgetEventsRoutes: Feature = (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const { assistantId, sessionId } = request.params;
-      const access = await authorizeWidget(ctx, request, assistantId, { requireToken: true, sessionId });
+      const access = resourceOf(request, 'widget');
       const session = access.session;
+      const sessionId = request.params.sessionId;
       const stream = openEventStream(reply, corsHeaders(access.origin), ctx.config.ai.keepAliveMs);
       const unsubscribes: Array<() => void> = [];
       let closed = false;

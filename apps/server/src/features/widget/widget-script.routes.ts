@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
-import type { Feature } from '../../app.ts';
+import type { Feature } from '../../http/feature.ts';
 
 /**
  * `GET /widget.js`: the embeddable script (decisions §8; issue 6 point 6), built by

@@ -1,11 +1,9 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { FeatureApp } from '../../app.ts';
 import type { AppContext } from '../../context.ts';
 import { errorBody } from '../../http/envelope.ts';
 import { sendError } from '../../http/error-handler.ts';
 import { AppError, forbidden } from '../../http/errors.ts';
-import { assertValid } from '../../http/validation.ts';
+import type { FeatureApp } from '../../http/feature.ts';
 import * as repo from './widget.repo.ts';
 import { corsHeaders, grantedOrigin, grantOrigin, lookupGrantedOrigin } from './widget-access.ts';
 import { consumeWidgetPost } from './widget-limits.ts';
@@ -54,24 +52,6 @@ export const widgetErrors = {
 
 /** OpenAPI: routes after init carry the widget session token. */
 export const tokenSecurity = [{ widgetSession: [] }];
-
-/** A field of the not-yet-validated body, when it is a string (the three-layer check runs first). */
-export function rawString(body: unknown, key: string): string | undefined {
-  const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[key] : undefined;
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** decisions §2: validation failures on the chat endpoint are `bad_request:chat`. */
-export function assertValidChat(request: FastifyRequest): void {
-  try {
-    assertValid(request);
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'bad_request:api') {
-      throw new AppError('bad_request:chat', err.message, err.details);
-    }
-    throw err;
-  }
-}
 
 const preflightDoc = {
   tags: ['widget'],

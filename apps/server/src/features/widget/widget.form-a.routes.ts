@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Feature } from '../../app.ts';
 import { dataOf } from '../../http/envelope.ts';
-import { assertValid } from '../../http/validation.ts';
+import type { Feature } from '../../http/feature.ts';
+import { resourceOf } from '../../http/tenant.ts';
 import { streamTurn } from '../chat/respond.ts';
 import {
   assistantParams,
@@ -15,20 +15,14 @@ import {
   sessionParams,
 } from './widget.schemas.ts';
 import { endWidgetSession, history, initSession, startWidgetChat } from './widget.service.ts';
-import { authorizeWidget, corsHeaders, widgetToken, withSession } from './widget-access.ts';
+import { corsHeaders, widgetToken, withSession } from './widget-access.ts';
 import { captureLead, leaveFeedback } from './widget-leads.service.ts';
-import {
-  assertValidChat,
-  rawString,
-  registerPreflight,
-  registerWidgetSurface,
-  tokenSecurity,
-  widgetErrors,
-} from './widget-surface.ts';
+import { registerPreflight, registerWidgetSurface, tokenSecurity, widgetErrors } from './widget-surface.ts';
 
 const tags = ['widget (Form A)'];
-/** Public: checks run in the handler in the widget's order (404 → 403 → 401 → 400). */
-const config = { auth: 'none', deferValidation: true } as const;
+/** Public: the widget surface's three layers run before validation (widget-access.ts). */
+const config = { auth: 'widget', widgetToken: 'required' } as const;
+const open = { auth: 'widget', widgetToken: 'optional' } as const;
 
 /**
  * Spec "Widget, Form A" (init flow) and the chat both forms share (decisions §1, §8). Every
@@ -41,7 +35,7 @@ export const widgetFormARoutes: Feature = async (app, ctx) => {
   app.post(
     '/api/widget/:assistantId/init',
     {
-      config,
+      config: open,
       schema: {
         tags,
         description:
@@ -52,9 +46,7 @@ export const widgetFormARoutes: Feature = async (app, ctx) => {
       },
     },
     async (request) => {
-      const { assistantId } = request.params;
-      const access = await authorizeWidget(ctx, request, assistantId, { requireToken: false });
-      assertValid(request);
+      const access = resourceOf(request, 'widget');
       const sessionId = request.body?.sessionId;
       const resumed = sessionId ? await withSession(ctx, request, access, sessionId) : access;
       const token = sessionId ? widgetToken(request) : undefined;
@@ -65,7 +57,7 @@ export const widgetFormARoutes: Feature = async (app, ctx) => {
   app.post(
     '/api/widget/:assistantId/chat',
     {
-      config: { ...config, foreground: true },
+      config: { ...config, chatErrors: true, foreground: true },
       schema: {
         tags: [...tags, 'widget (Form B)'],
         description:
@@ -77,12 +69,7 @@ export const widgetFormARoutes: Feature = async (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const sessionId = rawString(request.body, 'sessionId');
-      const access = await authorizeWidget(ctx, request, request.params.assistantId, {
-        requireToken: true,
-        sessionId,
-      });
-      assertValidChat(request);
+      const access = resourceOf(request, 'widget');
       const turn = await startWidgetChat(ctx, access, request.body.content);
       await streamTurn(ctx, reply, turn, corsHeaders(access.origin), request.log);
       return reply;
@@ -102,8 +89,7 @@ export const widgetFormARoutes: Feature = async (app, ctx) => {
       },
     },
     async (request) => {
-      const { assistantId, sessionId } = request.params;
-      const access = await authorizeWidget(ctx, request, assistantId, { requireToken: true, sessionId });
+      const access = resourceOf(request, 'widget');
       return { data: await history(ctx, access.session!) };
     },
   );
@@ -123,9 +109,7 @@ export const widgetFormARoutes: Feature = async (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const { assistantId, sessionId } = request.params;
-      const access = await authorizeWidget(ctx, request, assistantId, { requireToken: true, sessionId });
-      assertValid(request);
+      const access = resourceOf(request, 'widget');
       return reply.status(201).send({ data: await captureLead(ctx, access, request.body) });
     },
   );
@@ -145,9 +129,7 @@ export const widgetFormARoutes: Feature = async (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const { assistantId, sessionId } = request.params;
-      const access = await authorizeWidget(ctx, request, assistantId, { requireToken: true, sessionId });
-      assertValid(request);
+      const access = resourceOf(request, 'widget');
       return reply.status(201).send({ data: await leaveFeedback(ctx, access, request.body) });
     },
   );
@@ -165,8 +147,7 @@ export const widgetFormARoutes: Feature = async (app, ctx) => {
       },
     },
     async (request) => {
-      const { assistantId, sessionId } = request.params;
-      const access = await authorizeWidget(ctx, request, assistantId, { requireToken: true, sessionId });
+      const access = resourceOf(request, 'widget');
       return { data: await endWidgetSession(ctx, access) };
     },
   );

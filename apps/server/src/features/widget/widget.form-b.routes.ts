@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Feature } from '../../app.ts';
 import { dataOf } from '../../http/envelope.ts';
-import { assertValid } from '../../http/validation.ts';
+import type { Feature } from '../../http/feature.ts';
+import { resourceOf } from '../../http/tenant.ts';
 import {
   assistantParams,
   feedbackBodyB,
@@ -14,12 +14,13 @@ import {
   ticketBody,
 } from './widget.schemas.ts';
 import { publicConfig as configOf, history, startSession } from './widget.service.ts';
-import { authorizeWidget } from './widget-access.ts';
 import { captureLead, leaveFeedback, openTicket } from './widget-leads.service.ts';
-import { rawString, registerWidgetSurface, tokenSecurity, widgetErrors } from './widget-surface.ts';
+import { registerWidgetSurface, tokenSecurity, widgetErrors } from './widget-surface.ts';
 
 const tags = ['widget (Form B)'];
-const config = { auth: 'none', deferValidation: true } as const;
+/** Public: the widget surface's three layers run before validation (widget-access.ts). */
+const config = { auth: 'widget', widgetToken: 'required' } as const;
+const open = { auth: 'widget', widgetToken: 'optional' } as const;
 
 /**
  * Spec "Widget, Form B" with decisions §8's shapes: the same sessions, leads, feedback and
@@ -32,7 +33,7 @@ export const widgetFormBRoutes: Feature = async (app, ctx) => {
   app.get(
     '/api/widget/:assistantId/config',
     {
-      config,
+      config: open,
       schema: {
         tags,
         description: 'The public widget configuration.',
@@ -41,7 +42,7 @@ export const widgetFormBRoutes: Feature = async (app, ctx) => {
       },
     },
     async (request) => {
-      const access = await authorizeWidget(ctx, request, request.params.assistantId, { requireToken: false });
+      const access = resourceOf(request, 'widget');
       return { data: configOf(access) };
     },
   );
@@ -49,7 +50,7 @@ export const widgetFormBRoutes: Feature = async (app, ctx) => {
   app.post(
     '/api/widget/:assistantId/session',
     {
-      config,
+      config: open,
       schema: {
         tags,
         description:
@@ -60,8 +61,7 @@ export const widgetFormBRoutes: Feature = async (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const access = await authorizeWidget(ctx, request, request.params.assistantId, { requireToken: false });
-      assertValid(request);
+      const access = resourceOf(request, 'widget');
       const { session, token } = await startSession(ctx, access, request.body?.metadata);
       return reply.status(201).send({ data: { sessionId: session.id, sessionToken: token } });
     },
@@ -80,11 +80,7 @@ export const widgetFormBRoutes: Feature = async (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const access = await authorizeWidget(ctx, request, request.params.assistantId, {
-        requireToken: true,
-        sessionId: rawString(request.body, 'sessionId'),
-      });
-      assertValid(request);
+      const access = resourceOf(request, 'widget');
       const { sessionId: _checked, ...lead } = request.body;
       return reply.status(201).send({ data: await captureLead(ctx, access, lead) });
     },
@@ -103,11 +99,7 @@ export const widgetFormBRoutes: Feature = async (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const access = await authorizeWidget(ctx, request, request.params.assistantId, {
-        requireToken: true,
-        sessionId: rawString(request.body, 'sessionId'),
-      });
-      assertValid(request);
+      const access = resourceOf(request, 'widget');
       const { sessionId: _checked, ...feedback } = request.body;
       return reply.status(201).send({ data: await leaveFeedback(ctx, access, feedback) });
     },
@@ -126,12 +118,7 @@ export const widgetFormBRoutes: Feature = async (app, ctx) => {
       },
     },
     async (request) => {
-      const sessionId = (request.query as { sessionId?: unknown }).sessionId;
-      const access = await authorizeWidget(ctx, request, request.params.assistantId, {
-        requireToken: true,
-        sessionId: typeof sessionId === 'string' ? sessionId : undefined,
-      });
-      assertValid(request);
+      const access = resourceOf(request, 'widget');
       return { data: await history(ctx, access.session!) };
     },
   );
@@ -150,14 +137,7 @@ export const widgetFormBRoutes: Feature = async (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const assistantId = rawString(request.body, 'assistantId');
-      // Without an assistant id the three layers have nothing to check: a plain 400.
-      if (assistantId === undefined) assertValid(request);
-      const access = await authorizeWidget(ctx, request, assistantId ?? '', {
-        requireToken: true,
-        sessionId: rawString(request.body, 'sessionId'),
-      });
-      assertValid(request);
+      const access = resourceOf(request, 'widget');
       const { subject, description, email } = request.body;
       return reply.status(201).send({ data: await openTicket(ctx, access, { subject, description, email }) });
     },

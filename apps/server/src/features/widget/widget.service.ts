@@ -135,7 +135,9 @@ const chatRefused = (message: string) => new AppError('bad_request:chat', messag
 export async function startWidgetChat(ctx: AppContext, access: WidgetAccess, content: string): Promise<Turn> {
   const session = sessionOf(access);
   if (session.status === 'ended') throw chatRefused('This chat session has ended; start a new one');
-  const existing = session.conversationId ? await findConversation(ctx, session.conversationId) : undefined;
+  const existing = session.conversationId
+    ? await findConversation(ctx, access.assistant.workspaceId, session.conversationId)
+    : undefined;
   if (existing?.status === 'closed') throw chatRefused('This conversation is closed; start a new one');
   const quota = await countDailyMessage(ctx, access.assistant.id, access.plan);
   let turn: Turn;
@@ -196,7 +198,7 @@ export async function endSessionIn(tx: Executor, sessionId: string, reason: EndR
   const result = endResult(found.session, found.messageCount);
   if (ended) {
     const s = found.session;
-    if (s.conversationId) await setConversationStatus(tx, s.conversationId, 'closed', at);
+    if (s.conversationId) await setConversationStatus(tx, s.workspaceId, s.conversationId, 'closed', at);
     await recordEvent(tx, {
       workspaceId: s.workspaceId,
       type: 'conversation.ended',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Feature } from '../../app.ts';
 import { userIdOf } from '../../http/auth.ts';
 import { dataOf } from '../../http/envelope.ts';
+import type { Feature } from '../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../http/pagination.ts';
 import * as invitations from './invitations.service.ts';
 import { errors } from './routes.common.ts';

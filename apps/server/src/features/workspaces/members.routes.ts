@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import type { Feature } from '../../app.ts';
 import { userIdOf } from '../../http/auth.ts';
 import { dataOf } from '../../http/envelope.ts';
+import type { Feature } from '../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../http/pagination.ts';
-import { assertValid } from '../../http/validation.ts';
 import * as members from './members.service.ts';
 import { errors, roleOf } from './routes.common.ts';
 import { memberParams, memberSchema, updateMemberBody, wsParams } from './workspaces.schemas.ts';
@@ -30,7 +29,7 @@ export const membersRoutes: Feature = (app, ctx) => {
   app.patch(
     '/api/workspaces/:workspaceId/members/:userId',
     {
-      config: { auth: 'user', permission: 'members.manage', deferValidation: true },
+      config: { auth: 'user', permission: 'members.manage', resources: ['member'] },
       schema: {
         tags,
         params: memberParams,
@@ -40,9 +39,6 @@ export const membersRoutes: Feature = (app, ctx) => {
     },
     async (request) => {
       const { workspaceId, userId } = request.params;
-      // decisions §2 order: a missing member (404) wins over a bad body (400).
-      await members.requireMember(ctx, workspaceId, userId);
-      assertValid(request);
       const caller = { userId: userIdOf(request), role: roleOf(request) };
       return { data: await members.changeRole(ctx, workspaceId, caller, userId, request.body.role) };
     },

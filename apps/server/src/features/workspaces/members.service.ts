@@ -21,13 +21,6 @@ export async function listMembers(ctx: AppContext, workspaceId: string, limit: n
   return { data: rows.map(toMember), total, limit, offset };
 }
 
-/** The addressed member, or 404 (checked before body validation, decisions §2 order). */
-export async function requireMember(ctx: AppContext, workspaceId: string, userId: string) {
-  const member = await repo.findMember(ctx.db, workspaceId, userId);
-  if (!member) throw notFound('Member');
-  return member;
-}
-
 /**
  * decisions §5: owners and admins change roles; the owner's role is never changed here (only
  * transfer-ownership moves it), and `owner` is never assigned (the body schema refuses it).

@@ -1,20 +1,13 @@
 import type { AppContext } from '../../context.ts';
-import {
-  type Actor,
-  can,
-  type Permission,
-  type PlanFeature,
-  planHas,
-  type Scope,
-  type Tenant,
-} from '../../http/actor.ts';
-import { AppError, forbidden, notFound } from '../../http/errors.ts';
+import type { Actor, Tenant } from '../../http/actor.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import type { TenantDirectory } from '../../http/tenant.ts';
 import { planStanding } from './plan.ts';
-import { findMembershipWithPlan, findWorkspacePlan } from './tenant.repo.ts';
+import { findMembershipWithPlan, findWorkspacePlan, firstMembershipWorkspaceIds } from './tenant.repo.ts';
 
 /**
- * The tenant guard (ARCHITECTURE.md): the workspace must be one the caller belongs to, else 404
- * exactly like a missing one (decisions §2). API keys reach only their own workspace.
+ * The caller's standing in a workspace: it must be one the caller belongs to, else 404 exactly
+ * like a missing one (docs/api.md). API keys reach only their own workspace.
  */
 export async function resolveTenant(ctx: AppContext, actor: Actor, workspaceId: string): Promise<Tenant> {
   if (workspaceId.length > 100) throw notFound('Workspace');
@@ -34,22 +27,28 @@ export async function resolveTenant(ctx: AppContext, actor: Actor, workspaceId: 
   return { workspaceId, role: row.role, ...planStanding(row) };
 }
 
-export type Requirement = { permission?: Permission; scope?: Scope; planFeature?: PlanFeature };
-
-/** Checks in the decisions' order: plan feature, then role (users) or scope (keys). */
-export function authorize(actor: Actor, tenant: Tenant, req: Requirement): void {
-  if (req.planFeature && !planHas(tenant.plan, req.planFeature)) {
-    throw new AppError('plan_upgrade_required', 'Your plan does not include this feature; upgrade to use it');
-  }
-  if (actor.kind === 'apiKey') {
-    if (req.scope && !actor.scopes.includes(req.scope)) {
-      throw new AppError('missing_scope', `This API key lacks the ${req.scope} scope`, { scope: req.scope });
-    }
-    if (!req.scope && req.permission) throw forbidden('API keys cannot do this');
-    return;
-  }
-  if (req.permission && !can(tenant.role, req.permission)) throw forbidden();
+/**
+ * Session-surface endpoints without a workspace in the path take `workspaceId` (query for GET,
+ * body otherwise); it may be omitted when the caller belongs to exactly one workspace
+ * (docs/api.md).
+ */
+export async function tenantFromInput(
+  ctx: AppContext,
+  actor: Actor,
+  workspaceId: string | undefined,
+): Promise<Tenant> {
+  if (workspaceId !== undefined) return resolveTenant(ctx, actor, workspaceId);
+  if (actor.kind === 'apiKey') return resolveTenant(ctx, actor, actor.workspaceId);
+  const ids = await firstMembershipWorkspaceIds(ctx.db, actor.userId, 2);
+  if (ids.length === 1 && ids[0]) return resolveTenant(ctx, actor, ids[0]);
+  throw badRequest('workspaceId is required', {
+    workspaceId:
+      ids.length === 0 ? 'You belong to no workspace yet' : 'Required when you belong to several workspaces',
+  });
 }
+
+/** What the tenant resolver (http/tenant.ts) asks of workspaces. */
+export const tenantDirectory: TenantDirectory = { member: resolveTenant, fromInput: tenantFromInput };
 
 /** The role of `userId` in `workspaceId`, or null when not a member. */
 export async function memberRole(ctx: AppContext, workspaceId: string, userId: string) {

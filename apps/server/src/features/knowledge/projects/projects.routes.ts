@@ -1,9 +1,9 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Feature } from '../../../app.ts';
 import { dataOf, errorBody, iso } from '../../../http/envelope.ts';
+import type { Feature } from '../../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../../http/pagination.ts';
-import { tenantOf } from '../../../http/tenant.ts';
-import { assertValid } from '../../../http/validation.ts';
+import { resourceOf, tenantOf } from '../../../http/tenant.ts';
 import { createSourceBody, sourceSchema, toSource } from '../sources/sources.schemas.ts';
 import * as sources from '../sources/sources.service.ts';
 import { readUpload } from '../sources/upload.ts';
@@ -16,8 +16,10 @@ const pParams = wsParams.extend({ projectId: z.string().min(1).max(100) });
 const dParams = pParams.extend({ documentId: z.string().min(1).max(100) });
 const base = '/api/workspaces/:workspaceId/projects';
 const tags = ['projects (Form B)'];
-const read = { auth: 'user', permission: 'workspace.view', deferValidation: true } as const;
-const manage = { auth: 'user', permission: 'assistants.manage', deferValidation: true } as const;
+const list = { auth: 'user', permission: 'workspace.view' } as const;
+const create = { auth: 'user', permission: 'assistants.manage' } as const;
+const read = { ...list, resources: ['project'] } as const;
+const manage = { ...create, resources: ['project'] } as const;
 
 const projectBody = z.strictObject({
   name: z.string().trim().min(1).max(200),
@@ -40,19 +42,17 @@ const toProject = (r: { project: ProjectRow; documentCount: number }) => ({
   createdAt: iso(r.project.createdAt),
   updatedAt: iso(r.project.updatedAt),
 });
-type P = { projectId: string; documentId?: string };
+const ownerOf = (request: FastifyRequest) => ({
+  workspaceId: tenantOf(request).workspaceId,
+  projectId: resourceOf(request, 'project').project.id,
+});
 
-/** decisions §6: Form B projects of documents (same source types as an assistant's knowledge). */
+/** Form B projects of documents, the same source types as an assistant's knowledge (docs/knowledge.md). */
 export const projectsRoutes: Feature = (app, ctx) => {
-  const owner = async (workspaceId: string, projectId: string) => {
-    await svc.getProject(ctx, workspaceId, projectId);
-    return { workspaceId, projectId };
-  };
-
   app.get(
     base,
     {
-      config: read,
+      config: list,
       schema: {
         tags,
         params: wsParams,
@@ -61,7 +61,6 @@ export const projectsRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      assertValid(request);
       const { rows, total } = await svc.listProjects(ctx, tenantOf(request).workspaceId, request.query);
       return { data: rows.map(toProject), total, limit: request.query.limit, offset: request.query.offset };
     },
@@ -70,7 +69,7 @@ export const projectsRoutes: Feature = (app, ctx) => {
   app.post(
     base,
     {
-      config: manage,
+      config: create,
       schema: {
         tags,
         params: wsParams,
@@ -79,7 +78,6 @@ export const projectsRoutes: Feature = (app, ctx) => {
       },
     },
     async (request, reply) => {
-      assertValid(request);
       const row = await svc.createProject(ctx, tenantOf(request).workspaceId, request.body);
       return reply.status(201).send({ data: toProject({ project: row, documentCount: 0 }) });
     },
@@ -88,13 +86,7 @@ export const projectsRoutes: Feature = (app, ctx) => {
   app.get(
     `${base}/:projectId`,
     { config: read, schema: { tags, params: pParams, response: { 200: dataOf(projectSchema), ...errors } } },
-    async (request) => {
-      return {
-        data: toProject(
-          await svc.getProject(ctx, tenantOf(request).workspaceId, (request.params as P).projectId),
-        ),
-      };
-    },
+    async (request) => ({ data: toProject(resourceOf(request, 'project')) }),
   );
 
   app.patch(
@@ -109,12 +101,8 @@ export const projectsRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      const ws = tenantOf(request).workspaceId;
-      await svc.getProject(ctx, ws, (request.params as P).projectId);
-      assertValid(request);
-      return {
-        data: toProject(await svc.updateProject(ctx, ws, (request.params as P).projectId, request.body)),
-      };
+      const { workspaceId, projectId } = ownerOf(request);
+      return { data: toProject(await svc.updateProject(ctx, workspaceId, projectId, request.body)) };
     },
   );
 
@@ -122,7 +110,8 @@ export const projectsRoutes: Feature = (app, ctx) => {
     `${base}/:projectId`,
     { config: manage, schema: { tags, params: pParams, response: { 204: z.undefined(), ...errors } } },
     async (request, reply) => {
-      await svc.deleteProject(ctx, tenantOf(request).workspaceId, (request.params as P).projectId);
+      const { workspaceId, projectId } = ownerOf(request);
+      await svc.deleteProject(ctx, workspaceId, projectId);
       return reply.status(204).send();
     },
   );
@@ -139,9 +128,7 @@ export const projectsRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      const o = await owner(tenantOf(request).workspaceId, (request.params as P).projectId);
-      assertValid(request);
-      const { rows, total } = await sources.listSources(ctx, o, request.query);
+      const { rows, total } = await sources.listSources(ctx, ownerOf(request), request.query);
       return { data: rows.map(toSource), total, limit: request.query.limit, offset: request.query.offset };
     },
   );
@@ -158,9 +145,8 @@ export const projectsRoutes: Feature = (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const o = await owner(tenantOf(request).workspaceId, (request.params as P).projectId);
-      assertValid(request);
-      return reply.status(201).send({ data: toSource(await sources.createSource(ctx, o, request.body)) });
+      const source = await sources.createSource(ctx, ownerOf(request), request.body);
+      return reply.status(201).send({ data: toSource(source) });
     },
   );
 
@@ -176,19 +162,20 @@ export const projectsRoutes: Feature = (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const o = await owner(tenantOf(request).workspaceId, (request.params as P).projectId);
       const upload = await readUpload(request, ctx.config.uploadLimitBytes);
-      return reply.status(201).send({ data: toSource(await sources.createFileSource(ctx, o, upload)) });
+      const source = await sources.createFileSource(ctx, ownerOf(request), upload);
+      return reply.status(201).send({ data: toSource(source) });
     },
   );
 
   app.delete(
     `${base}/:projectId/documents/:documentId`,
-    { config: manage, schema: { tags, params: dParams, response: { 204: z.undefined(), ...errors } } },
+    {
+      config: { ...create, resources: ['project', 'document'] },
+      schema: { tags, params: dParams, response: { 204: z.undefined(), ...errors } },
+    },
     async (request, reply) => {
-      const p = request.params as P;
-      const o = await owner(tenantOf(request).workspaceId, p.projectId);
-      await sources.deleteSource(ctx, o, p.documentId ?? '');
+      await sources.deleteSource(ctx, ownerOf(request), request.params.documentId);
       return reply.status(204).send();
     },
   );

@@ -1,10 +1,9 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Feature } from '../../../app.ts';
-import { actorOf } from '../../../http/auth.ts';
 import { dataOf, errorBody } from '../../../http/envelope.ts';
+import type { Feature } from '../../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../../http/pagination.ts';
-import { assertValid } from '../../../http/validation.ts';
-import { assertCanManage, loadAssistant } from '../../assistants/assistants.service.ts';
+import { resourceOf } from '../../../http/tenant.ts';
 import { retrieveForAssistant } from '../knowledge.service.ts';
 import { realtimeLookup } from '../realtime/realtime.service.ts';
 import { createSourceBody, searchQuery, searchResult, sourceSchema, toSource } from './sources.schemas.ts';
@@ -14,7 +13,10 @@ import { readUpload } from './upload.ts';
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 413: errorBody };
 const params = z.object({ assistantId: z.string().min(1).max(100) });
 const sourceParams = params.extend({ sourceId: z.string().min(1).max(100) });
-const config = { auth: 'session', deferValidation: true } as const;
+const read = { auth: 'session', resources: ['assistant'] } as const;
+const manage = { ...read, permission: 'assistants.manage' } as const;
+const readSource = { auth: 'session', resources: ['assistant', 'source'] } as const;
+const manageSource = { ...readSource, permission: 'assistants.manage' } as const;
 const lookupBody = z.strictObject({
   query: z.string().trim().min(1).max(500),
   orderNumber: z.string().trim().min(1).max(40).optional(),
@@ -22,18 +24,17 @@ const lookupBody = z.strictObject({
 });
 const tags = ['knowledge'];
 
-type P = { assistantId: string; sourceId?: string };
-const ownerOf = (row: { id: string; workspaceId: string }) => ({
-  workspaceId: row.workspaceId,
-  assistantId: row.id,
-});
+const ownerOf = (request: FastifyRequest) => {
+  const { row } = resourceOf(request, 'assistant');
+  return { workspaceId: row.workspaceId, assistantId: row.id };
+};
 
-/** decisions §6: an assistant's own knowledge base, on the session surface. */
+/** An assistant's own knowledge base, on the session surface (docs/knowledge.md). */
 export const assistantSourcesRoutes: Feature = (app, ctx) => {
   app.get(
     '/api/assistants/:assistantId/sources',
     {
-      config,
+      config: read,
       schema: {
         tags,
         params,
@@ -42,9 +43,7 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      const { row } = await loadAssistant(ctx, actorOf(request), (request.params as P).assistantId);
-      assertValid(request);
-      const { rows, total } = await svc.listSources(ctx, ownerOf(row), request.query);
+      const { rows, total } = await svc.listSources(ctx, ownerOf(request), request.query);
       return { data: rows.map(toSource), total, limit: request.query.limit, offset: request.query.offset };
     },
   );
@@ -52,13 +51,11 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
   app.post(
     '/api/assistants/:assistantId/sources',
     {
-      config,
+      config: manage,
       schema: { tags, params, body: createSourceBody, response: { 201: dataOf(sourceSchema), ...errors } },
     },
     async (request, reply) => {
-      const { row } = await assertCanManage(ctx, actorOf(request), (request.params as P).assistantId);
-      assertValid(request);
-      const source = await svc.createSource(ctx, ownerOf(row), request.body);
+      const source = await svc.createSource(ctx, ownerOf(request), request.body);
       return reply.status(201).send({ data: toSource(source) });
     },
   );
@@ -66,7 +63,7 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
   app.post(
     '/api/assistants/:assistantId/sources/files',
     {
-      config,
+      config: manage,
       schema: {
         tags,
         params,
@@ -75,41 +72,41 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const { row } = await assertCanManage(ctx, actorOf(request), (request.params as P).assistantId);
       const upload = await readUpload(request, ctx.config.uploadLimitBytes);
-      const source = await svc.createFileSource(ctx, ownerOf(row), upload);
+      const source = await svc.createFileSource(ctx, ownerOf(request), upload);
       return reply.status(201).send({ data: toSource(source) });
     },
   );
 
   app.get(
     '/api/assistants/:assistantId/sources/:sourceId',
-    { config, schema: { tags, params: sourceParams, response: { 200: dataOf(sourceSchema), ...errors } } },
-    async (request) => {
-      const p = request.params as P;
-      const { row } = await loadAssistant(ctx, actorOf(request), p.assistantId);
-      return { data: toSource(await svc.getSource(ctx, ownerOf(row), p.sourceId ?? '')) };
+    {
+      config: readSource,
+      schema: { tags, params: sourceParams, response: { 200: dataOf(sourceSchema), ...errors } },
     },
+    async (request) => ({ data: toSource(resourceOf(request, 'source')) }),
   );
 
   app.delete(
     '/api/assistants/:assistantId/sources/:sourceId',
-    { config, schema: { tags, params: sourceParams, response: { 204: z.undefined(), ...errors } } },
+    {
+      config: manageSource,
+      schema: { tags, params: sourceParams, response: { 204: z.undefined(), ...errors } },
+    },
     async (request, reply) => {
-      const p = request.params as P;
-      const { row } = await assertCanManage(ctx, actorOf(request), p.assistantId);
-      await svc.deleteSource(ctx, ownerOf(row), p.sourceId ?? '');
+      await svc.deleteSource(ctx, ownerOf(request), request.params.sourceId);
       return reply.status(204).send();
     },
   );
 
   app.post(
     '/api/assistants/:assistantId/sources/:sourceId/sync',
-    { config, schema: { tags, params: sourceParams, response: { 202: dataOf(sourceSchema), ...errors } } },
+    {
+      config: manageSource,
+      schema: { tags, params: sourceParams, response: { 202: dataOf(sourceSchema), ...errors } },
+    },
     async (request, reply) => {
-      const p = request.params as P;
-      const { row } = await assertCanManage(ctx, actorOf(request), p.assistantId);
-      const source = await svc.syncSource(ctx, ownerOf(row), p.sourceId ?? '');
+      const source = await svc.syncSource(ctx, ownerOf(request), request.params.sourceId);
       return reply.status(202).send({ data: toSource(source) });
     },
   );
@@ -117,7 +114,7 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
   app.post(
     '/api/assistants/:assistantId/sources/:sourceId/lookup',
     {
-      config,
+      config: readSource,
       schema: {
         tags,
         params: sourceParams,
@@ -126,18 +123,14 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      const p = request.params as P;
-      const { row } = await loadAssistant(ctx, actorOf(request), p.assistantId);
-      const source = await svc.getSource(ctx, ownerOf(row), p.sourceId ?? '');
-      assertValid(request);
-      return { data: await realtimeLookup(ctx, source, request.body) };
+      return { data: await realtimeLookup(ctx, resourceOf(request, 'source'), request.body) };
     },
   );
 
   app.get(
     '/api/assistants/:assistantId/search',
     {
-      config,
+      config: read,
       schema: {
         tags,
         params,
@@ -146,8 +139,7 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      const { row } = await loadAssistant(ctx, actorOf(request), (request.params as P).assistantId);
-      assertValid(request);
+      const { row } = resourceOf(request, 'assistant');
       const hits = await retrieveForAssistant(ctx, row, request.query.q, request.query.k);
       return { data: hits.map(({ namespace: _ns, ...hit }) => hit) };
     },

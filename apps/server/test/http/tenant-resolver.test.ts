@@ -1,18 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildApp, type FeatureApp } from '../../src/app.ts';
-import { v1Guard } from '../../src/features/v1/v1-guard.ts';
-import { notFound } from '../../src/http/errors.ts';
-import { tenantOf } from '../../src/http/tenant.ts';
-import { assertValid } from '../../src/http/validation.ts';
+import { buildApp } from '../../src/app.ts';
+import type { FeatureApp } from '../../src/http/feature.ts';
+import { resourceOf, tenantOf } from '../../src/http/tenant.ts';
 import { createTestApp, ORIGIN, type TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
-import { createWorld, insertApiKey, type World } from '../support/world.ts';
+import { createWorld, insertApiKey, ownerOf, type World } from '../support/world.ts';
 
 /**
- * The v1 guard as a later /api/v1 write route uses it, on a probe route of a second app over the
- * same database: proves the decisions' order 401 → plan → scope → 404 → 400.
+ * The tenant resolver (src/http/tenant.ts) as an /api/v1 write route uses it, on a probe route of
+ * a second app over the same database that declares a plan feature, a scope and a resource (a
+ * member of the key's workspace): proves the order 401 → plan → scope → 404 → 400 (docs/api.md),
+ * and that the handler gets the resource and a validated body.
  */
 let base: TestApp;
 let t: TestApp;
@@ -24,17 +24,16 @@ beforeAll(async () => {
   probeApp = await buildApp(base.ctx, { logger: false });
   await probeApp.register(async (scope) => {
     (scope.withTypeProvider() as unknown as FeatureApp).post(
-      '/api/v1/probe/:id',
+      '/api/v1/probe/:userId',
       {
-        config: { auth: 'key', planFeature: 'api_v1_write', scope: 'contacts:write', deferValidation: true },
-        preValidation: v1Guard(base.ctx),
-        schema: { params: z.object({ id: z.string() }), body: z.strictObject({ n: z.number() }) },
+        config: { auth: 'key', planFeature: 'api_v1_write', scope: 'contacts:write', resources: ['member'] },
+        schema: { params: z.object({ userId: z.string() }), body: z.strictObject({ n: z.number() }) },
       },
       async (request) => {
         const tenant = tenantOf(request);
-        if ((request.params as { id: string }).id !== 'exists') throw notFound('Probe');
-        assertValid(request);
-        return { data: { workspaceId: tenant.workspaceId, plan: tenant.plan } };
+        const member = resourceOf(request, 'member');
+        const n: number = request.body.n;
+        return { data: { workspaceId: tenant.workspaceId, plan: tenant.plan, role: member.role, n } };
       },
     );
   });
@@ -51,14 +50,14 @@ afterAll(async () => {
   await base.close();
 });
 
-const probe = (headers: Record<string, string>, id = 'exists', payload: unknown = { n: 1 }) =>
+const probe = (headers: Record<string, string>, id = w.owner.id, payload: unknown = { n: 1 }) =>
   t.request({ method: 'POST', url: `/api/v1/probe/${id}`, headers, payload: payload as object });
 
-describe('v1Guard order', () => {
+describe('tenant resolver order', () => {
   it('passes a Pro key with the scope and exposes the tenant', async () => {
     const res = await probe(await insertApiKey(t, w.ws, ['contacts:write']));
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toEqual({ workspaceId: w.ws, plan: 'pro' });
+    expect(res.json().data).toEqual({ workspaceId: w.ws, plan: 'pro', role: 'owner', n: 1 });
   });
 
   it('401 before anything else', async () => {
@@ -80,17 +79,19 @@ describe('v1Guard order', () => {
   it('404 before 400, then 400 with details', async () => {
     const key = await insertApiKey(t, w.ws, ['contacts:write']);
     expect((await probe(key, 'missing', { bad: true })).statusCode).toBe(404);
-    const bad = await probe(key, 'exists', { n: 'x' });
+    expect((await probe(key, w.outsider.id, { bad: true })).statusCode).toBe(404);
+    const bad = await probe(key, w.owner.id, { n: 'x' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details).toHaveProperty('n');
   });
 });
 
 securitySuite(() => t, {
-  name: 'POST /api/v1/probe/:id (guard probe)',
+  name: 'POST /api/v1/probe/:userId (resolver probe)',
   auth: 'key',
   noWorkspace: true,
   scope: 'contacts:write',
   planFeature: 'api_v1_write',
-  request: () => ({ method: 'POST', url: '/api/v1/probe/exists', payload: { n: 1 } }),
+  prepare: async (_app, world, ws) => ({ userId: ownerOf(world, ws).id }),
+  request: (_ws, x) => ({ method: 'POST', url: `/api/v1/probe/${x.userId}`, payload: { n: 1 } }),
 });
