@@ -4,12 +4,14 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/db/client.ts';
 import { migrateDatabase } from '../../src/db/migrate.ts';
+import { resetCoverage, uncovered } from './security-coverage.ts';
 
 /**
  * One migrated template per run (ARCHITECTURE.md facts): a dumped PGlite data dir, or a
  * PostgreSQL template database when DATABASE_URL is set. Each test file copies it.
  */
 export default async function setup(project: TestProject) {
+  resetCoverage();
   const url = process.env.DATABASE_URL;
   if (url) {
     const template = `parley_tpl_${process.pid}`;
@@ -24,6 +26,7 @@ export default async function setup(project: TestProject) {
     return async () => {
       await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
       await admin.end();
+      checkSecurityCoverage();
     };
   }
   const database = await openDatabase({ kind: 'pglite' });
@@ -36,7 +39,23 @@ export default async function setup(project: TestProject) {
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   project.provide('pgliteTemplate', file);
   project.provide('pgTemplate', '');
-  return () => rmSync(file, { force: true });
+  return () => {
+    rmSync(file, { force: true });
+    checkSecurityCoverage();
+  };
+}
+
+/**
+ * After a whole run (no file filter on the command line), every credentialed operation must have
+ * been reached by a security suite (support/security-coverage.ts); a partial run checks nothing.
+ */
+function checkSecurityCoverage() {
+  const args = process.argv.slice(2).filter((a) => !a.startsWith('-') && a !== 'run');
+  if (args.length > 0) return;
+  const missing = uncovered();
+  if (missing && missing.length > 0) {
+    throw new Error(`Operations with no entry in the shared security suite:\n${missing.join('\n')}`);
+  }
 }
 
 export function withDatabase(url: string, name: string): string {

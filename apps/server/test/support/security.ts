@@ -1,9 +1,10 @@
 import type { InjectOptions } from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/db/schema/index.ts';
 import type { AuthMode, PlanFeature, Scope } from '../../src/http/actor.ts';
 import { SCOPES } from '../../src/http/actor.ts';
 import type { TestApp } from './harness.ts';
+import { recordCovered } from './security-coverage.ts';
 import { createWorld, insertApiKey, personalToken, type World } from './world.ts';
 
 const ROLES: Role[] = ['owner', 'admin', 'member', 'guest'];
@@ -53,10 +54,20 @@ export function securitySuite(getApp: () => TestApp, target: SecurityTarget) {
     return { t, world };
   };
   const extra = async (t: TestApp, w: World, ws: string) => (target.prepare ? target.prepare(t, w, ws) : {});
-  const send = (t: TestApp, opts: InjectOptions, headers: Record<string, string>) =>
-    t.request({ ...opts, headers: { ...(opts.headers as Record<string, string> | undefined), ...headers } });
+  const reached: Array<{ method: string; url: string }> = [];
+  const send = (t: TestApp, opts: InjectOptions, headers: Record<string, string>) => {
+    reached.push({ method: String(opts.method ?? 'GET'), url: String(opts.url ?? '') });
+    return t.request({
+      ...opts,
+      headers: { ...(opts.headers as Record<string, string> | undefined), ...headers },
+    });
+  };
 
   describe(`security: ${target.name}`, () => {
+    afterAll(async () => {
+      if (reached.length > 0) await recordCovered(getApp(), reached);
+    });
+
     it('401 without any credential', async () => {
       const { t, world: w } = await setup();
       const res = await send(t, target.request(w.ws, await extra(t, w, w.ws)), {});
