@@ -35,7 +35,7 @@ const { migrateDatabase } = await import('../apps/server/src/db/migrate.ts');
 const schema = await import('../apps/server/src/db/schema/index.ts');
 const { recordEvent } = await import('../apps/server/src/features/events/events.service.ts');
 const { createWebhook } = await import('../apps/server/src/features/webhooks/webhooks.service.ts');
-const { startWorkers } = await import('../apps/server/src/jobs/index.ts');
+const { startJobs } = await import('../apps/server/src/jobs/catalog.ts');
 const { newId } = await import('../apps/server/src/lib/ids.ts');
 const { waitFor } = await import('../apps/server/test/support/receiver.ts');
 
@@ -62,6 +62,11 @@ const config = loadConfig({
   REDIS_URL: '',
 });
 const ctx = createContext(config, database);
+// Failed attempts are reported, as the server's log would show them.
+ctx.log.attach(console);
+// The outbox relay and the delivery worker (jobs/catalog.ts), at the catalog's pauses or shorter.
+const webhookJobs = ['event-dispatch', 'webhook-delivery'] as const;
+const fastPolls = { 'event-dispatch': 20, 'webhook-delivery': 50 };
 const child = fork(fileURLToPath(new URL('./webhook-receiver.ts', import.meta.url)), { stdio: 'inherit' });
 const ask = <T>(type: string) =>
   new Promise<T>((resolve) => {
@@ -125,7 +130,7 @@ console.log(
   const ws = await workspaceWithHooks(10);
   await emit(ws, 50, 50);
   const before = await received();
-  const workers = startWorkers(ctx, { dispatchIdleMs: 20, deliveryIdleMs: 50 });
+  const workers = startJobs(ctx, { only: webhookJobs, everyMs: fastPolls });
   await waitFor(async () => (await received()) - before >= 500, 60_000, 'warm-up');
   await workers.stop(1000);
   await ctx.db.update(schema.webhooks).set({ active: false });
@@ -137,7 +142,7 @@ for (const hooks of [1, 10, 100]) {
   await emit(ws, events, 100);
   const before = await received();
   const started = performance.now();
-  const workers = startWorkers(ctx, { dispatchIdleMs: 20, deliveryIdleMs: 50, log: console });
+  const workers = startJobs(ctx, { only: webhookJobs, everyMs: fastPolls });
   let now = before;
   await waitFor(
     async () => {
@@ -158,7 +163,7 @@ for (const hooks of [1, 10, 100]) {
 // Lag: events committed one per transaction at a steady pace while the workers run.
 const lagHooks = 10;
 const ws = await workspaceWithHooks(lagHooks);
-const workers = startWorkers(ctx, { log: console });
+const workers = startJobs(ctx, { only: webhookJobs });
 const committed: { id: string; at: number }[] = [];
 const until = Date.now() + 5000;
 while (Date.now() < until) {

@@ -3,9 +3,12 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
+import { createEmbedder } from './features/knowledge/embedder.ts';
 import { createRateLimits } from './http/rate-limits.ts';
+import { Jobs } from './jobs/runner.ts';
 import { createFanout } from './lib/fanout.ts';
 import { Lanes } from './lib/lanes.ts';
+import { LogSink } from './lib/log.ts';
 import { createMailer } from './providers/mail/mailer.ts';
 
 /** Opens the configured database: PostgreSQL with DATABASE_URL, else PGlite under DATA_DIR. */
@@ -15,7 +18,10 @@ export function openConfiguredDatabase(config: Config): Promise<Database> {
     : openDatabase({ kind: 'pglite', dataDir: join(config.dataDir, 'pglite') });
 }
 
-/** Wires the context every feature receives. The caller owns `database`. */
+/**
+ * Wires the context every feature receives; everything a process keeps between requests lives
+ * here. The caller owns `database`; background jobs start separately (`startJobs`, jobs/catalog.ts).
+ */
 export function createContext(config: Config, database: Database): AppContext {
   return {
     config,
@@ -31,6 +37,11 @@ export function createContext(config: Config, database: Database): AppContext {
     }),
     fanout: createFanout({ redisUrl: config.redisUrl }),
     lanes: new Lanes(),
+    jobs: new Jobs(),
+    log: new LogSink(),
+    embedder: createEmbedder(config.embeddings),
+    vectors: {},
+    sheets: new Map(),
   };
 }
 

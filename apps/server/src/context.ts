@@ -1,11 +1,16 @@
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
+import type { SheetCache } from './features/knowledge/realtime/spreadsheet.ts';
+import type { VectorState } from './features/knowledge/retrieval/vector-index.ts';
 import type { RateLimits } from './http/rate-limits.ts';
+import type { Jobs } from './jobs/runner.ts';
 import type { Fanout } from './lib/fanout.ts';
 import type { Lanes } from './lib/lanes.ts';
+import type { LogSink } from './lib/log.ts';
+import type { Embedder } from './providers/embeddings/types.ts';
 import type { Mailer } from './providers/mail/mailer.ts';
 
-/** What every feature gets: built once in app.ts, never read from globals. */
+/** What every feature gets: built once by bootstrap.ts `createContext`, never read from globals. */
 export type AppContext = {
   config: Config;
   database: Database;
@@ -16,8 +21,16 @@ export type AppContext = {
   fanout: Fanout;
   /** Foreground (a chat until its first event) before background work (lib/lanes.ts). */
   lanes: Lanes;
-  /** The background workers of this process, when running (jobs/index.ts); services may wake them. */
-  jobs?: { wake(): void };
+  /** The background jobs running in this process (jobs/catalog.ts); services wake them by name. */
+  jobs: Jobs;
+  /** Where work off the request path logs (jobs, credit alerts): the app's logger, attached by main.ts. */
+  log: LogSink;
+  /** The configured embeddings provider (features/knowledge/embedder.ts). */
+  embedder: Embedder;
+  /** Vector search as detected on first use (features/knowledge/retrieval/vector-index.ts). */
+  vectors: VectorState;
+  /** Live spreadsheet rows read recently (features/knowledge/realtime/spreadsheet.ts). */
+  sheets: SheetCache;
 };
 
 /** The public origin the app is served from (decisions §3 CSRF guard, invite links). */

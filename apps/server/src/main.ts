@@ -1,13 +1,10 @@
 import { buildApp } from './app.ts';
 import { createContext, migrateDatabase, openConfiguredDatabase } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
-import { startCreditScheduler } from './features/credits/credits.service.ts';
-import { startWidgetJobs } from './features/widget/widget.jobs.ts';
-import { startWorkers } from './jobs/index.ts';
-import { startKnowledgeWorker } from './jobs/knowledge-worker.ts';
+import { startJobs } from './jobs/catalog.ts';
 import { modelFor } from './providers/llm/index.ts';
 
-/** config → database → migrate → app → listen; SIGTERM drains (decisions §14). */
+/** config → database → migrate → app → listen → jobs; SIGTERM drains (docs/configuration.md). */
 async function main() {
   const config = loadConfig();
   // A remote model that cannot be built (say, no key for the vendor's own host) stops the start
@@ -17,12 +14,12 @@ async function main() {
   const { vector } = await migrateDatabase(database);
   const ctx = createContext(config, database);
   const app = await buildApp(ctx);
+  // Work off the request path (jobs, credit alerts) logs through the app's logger.
+  ctx.log.attach(app.log);
   await app.listen({ port: config.port, host: config.host });
-  // Background workers (webhook dispatch and delivery) run in every process (ARCHITECTURE.md).
-  const workers = startWorkers(ctx, { log: app.log });
-  const ingestion = startKnowledgeWorker(ctx, { log: app.log });
-  const credits = startCreditScheduler(ctx, { log: app.log });
-  const widgetJobs = startWidgetJobs(ctx, { log: app.log });
+  // Every job of the catalog runs in every process: each claims its rows with SKIP LOCKED
+  // (docs/decisions/0010-job-queue.md).
+  const jobs = startJobs(ctx);
   // The bound port, not the configured one: PORT=0 picks a free port (tests, benchmarks).
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -46,12 +43,9 @@ async function main() {
     try {
       await app.close();
       // Queued work stays queued: claims not finished within the grace expire and are retried.
-      await Promise.all([
-        workers.stop(config.shutdownGraceMs),
-        ingestion.stop(config.shutdownGraceMs),
-        credits.stop(),
-        widgetJobs.stop(),
-      ]);
+      if (!(await jobs.stop(config.shutdownGraceMs))) {
+        app.log.warn('grace period over; unfinished jobs are taken again once their claims expire');
+      }
       await ctx.limits.close();
       await ctx.fanout.close();
       await database.close();

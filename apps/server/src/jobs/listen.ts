@@ -2,17 +2,21 @@ import type { Database } from '../db/client.ts';
 
 export const EVENTS_CHANNEL = 'parley_events';
 
+/** The channels jobs listen on: the trigger of migration 0001 notifies this one at commit. */
+export type Channel = typeof EVENTS_CHANNEL;
+
 /**
- * Calls `onNotify` whenever a transaction that inserted events commits (the trigger in
- * migration 0001). PostgreSQL: one pooled connection held for LISTEN; PGlite: its own listen.
- * Returns the function that stops listening. Polling stays as the fallback if this fails.
+ * Calls `onNotify` on every NOTIFY on `channel` (for `parley_events`: whenever a transaction
+ * that inserted events commits). PostgreSQL: one pooled connection held for LISTEN; PGlite: its
+ * own listen. Returns the function that stops listening. Polling stays as the fallback if this fails.
  */
-export async function listenForEvents(
+export async function listen(
   database: Database,
+  channel: Channel,
   onNotify: () => void,
 ): Promise<() => Promise<void>> {
   if (database.pglite) {
-    const unlisten = await database.pglite.listen(EVENTS_CHANNEL, onNotify);
+    const unlisten = await database.pglite.listen(channel, onNotify);
     return () => unlisten();
   }
   if (!database.pool) return async () => undefined;
@@ -25,11 +29,11 @@ export async function listenForEvents(
   };
   client.on('notification', onNotify);
   client.on('error', (err) => release(err));
-  await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+  await client.query(`LISTEN ${channel}`);
   return async () => {
     if (released) return;
     client.off('notification', onNotify);
-    await client.query(`UNLISTEN ${EVENTS_CHANNEL}`).catch(() => undefined);
+    await client.query(`UNLISTEN ${channel}`).catch(() => undefined);
     release();
   };
 }

@@ -9,6 +9,7 @@ export class Loop {
   private done: Promise<void> = Promise.resolve();
   private waiter: (() => void) | null = null;
   private woken = false;
+  private finished = 0;
 
   constructor(
     private readonly name: string,
@@ -16,6 +17,11 @@ export class Loop {
     private readonly idleMs: number,
     private readonly log?: LoopLog,
   ) {}
+
+  /** Steps finished so far, failed ones included: shows that the loop has run (tests, status). */
+  get passes(): number {
+    return this.finished;
+  }
 
   start(): void {
     if (this.running) return;
@@ -28,7 +34,9 @@ export class Loop {
       let more = false;
       try {
         more = await this.step();
+        this.finished++;
       } catch (err) {
+        this.finished++;
         this.log?.error({ err, loop: this.name }, 'worker step failed');
         await this.sleep(1000);
         continue;

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Workers } from '../../src/jobs/index.ts';
+import type { StartedJobs } from '../../src/jobs/catalog.ts';
 import { createAssistant } from '../assistants/helpers.ts';
 import { signupUser, type TestUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
@@ -29,7 +29,7 @@ if (!hasChromium) console.warn('Dashboard integration browser tests skipped: /us
 let t: TestApp;
 let base: string;
 let browser: Browser;
-let workers: Workers;
+let workers: StartedJobs;
 let rx: Receiver;
 let owner: TestUser;
 let ws: string;

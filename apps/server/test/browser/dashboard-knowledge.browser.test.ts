@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startKnowledgeWorker } from '../../src/jobs/knowledge-worker.ts';
+import type { StartedJobs } from '../../src/jobs/catalog.ts';
 import { createAssistant } from '../assistants/helpers.ts';
 import { addSource, getSource, search } from '../knowledge/helpers.ts';
 import { makePdf } from '../support/documents.ts';
@@ -35,7 +35,7 @@ const TOKEN = 'shpat_never_shown_again_1234';
 let t: TestApp;
 let base: string;
 let browser: Browser;
-let worker: { stop(graceMs?: number): Promise<void> };
+let worker: StartedJobs;
 let owner: TestUser;
 let ws: string;
 let assistant: string;
@@ -60,7 +60,7 @@ beforeAll(async () => {
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     UPLOAD_LIMIT_BYTES: String(SERVER_LIMIT),
   }));
-  worker = startKnowledgeWorker(t.ctx, { idleMs: 100 });
+  worker = t.startJobs(['ingestion'], { ingestion: 100 });
   owner = await signupUser(t, { name: 'Ada Owner' });
   ws = await insertWorkspace(t, owner, { name: 'Kettle Co.' });
   assistant = await createAssistant(t, owner, ws, { name: 'Kettle helper' });

@@ -22,7 +22,7 @@ import { buildApp } from '../../src/app.ts';
 import { createContext, migrateDatabase } from '../../src/bootstrap.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/client.ts';
-import { startKnowledgeWorker } from '../../src/jobs/knowledge-worker.ts';
+import { startJobs } from '../../src/jobs/catalog.ts';
 import { makePdf } from '../support/documents.ts';
 
 const IMAGES = fileURLToPath(new URL('../../../../docs/images/', import.meta.url));
@@ -82,7 +82,7 @@ async function main() {
   const ctx = createContext(config, database);
   const app = await buildApp(ctx, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  const worker = startKnowledgeWorker(ctx, { idleMs: 100 });
+  const worker = startJobs(ctx, { only: ['ingestion'], everyMs: { ingestion: 100 } });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const site = await startHelpSite();
   const siteUrl = `http://localhost:${(site.address() as AddressInfo).port}`;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { contacts, workspaceCredits } from '../../src/db/schema/index.ts';
-import { reserveCredit, startCreditScheduler } from '../../src/features/credits/credits.service.ts';
+import { reserveCredit } from '../../src/features/credits/credits.service.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { mailsTo } from '../account/mail.ts';
 import { signupUser, type TestUser } from '../support/factories.ts';
@@ -148,7 +148,7 @@ describe('scheduled monthly reset (spec States: any → monthly reset)', () => {
 
     clockTo(midMonth(1));
     await setUsed(t, current.ws, 7); // already in the new month: must stay as it is
-    const scheduler = startCreditScheduler(t.ctx, { idleMs: 50 });
+    const scheduler = t.startJobs(['credits-reset'], { 'credits-reset': 50 });
     try {
       await waitFor(async () => (await creditsRow(t, ended.ws))?.used === 0, 10_000, 'the reset');
     } finally {
@@ -172,9 +172,9 @@ describe('scheduled monthly reset (spec States: any → monthly reset)', () => {
   it('wake() runs a pass at once; stop() ends the loop', async () => {
     const a = await team('free');
     await setUsed(t, a.ws, 12);
-    const scheduler = startCreditScheduler(t.ctx, { idleMs: 60_000 });
+    const scheduler = t.startJobs(['credits-reset'], { 'credits-reset': 60_000 });
     clockTo(midMonth(2));
-    scheduler.wake();
+    t.ctx.jobs.wake('credits-reset');
     try {
       await waitFor(async () => (await creditsRow(t, a.ws))?.used === 0, 10_000, 'the woken reset');
     } finally {

@@ -190,8 +190,7 @@ describe('sync and delete', () => {
 
 describe('the running worker', () => {
   it('picks up a new source by itself and reports progress to ready', async () => {
-    const { startKnowledgeWorker } = await import('../../src/jobs/knowledge-worker.ts');
-    const worker = startKnowledgeWorker(t.ctx, { idleMs: 50 });
+    const worker = t.startJobs(['ingestion'], { ingestion: 50 });
     try {
       const src = await addSource(t, w.owner, asst, {
         type: 'text',

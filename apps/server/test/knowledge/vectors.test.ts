@@ -7,7 +7,6 @@ import {
   requestBackfill,
 } from '../../src/features/knowledge/retrieval/vector-backfill.ts';
 import { useVectorIndex } from '../../src/features/knowledge/retrieval/vector-index.ts';
-import { startKnowledgeWorker } from '../../src/jobs/knowledge-worker.ts';
 import { embedOffline } from '../../src/providers/embeddings/offline.ts';
 import { createAssistant } from '../assistants/helpers.ts';
 import { signupUser } from '../support/factories.ts';
@@ -134,7 +133,7 @@ describe('deferred vectors', () => {
   it('the running worker fills a requested namespace by itself', async (c) => {
     if (!vectors) c.skip();
     const a = await assistantWith(12, 11);
-    const worker = startKnowledgeWorker(t.ctx, { idleMs: 50 });
+    const worker = t.startJobs(['ingestion'], { ingestion: 50 });
     try {
       await requestBackfill(t.ctx, [a.id]);
       const deadline = Date.now() + 15_000;

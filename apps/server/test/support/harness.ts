@@ -6,6 +6,7 @@ import { buildApp } from '../../src/app.ts';
 import { createContext } from '../../src/bootstrap.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { AppContext } from '../../src/context.ts';
+import { type JobName, type StartedJobs, startJobs } from '../../src/jobs/catalog.ts';
 import { freshDatabase, type TestDatabase } from './database.ts';
 
 export const ORIGIN = 'http://parley.test';
@@ -17,6 +18,11 @@ export type TestApp = {
   dataDir: string;
   /** Inject with the app's own Origin (the CSRF guard) unless the caller sets one. */
   request(opts: InjectOptions): Promise<LightMyRequestResponse>;
+  /**
+   * Starts jobs of the catalog by name, as main.ts starts them all (jobs/catalog.ts); `everyMs`
+   * shortens their pauses. `close` stops whatever still runs.
+   */
+  startJobs(only: JobName[], everyMs?: Partial<Record<JobName, number>>): StartedJobs;
   close(): Promise<void>;
 };
 
@@ -47,7 +53,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       const headers = { origin: ORIGIN, ...(opts.headers ?? {}) };
       return app.inject({ ...opts, headers });
     },
+    startJobs: (only, everyMs) => startJobs(ctx, { only, everyMs }),
     close: async () => {
+      await ctx.jobs.stop(1000);
       await app.close();
       await ctx.limits.close();
       await ctx.fanout.close();

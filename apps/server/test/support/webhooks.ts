@@ -1,12 +1,15 @@
 import { expect } from 'vitest';
 import type { EventType } from '../../src/features/events/event-types.ts';
 import { recordEvent } from '../../src/features/events/events.service.ts';
-import { startWorkers, type Workers } from '../../src/jobs/index.ts';
+import type { StartedJobs } from '../../src/jobs/catalog.ts';
 import type { TestApp } from './harness.ts';
 
-/** Background workers on a test app, polling fast; stop them before `t.close()`. */
-export function runWorkers(t: TestApp): Workers {
-  return startWorkers(t.ctx, { dispatchIdleMs: 10, deliveryIdleMs: 20 });
+/** The webhook jobs (outbox relay and delivery) on a test app, polling fast; stop them before `t.close()`. */
+export function runWorkers(t: TestApp): StartedJobs {
+  return t.startJobs(['event-dispatch', 'webhook-delivery'], {
+    'event-dispatch': 10,
+    'webhook-delivery': 20,
+  });
 }
 
 /** Creates a Form A webhook through the API; returns its id and secret. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications, webhookDeliveries, webhookFailures } from '../../src/db/schema/index.ts';
-import type { Workers } from '../../src/jobs/index.ts';
+import type { StartedJobs } from '../../src/jobs/catalog.ts';
 import { addDays, now } from '../../src/lib/clock.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
@@ -14,7 +14,7 @@ import { createWorld, type World } from '../support/world.ts';
 let t: TestApp;
 let w: World;
 let rx: Receiver;
-let workers: Workers;
+let workers: StartedJobs;
 
 beforeAll(async () => {
   // Schedule A with 0 s delays: each event makes three quick attempts.

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Workers } from '../../src/jobs/index.ts';
+import type { StartedJobs } from '../../src/jobs/catalog.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { Receiver, waitFor } from '../support/receiver.ts';
 import { createHookA, createHookB, emit, runWorkers } from '../support/webhooks.ts';
@@ -10,7 +10,7 @@ import { createWorld, type World } from '../support/world.ts';
 let t: TestApp;
 let w: World;
 let rx: Receiver;
-let workers: Workers;
+let workers: StartedJobs;
 
 beforeAll(async () => {
   t = await createTestApp({

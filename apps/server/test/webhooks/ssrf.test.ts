@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookDeliveries, webhooks } from '../../src/db/schema/index.ts';
-import type { Workers } from '../../src/jobs/index.ts';
+import type { StartedJobs } from '../../src/jobs/catalog.ts';
 import { isBlockedAddress } from '../../src/lib/outbound/address-policy.ts';
 import { checkOutboundUrl, guardedLookup } from '../../src/lib/outbound/guard.ts';
 import { postOutbound } from '../../src/lib/outbound/http.ts';
@@ -15,7 +15,7 @@ import { createWorld, type World } from '../support/world.ts';
 let t: TestApp;
 let w: World;
 let rx: Receiver;
-let workers: Workers;
+let workers: StartedJobs;
 beforeAll(async () => {
   t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_RETRY_DELAYS_A: '0,0' });
   w = await createWorld(t);

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { conversations, events, widgetSessions } from '../../src/db/schema/index.ts';
-import { startWidgetJobs, widgetSweepStep } from '../../src/features/widget/widget.jobs.ts';
+import { widgetSweepStep } from '../../src/features/widget/widget.jobs.ts';
 import { setClockOffset } from '../../src/lib/clock.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { createWorld, type World } from '../support/world.ts';
@@ -113,13 +113,13 @@ describe('inactivity end', () => {
     expect((await sessionRow(s))?.status).toBe('ended');
   });
 
-  it('startWidgetJobs runs the sweep in the background until stopped', async () => {
+  it('the widget-inactivity job runs the sweep in the background until stopped', async () => {
     const s = await initWidget(t, asst);
     setClockOffset(31 * MINUTE);
-    const jobs = startWidgetJobs(t.ctx, { idleMs: 10 });
+    const jobs = t.startJobs(['widget-inactivity'], { 'widget-inactivity': 10 });
     try {
       for (let i = 0; i < 200 && (await sessionRow(s))?.status !== 'ended'; i++) {
-        jobs.wake();
+        t.ctx.jobs.wake('widget-inactivity');
         await new Promise((r) => setTimeout(r, 25));
       }
       expect((await sessionRow(s))?.status).toBe('ended');

@@ -1,5 +1,4 @@
 import type { AppContext } from '../../context.ts';
-import type { LoopLog } from '../../jobs/loop.ts';
 import { emailNotice, type Notice, notifyWorkspaceAdmins } from '../notifications/notifications.service.ts';
 import { warningThreshold } from './allowance.ts';
 import * as repo from './credits.repo.ts';
@@ -8,15 +7,8 @@ import * as repo from './credits.repo.ts';
  * Credit alerts (spec Credits 4; decisions §13): at 80% and at 100% of the limit, once per period
  * each, to owners and admins, in the app and by email. The claim (a conditional UPDATE) and the
  * in-app rows commit together; the email goes out after commit without holding up the reply.
+ * Failures are logged to `ctx.log` (the app's logger: no request is there to carry them).
  */
-
-export type CreditLog = LoopLog;
-const logs = new WeakMap<AppContext, CreditLog>();
-
-/** Where alert failures are logged for this context (set by startCreditScheduler's `log`). */
-export function setCreditLog(ctx: AppContext, log: CreditLog): void {
-  logs.set(ctx, log);
-}
 
 export type AlertLevel = 80 | 100;
 
@@ -58,7 +50,6 @@ export async function raiseAlert(
   limit: number,
   at: Date,
 ): Promise<void> {
-  const log = logs.get(ctx);
   try {
     const threshold = level === 100 ? limit : warningThreshold(limit);
     const sent = await ctx.db.transaction(async (tx) => {
@@ -74,11 +65,14 @@ export async function raiseAlert(
     void emailNotice(ctx, sent.recipients, sent.notice)
       .then((n) => {
         if (n < sent.recipients.length) {
-          log?.error({ workspaceId, level, failed: sent.recipients.length - n }, 'credit alert email failed');
+          ctx.log.error(
+            { workspaceId, level, failed: sent.recipients.length - n },
+            'credit alert email failed',
+          );
         }
       })
-      .catch((err) => log?.error({ err, workspaceId, level }, 'credit alert email failed'));
+      .catch((err) => ctx.log.error({ err, workspaceId, level }, 'credit alert email failed'));
   } catch (err) {
-    log?.error({ err, workspaceId, level }, 'credit alert failed');
+    ctx.log.error({ err, workspaceId, level }, 'credit alert failed');
   }
 }

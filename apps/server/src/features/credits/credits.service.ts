@@ -13,7 +13,6 @@ import * as repo from './credits.repo.ts';
  */
 
 export { monthlyCreditsFor } from './allowance.ts';
-export { type CreditScheduler, startCreditScheduler } from './credits.jobs.ts';
 
 export type Reservation = { workspaceId: string; periodStart: Date; used: number; limit: number };
 export type CreditSummary = { limit: number; used: number; remaining: number; resetsAt: string };

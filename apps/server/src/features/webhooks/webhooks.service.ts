@@ -136,7 +136,7 @@ export async function retryDelivery(
   if (!webhook.active) throw conflict('The webhook is inactive; activate it before retrying');
   const row = await repo.requeueDelivery(ctx.db, workspaceId, deliveryId, now());
   if (!row) throw conflict('The delivery is already pending');
-  ctx.jobs?.wake();
+  ctx.jobs.wake('webhook-delivery');
   return row;
 }
 

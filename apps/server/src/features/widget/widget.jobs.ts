@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.ts';
-import { Loop, type LoopLog } from '../../jobs/loop.ts';
+import type { Job } from '../../jobs/catalog.ts';
 import { endIdleSessions } from './widget.service.ts';
 
 const BATCH = 100;
@@ -9,16 +9,12 @@ export async function widgetSweepStep(ctx: AppContext): Promise<boolean> {
   return (await endIdleSessions(ctx, BATCH)) === BATCH;
 }
 
-export type WidgetJobs = { wake(): void; stop(): Promise<void> };
-
 /**
- * Ends widget sessions idle past their configuration's `sessionTimeoutMinutes` (States → Widget
- * session: active → ended on inactivity; decisions §8), with `conversation.ended` each. Every
- * process may run it: sessions are claimed with SKIP LOCKED. `idleMs` is the pause between
- * sweeps (default one minute, the finest timeout).
+ * Ends widget sessions idle past their configuration's `sessionTimeoutMinutes` (a widget session
+ * goes from active to ended on inactivity; docs/widget.md), with `conversation.ended` each: a job
+ * of jobs/catalog.ts (`widget-inactivity`, every minute, the finest timeout). Every process may
+ * run it: sessions are claimed with SKIP LOCKED.
  */
-export function startWidgetJobs(ctx: AppContext, opts: { log?: LoopLog; idleMs?: number } = {}): WidgetJobs {
-  const loop = new Loop('widget-inactivity', () => widgetSweepStep(ctx), opts.idleMs ?? 60_000, opts.log);
-  loop.start();
-  return { wake: () => loop.wake(), stop: () => loop.stop() };
+export function widgetInactivityJob(ctx: AppContext): Job {
+  return { step: () => widgetSweepStep(ctx) };
 }

@@ -2,7 +2,6 @@ import type { AppContext } from '../../../context.ts';
 import { isForeignKeyViolation } from '../../../db/client.ts';
 import { addDays, now } from '../../../lib/clock.ts';
 import { newId } from '../../../lib/ids.ts';
-import { embedderFor } from '../embedder.ts';
 import { fetchForKnowledge } from '../outbound.ts';
 import { fillGeneration, hasVectorColumn, requestIfLarge } from '../retrieval/vector-backfill.ts';
 import { EXACT_MAX_CHUNKS } from '../retrieval/vector-index.ts';
@@ -88,7 +87,7 @@ export async function ingestSource(ctx: AppContext, sourceId: string): Promise<v
   try {
     const chunks = await chunksOf(ctx, source);
     if (chunks.length === 0) throw new IngestError('No text could be extracted from this source');
-    const embedder = embedderFor(ctx);
+    const embedder = ctx.embedder;
     let stored = 0;
     let reported = performance.now();
     for (let i = 0; i < chunks.length; i += EMBED_BATCH) {

@@ -11,14 +11,12 @@ export type SheetRows = { columns: string[]; rows: Array<Record<string, string>>
 export class RealtimeError extends Error {}
 
 const CACHE_MS = 60_000;
-const caches = new WeakMap<AppContext, Map<string, { at: number; sheet: SheetRows }>>();
+
+/** Sheets read recently, by source id: on `AppContext` as `ctx.sheets` (built by bootstrap.ts). */
+export type SheetCache = Map<string, { at: number; sheet: SheetRows }>;
 
 export async function readSheet(ctx: AppContext, sourceId: string, url: string): Promise<SheetRows> {
-  let cache = caches.get(ctx);
-  if (!cache) {
-    cache = new Map();
-    caches.set(ctx, cache);
-  }
+  const cache = ctx.sheets;
   const hit = cache.get(sourceId);
   if (hit && Date.now() - hit.at < CACHE_MS) return hit.sheet;
   const res = await fetchForKnowledge(ctx, url, { headers: { accept: 'text/csv, text/plain' } });

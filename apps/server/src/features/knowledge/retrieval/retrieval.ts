@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../../context.ts';
 import { namedStatement } from '../../../db/prepared.ts';
 import { tokenize } from '../../../providers/embeddings/offline.ts';
-import { embedderFor } from '../embedder.ts';
 import { type Versions, vectorIndexFor } from './vector-index.ts';
 
 export type RetrievedChunk = {
@@ -45,7 +44,7 @@ export async function retrieve(
 ): Promise<RetrievedChunk[]> {
   if (namespaces.length === 0 || query.trim() === '') return [];
   const depth = Math.max(k * 4, 20);
-  const embedder = embedderFor(ctx);
+  const embedder = ctx.embedder;
   const [[vector], index] = await Promise.all([embedder.embed([query]), vectorIndexFor(ctx)]);
   const nearest = vector ? await index.nearest(namespaces, vector, depth, versions) : [];
   const close = nearest.filter((hit) => hit.score >= embedder.minSimilarity);

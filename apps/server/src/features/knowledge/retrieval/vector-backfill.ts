@@ -15,36 +15,23 @@ import { type Executor, queryRows } from '../../../db/client.ts';
 /** Rows per backfill step: about a third of a second of HNSW inserts on PGlite, which has one connection. */
 export const BACKFILL_BATCH = 200;
 
-const detected = new WeakMap<AppContext, Promise<boolean>>();
-
-/** Whether this database has the vector column (the vector history ran: pgvector exists). */
+/** Whether this database has the vector column (the vector history ran: pgvector exists). Asked once. */
 export function hasVectorColumn(ctx: AppContext): Promise<boolean> {
-  let known = detected.get(ctx);
-  if (!known) {
-    known = queryRows<{ ok: number }>(
-      ctx.db,
-      sql`select 1 as ok from information_schema.columns where table_name = 'knowledge_chunks' and column_name = 'embedding_v'`,
-    ).then((rows) => rows.length > 0);
-    detected.set(ctx, known);
-  }
-  return known;
+  ctx.vectors.hasColumn ??= queryRows<{ ok: number }>(
+    ctx.db,
+    sql`select 1 as ok from information_schema.columns where table_name = 'knowledge_chunks' and column_name = 'embedding_v'`,
+  ).then((rows) => rows.length > 0);
+  return ctx.vectors.hasColumn;
 }
 
-const wakers = new WeakMap<AppContext, () => void>();
-
-/** The knowledge worker registers how to wake it when a backfill is requested. */
-export function setBackfillWaker(ctx: AppContext, wake: () => void): void {
-  wakers.set(ctx, wake);
-}
-
-/** Lists namespaces for vectors (idempotent) and wakes this process's worker. */
+/** Lists namespaces for vectors (idempotent) and wakes this process's ingestion job, which fills them. */
 export async function requestBackfill(ctx: AppContext, namespaces: string[]): Promise<void> {
   if (namespaces.length === 0 || !(await hasVectorColumn(ctx))) return;
   await ctx.db.execute(
     sql`insert into knowledge_vector_namespaces (namespace)
         select unnest(${sql.param(namespaces)}::text[]) on conflict (namespace) do nothing`,
   );
-  wakers.get(ctx)?.();
+  ctx.jobs.wake('ingestion');
 }
 
 /** After a sync: a namespace that alone outgrew the exact path gets its vectors before it is searched. */

@@ -20,15 +20,22 @@ export interface VectorIndex {
   nearest(namespaces: string[], query: Float32Array, k: number, versions?: Versions): Promise<Scored[]>;
 }
 
-const indexes = new WeakMap<AppContext, Promise<VectorIndex>>();
+/**
+ * What this process has learnt about vector search, on `AppContext` as `ctx.vectors` (built
+ * empty by bootstrap.ts, filled on first use).
+ */
+export type VectorState = {
+  /** The index searches use: detected on the first search, or forced by `useVectorIndex`. */
+  index?: Promise<VectorIndex>;
+  /** Whether the database has the vector column (vector-backfill.ts `hasVectorColumn`). */
+  hasColumn?: Promise<boolean>;
+  /** PGlite only: the HNSW search settings are set on its one session. */
+  searchSettingsSet?: boolean;
+};
 
 export function vectorIndexFor(ctx: AppContext): Promise<VectorIndex> {
-  let index = indexes.get(ctx);
-  if (!index) {
-    index = detect(ctx);
-    indexes.set(ctx, index);
-  }
-  return index;
+  ctx.vectors.index ??= detect(ctx);
+  return ctx.vectors.index;
 }
 
 async function detect(ctx: AppContext): Promise<VectorIndex> {
@@ -47,13 +54,11 @@ export function useVectorIndex(
       : kind === 'exact'
         ? exactIndex(ctx)
         : adaptiveIndex(ctx, opts.exactMaxChunks);
-  indexes.set(ctx, Promise.resolve(index));
+  ctx.vectors.index = Promise.resolve(index);
   return index;
 }
 
 const literal = (v: Float32Array) => `[${Array.from(v, (x) => (Number.isFinite(x) ? x : 0)).join(',')}]`;
-
-const configured = new WeakSet<AppContext>();
 
 /**
  * Runs `query` with the HNSW search settings: iterative scans keep the namespace filter from
@@ -62,10 +67,10 @@ const configured = new WeakSet<AppContext>();
  */
 async function withSearchSettings<T>(ctx: AppContext, query: (db: Executor) => Promise<T>): Promise<T> {
   if (ctx.database.kind === 'pglite') {
-    if (!configured.has(ctx)) {
+    if (!ctx.vectors.searchSettingsSet) {
       await ctx.db.execute(sql`set hnsw.iterative_scan = relaxed_order`);
       await ctx.db.execute(sql`set hnsw.ef_search = 100`);
-      configured.add(ctx);
+      ctx.vectors.searchSettingsSet = true;
     }
     return query(ctx.db);
   }

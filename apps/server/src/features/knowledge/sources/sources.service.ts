@@ -10,12 +10,8 @@ import type { CreateSourceInput } from './sources.schemas.ts';
 
 export type { SourceOwner } from './sources.repo.ts';
 
-/** Wakes this process's ingestion worker, if it runs (other processes find the row on their next poll). */
-const wakers = new WeakMap<AppContext, () => void>();
-export function setIngestionWaker(ctx: AppContext, fn: () => void) {
-  wakers.set(ctx, fn);
-}
-const wake = (ctx: AppContext) => wakers.get(ctx)?.();
+/** Wakes this process's ingestion job, if it runs (other processes find the row on their next poll). */
+const wake = (ctx: AppContext) => ctx.jobs.wake('ingestion');
 
 const REALTIME = new Set<string>(repo.REALTIME_TYPES);
 

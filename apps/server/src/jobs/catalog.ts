@@ -1,0 +1,106 @@
+import type { AppContext } from '../context.ts';
+import { creditsResetJob } from '../features/credits/credits.jobs.ts';
+import { ingestionJob } from '../features/knowledge/ingestion/ingest.jobs.ts';
+import { deliveryJob, dispatchJob } from '../features/webhooks/webhooks.jobs.ts';
+import { widgetInactivityJob } from '../features/widget/widget.jobs.ts';
+import { type Channel, EVENTS_CHANNEL } from './listen.ts';
+
+/**
+ * Every background job of Parley, listed once. Each is a loop over rows of our own tables,
+ * claimed with FOR UPDATE SKIP LOCKED, so every process runs every job side by side
+ * (docs/decisions/0010-job-queue.md). A job runs a pass; a pass that found work is followed by
+ * another at once, one that found none by a pause of `everyMs`, which a wake cuts short.
+ * main.ts starts them all with `startJobs` and stops them with `ctx.jobs.stop`; tests start
+ * the ones they need by name.
+ */
+export type JobName =
+  | 'event-dispatch'
+  | 'webhook-delivery'
+  | 'ingestion'
+  | 'credits-reset'
+  | 'widget-inactivity';
+
+/** One job's work in one process, built by its definition's `create`. */
+export type Job = {
+  /** One pass; true when there may be more work right away. */
+  step(): Promise<boolean>;
+  /** After the last pass: waits for work the passes left running (webhook attempts in flight). */
+  drain?(): Promise<void>;
+  /** After the stop, drained or out of grace: releases what the job holds. */
+  close?(): void;
+};
+
+export type JobDefinition = {
+  /** The pause after a pass that found nothing: the poll, for work no wake announced. */
+  everyMs: number;
+  /** What cuts the pause short, besides a plain `ctx.jobs.wake(name)`. */
+  wokenBy: string;
+  /** A NOTIFY channel that wakes the job in every process running it. */
+  listen?: Channel;
+  create(ctx: AppContext): Job;
+};
+
+export const CATALOG: { readonly [N in JobName]: JobDefinition } = {
+  'event-dispatch': {
+    everyMs: 500,
+    listen: EVENTS_CHANNEL,
+    wokenBy:
+      'NOTIFY parley_events when a transaction that inserted events commits (trigger of migration 0001)',
+    create: dispatchJob,
+  },
+  'webhook-delivery': {
+    everyMs: 200,
+    wokenBy:
+      'event-dispatch after it inserted deliveries; an attempt ending (a slot is free); a manual retry (webhooks.service.ts)',
+    create: deliveryJob,
+  },
+  ingestion: {
+    everyMs: 2_000,
+    wokenBy:
+      'a source added, uploaded or re-synced (sources.service.ts); a vector backfill requested (retrieval/vector-backfill.ts)',
+    create: ingestionJob,
+  },
+  'credits-reset': {
+    everyMs: 5 * 60_000,
+    wokenBy:
+      'nothing: a tidy-up, since a reservation starts the new period itself (docs/decisions/0005-credits.md)',
+    create: creditsResetJob,
+  },
+  'widget-inactivity': {
+    everyMs: 60_000,
+    wokenBy: 'nothing: one minute is the finest session timeout',
+    create: widgetInactivityJob,
+  },
+};
+
+export const JOB_NAMES: readonly JobName[] = Object.keys(CATALOG) as JobName[];
+
+export type StartOptions = {
+  /** Start only these (tests); all by default. */
+  only?: readonly JobName[];
+  /** Shorter pauses (tests, benchmarks); the catalog's by default. */
+  everyMs?: Partial<Record<JobName, number>>;
+};
+
+/** A set of started jobs: `stop` stops these (and only these) as `ctx.jobs.stop` does. */
+export type StartedJobs = {
+  names: JobName[];
+  /** Resolves true when they all finished within the grace. */
+  stop(graceMs?: number): Promise<boolean>;
+};
+
+/**
+ * Starts the catalog's jobs on `ctx.jobs` (all of them, or `only`). `stop`'s grace defaults to
+ * SHUTDOWN_GRACE_MS.
+ */
+export function startJobs(ctx: AppContext, opts: StartOptions = {}): StartedJobs {
+  const names = [...(opts.only ?? JOB_NAMES)];
+  for (const name of names) {
+    const def = CATALOG[name];
+    ctx.jobs.start(ctx, name, def, opts.everyMs?.[name] ?? def.everyMs);
+  }
+  return {
+    names,
+    stop: (graceMs = ctx.config.shutdownGraceMs) => ctx.jobs.stop(graceMs, names),
+  };
+}
