@@ -37,7 +37,7 @@ const { recordEvent } = await import('../apps/server/src/features/events/events.
 const { createWebhook } = await import('../apps/server/src/features/webhooks/webhooks.service.ts');
 const { startJobs } = await import('../apps/server/src/jobs/catalog.ts');
 const { newId } = await import('../apps/server/src/lib/ids.ts');
-const { waitFor } = await import('../apps/server/test/support/receiver.ts');
+const { waitFor } = await import('../apps/server/test/support/wait.ts');
 
 const baseUrl = process.env.DATABASE_URL;
 const benchDb = `parley_bench_${process.pid}`;

@@ -24,6 +24,7 @@ import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitFor } from '../apps/server/test/support/wait.ts';
 import { type Rate, throughput } from './widget-chat.ts';
 import {
   call,
@@ -166,9 +167,7 @@ function tracker() {
       ...(start === undefined ? {} : { total: last - start }),
     };
   };
-  const wait = async (n: number) => {
-    for (const deadline = Date.now() + 15_000; got.length < n && Date.now() < deadline; ) await sleep(5);
-  };
+  const wait = (n: number) => waitFor(() => got.length >= n, 15_000, `${n} messages delivered`);
   return { onEvent, post, summary, wait };
 }
 

@@ -6,6 +6,7 @@ import { newId } from '../../src/lib/ids.ts';
 import { personalToken } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
+import { waitFor } from '../support/wait.ts';
 import { createWorld, type World } from '../support/world.ts';
 
 let t: TestApp;
@@ -161,13 +162,14 @@ describe('GET /api/workspaces/:workspaceId/api-keys', () => {
       headers: { authorization: `Bearer ${key}` },
     });
     expect(use.statusCode).toBe(200);
-    let lastUsedAt: string | null = null;
-    for (let i = 0; i < 50 && !lastUsedAt; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      const res = await t.request({ method: 'GET', url: base(ws), headers: owner.headers });
-      lastUsedAt = res.json().data[0].lastUsedAt;
-    }
-    expect(lastUsedAt).not.toBeNull();
+    // Recorded after the answer, off the request's path.
+    await waitFor(
+      async () =>
+        (await t.request({ method: 'GET', url: base(ws), headers: owner.headers })).json().data[0]
+          .lastUsedAt !== null,
+      5000,
+      'lastUsedAt on the key',
+    );
   });
 });
 

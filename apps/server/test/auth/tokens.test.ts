@@ -5,6 +5,7 @@ import { sha256Hex } from '../../src/lib/crypto.ts';
 import { signupUser, type TestUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
+import { waitFor } from '../support/wait.ts';
 import { insertWorkspace } from '../support/world.ts';
 
 let t: TestApp;
@@ -68,13 +69,14 @@ describe('personal access tokens', () => {
       url: `/api/workspaces/${ws}/api-keys`,
       headers: { authorization: `Bearer ${token}` },
     });
-    let lastUsedAt: string | null = null;
-    for (let i = 0; i < 50 && !lastUsedAt; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      const list = await t.request({ method: 'GET', url: '/api/auth/tokens', headers: u.headers });
-      lastUsedAt = list.json().data[0].lastUsedAt;
-    }
-    expect(lastUsedAt).not.toBeNull();
+    // Recorded after the answer, off the request's path.
+    await waitFor(
+      async () =>
+        (await t.request({ method: 'GET', url: '/api/auth/tokens', headers: u.headers })).json().data[0]
+          .lastUsedAt !== null,
+      5000,
+      'lastUsedAt on the token',
+    );
   });
 
   it("404 when revoking another user's or an unknown token", async () => {

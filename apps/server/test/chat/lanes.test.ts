@@ -1,13 +1,14 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/db/schema/index.ts';
 import { Lanes } from '../../src/lib/lanes.ts';
 import { createAssistant } from '../assistants/helpers.ts';
 import type { TestUser } from '../support/factories.ts';
 import { createTestApp, ORIGIN, type TestApp } from '../support/harness.ts';
 import { type LlmServer, startLlmServer } from '../support/llm-server.ts';
+import { waitFor } from '../support/wait.ts';
 import { createWorld, type World } from '../support/world.ts';
 import { parseEvents } from './helpers.ts';
 
@@ -83,7 +84,7 @@ describe('foreground before background', () => {
     await answered.first;
 
     // Its text has been sent; storing it waits on the chat still in the foreground.
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor(() => t.ctx.lanes.state.waiting === 1, 5000, 'the reply waiting to be stored');
     expect(t.ctx.lanes.state).toMatchObject({ foreground: 1, waiting: 1 });
     expect(await replyOf(answered.conversationId())).toEqual([]);
 
@@ -98,7 +99,14 @@ describe('foreground before background', () => {
     expect(finish?.type === 'finish' && finish.messageId).toBe(stored[0]?.id);
     await waiting.ended;
     // Nothing is left waiting (the event relay may still be finishing a step of its own).
-    await vi.waitFor(() => expect(t.ctx.lanes.state).toEqual({ foreground: 0, background: 0, waiting: 0 }));
+    await waitFor(
+      () => {
+        expect(t.ctx.lanes.state).toEqual({ foreground: 0, background: 0, waiting: 0 });
+        return true;
+      },
+      5000,
+      'no lane work left',
+    );
   });
 
   it('background work never starves: after the longest wait it runs beside foreground work', async () => {

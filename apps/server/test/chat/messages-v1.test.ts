@@ -6,6 +6,7 @@ import { conversationChannel } from '../../src/features/conversations/conversati
 import { createFanout } from '../../src/lib/fanout.ts';
 import { createAssistant } from '../assistants/helpers.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { REDIS_URL, redisAnswers } from '../support/redis.ts';
 import { securitySuite } from '../support/security.ts';
 import { createWorld, insertApiKey, ownerOf, type World } from '../support/world.ts';
 import { chat, messagesOf } from './helpers.ts';
@@ -109,21 +110,11 @@ describe('POST /api/v1/messages', () => {
   });
 });
 
-describe('live fan-out across processes', () => {
+// Without a Redis the in-process path above is what runs; this part is skipped, visibly.
+describe.skipIf(!(await redisAnswers()))('live fan-out across processes', () => {
   it('a message published by one instance reaches a listener on another through Redis', async () => {
-    const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-    const probe = createFanout({ redisUrl });
-    const reachable = await Promise.race([
-      probe.publish('probe', {}).then(
-        () => true,
-        () => false,
-      ),
-      new Promise<boolean>((r) => setTimeout(() => r(false), 1000)),
-    ]);
-    await probe.close();
-    if (!reachable) return; // no Redis here: the in-process path is covered above
-    const a = createFanout({ redisUrl: loadConfig({ REDIS_URL: redisUrl }).redisUrl });
-    const b = createFanout({ redisUrl });
+    const a = createFanout({ redisUrl: loadConfig({ REDIS_URL }).redisUrl });
+    const b = createFanout({ redisUrl: REDIS_URL });
     try {
       let resolve: (v: unknown) => void = () => undefined;
       const got = new Promise((r) => {

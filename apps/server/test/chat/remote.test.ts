@@ -8,6 +8,7 @@ import { addSource, drainIngestion } from '../knowledge/helpers.ts';
 import { createTestApp, ORIGIN, type TestApp } from '../support/harness.ts';
 import { type LlmServer, startLlmServer } from '../support/llm-server.ts';
 import { Site } from '../support/site.ts';
+import { waitFor } from '../support/wait.ts';
 import { createWorld, personalToken, type World } from '../support/world.ts';
 import { chat, messagesOf } from './helpers.ts';
 
@@ -277,14 +278,13 @@ describe('chat through an OpenAI-compatible model', () => {
       req.end(JSON.stringify({ assistantId: asst, content: 'How long do refunds take?' }));
       setTimeout(() => reject(new Error('no text-delta')), 5000);
     });
-    let stored: Array<typeof messages.$inferSelect> = [];
-    for (let i = 0; i < 100 && stored.length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      stored = await t.ctx.db
+    const reply = () =>
+      t.ctx.db
         .select()
         .from(messages)
         .where(and(eq(messages.conversationId, conversationId), eq(messages.role, 'assistant')));
-    }
+    await waitFor(async () => (await reply()).length > 0, 5000, 'the partial reply stored');
+    const stored = await reply();
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ content: 'Refunds', status: 'partial' });
   });

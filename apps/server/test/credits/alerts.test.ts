@@ -6,7 +6,7 @@ import { newId } from '../../src/lib/ids.ts';
 import { mailsTo } from '../account/mail.ts';
 import { signupUser, type TestUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { waitFor } from '../support/receiver.ts';
+import { waitFor } from '../support/wait.ts';
 import { addMember, setPlan } from '../support/world.ts';
 import {
   clockTo,

@@ -5,6 +5,7 @@ import { countOrphanChunks } from '../../src/features/knowledge/sources/sources.
 import { createAssistant } from '../assistants/helpers.ts';
 import { makeDocx, makePdf } from '../support/documents.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { waitFor } from '../support/wait.ts';
 import { createWorld, type World } from '../support/world.ts';
 import { addSource, drainIngestion, getSource, multipart, search } from './helpers.ts';
 
@@ -197,13 +198,11 @@ describe('the running worker', () => {
         name: 'Live',
         text: 'Gift cards never expire.',
       });
-      const deadline = Date.now() + 15_000;
-      let status = src.status;
-      while (status !== 'ready' && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 50));
-        status = (await getSource(t, w.owner, asst, src.id)).status;
-      }
-      expect(status).toBe('ready');
+      await waitFor(
+        async () => (await getSource(t, w.owner, asst, src.id)).status === 'ready',
+        15_000,
+        'the source ready',
+      );
       expect((await search(t, w.owner, asst, 'do gift cards expire'))[0]!.content).toContain('never expire');
     } finally {
       await worker.stop();

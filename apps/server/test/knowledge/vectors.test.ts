@@ -11,6 +11,7 @@ import { embedOffline } from '../../src/providers/embeddings/offline.ts';
 import { createAssistant } from '../assistants/helpers.ts';
 import { signupUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { waitFor } from '../support/wait.ts';
 import { insertWorkspace } from '../support/world.ts';
 import { addSource, drainIngestion, search } from './helpers.ts';
 
@@ -136,11 +137,7 @@ describe('deferred vectors', () => {
     const worker = t.startJobs(['ingestion'], { ingestion: 50 });
     try {
       await requestBackfill(t.ctx, [a.id]);
-      const deadline = Date.now() + 15_000;
-      while ((await listed(a.id)) !== true && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(await listed(a.id)).toBe(true);
+      await waitFor(async () => (await listed(a.id)) === true, 15_000, 'the namespace listed as filled');
       expect(await vectorCounts(a.id)).toEqual({ total: 12, filled: 12 });
     } finally {
       await worker.stop();

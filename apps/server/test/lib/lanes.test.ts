@@ -34,7 +34,7 @@ describe('Lanes', () => {
     const end = lanes.foreground();
     const a = lanes.background(async () => log.push('a'));
     const b = lanes.background(async () => log.push('b'));
-    await sleep(20);
+    await tick(); // a turn of the event loop: queued work that could start has started
     expect(log).toEqual([]);
     expect(lanes.state).toEqual({ foreground: 1, background: 0, waiting: 2 });
     end();
@@ -50,7 +50,7 @@ describe('Lanes', () => {
     const bg = lanes.background(async () => log.push('bg'));
     first();
     first(); // a second call is a no-op, it must not end `second`
-    await sleep(10);
+    await tick();
     expect(log).toEqual([]);
     second();
     await bg;
@@ -121,7 +121,7 @@ describe('Lanes', () => {
         const next = lanes.foreground();
         previous();
         previous = next;
-        await sleep(2);
+        await sleep(2); // the time between chats is what the starvation limit is about
       }
       previous();
     })();

@@ -85,7 +85,30 @@ describe('createRemoteModel', () => {
   });
 });
 
+type Body = Record<string, unknown>;
+/** Where each protocol puts what the tests below check (the key, a tool's result, the system prompt). */
+const WIRE = {
+  openai: {
+    key: (h: Record<string, string>) => h.authorization,
+    keyValue: 'Bearer test-key',
+    toolResult: '"role":"tool"',
+    system: (body: Body) => (body.messages as unknown[])[0],
+    systemValue: { role: 'system', content: 'You are Parley.' },
+    // Asked for, or the stream carries no usage to charge credits by.
+    streamOptions: { include_usage: true },
+  },
+  anthropic: {
+    key: (h: Record<string, string>) => h['x-api-key'],
+    keyValue: 'test-key',
+    toolResult: '"type":"tool_result"',
+    system: (body: Body) => body.system,
+    systemValue: [{ type: 'text', text: 'You are Parley.' }],
+    streamOptions: undefined,
+  },
+} as const;
+
 describe.each(['openai', 'anthropic'] as const)('%s protocol against the stand-in', (protocol) => {
+  const wire = WIRE[protocol];
   const model = () => createRemoteModel(aiConfig(protocol));
   const quiet = { onError: () => {}, maxRetries: 0 };
 
@@ -99,8 +122,7 @@ describe.each(['openai', 'anthropic'] as const)('%s protocol against the stand-i
     expect(body.stream).toBe(true);
     expect(body.model).toBe(aiConfig(protocol).model);
     const headers = llm.requests.at(-1)?.headers ?? {};
-    if (protocol === 'openai') expect(headers.authorization).toBe('Bearer test-key');
-    else expect(headers['x-api-key']).toBe('test-key');
+    expect(wire.key(headers)).toBe(wire.keyValue);
   });
 
   it('answers with the default text when nothing is scripted', async () => {
@@ -148,8 +170,7 @@ describe.each(['openai', 'anthropic'] as const)('%s protocol against the stand-i
     const sent = JSON.stringify(second?.messages);
     expect(sent).toContain(callId);
     expect(sent).toContain('Refunds within 30 days');
-    if (protocol === 'openai') expect(sent).toContain('"role":"tool"');
-    else expect(sent).toContain('"type":"tool_result"');
+    expect(sent).toContain(wire.toolResult);
   });
 
   it('sends temperature, max tokens and the system prompt in the request body', async () => {
@@ -165,14 +186,7 @@ describe.each(['openai', 'anthropic'] as const)('%s protocol against the stand-i
     const body = lastRequest(protocol);
     expect(body.temperature).toBe(0.3);
     expect(body.max_tokens).toBe(321);
-    if (protocol === 'openai') {
-      expect((body.messages as { role: string; content: string }[])[0]).toEqual({
-        role: 'system',
-        content: 'You are Parley.',
-      });
-    } else {
-      expect(JSON.stringify(body.system)).toContain('You are Parley.');
-    }
+    expect(wire.system(body)).toEqual(wire.systemValue);
   });
 
   it('reports the usage the server streams', async () => {
@@ -182,7 +196,7 @@ describe.each(['openai', 'anthropic'] as const)('%s protocol against the stand-i
     const usage = await result.totalUsage;
     expect(usage.inputTokens).toBe(42);
     expect(usage.outputTokens).toBe(7);
-    if (protocol === 'openai') expect(lastRequest(protocol).stream_options).toEqual({ include_usage: true });
+    expect(lastRequest(protocol).stream_options).toEqual(wire.streamOptions);
   });
 
   it('surfaces a failure before the first token as an error with no text', async () => {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
+import { waitFor } from '../support/wait.ts';
 import { type Server, serverEnv, startServer } from './process.ts';
 
 /**
@@ -29,6 +30,7 @@ const connect = (url: string) =>
       resolve(String(res.statusCode));
     });
     req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'));
+    req.end();
   });
 
 describe('npm start', () => {
@@ -87,14 +89,25 @@ describe('SIGTERM', () => {
       );
       req.on('error', reject);
       req.write(body.slice(0, 10));
-      setTimeout(() => {
+      void (async () => {
+        await new Promise<void>((connected) =>
+          req.once('socket', (socket) =>
+            socket.connecting ? socket.once('connect', connected) : connected(),
+          ),
+        );
+        // In flight: the server has answered a request sent after this one's headers were.
+        expect(await connect(base)).toBe('200');
         server.child.kill('SIGTERM');
-        setTimeout(async () => {
-          refused = await connect(base);
-          req.end(body.slice(10));
-        }, 500);
-        // generous: under a loaded CI machine the server may take a while to read the headers
-      }, 1_500);
+        await waitFor(
+          async () => {
+            refused = await connect(base);
+            return refused === 'ECONNREFUSED';
+          },
+          10_000,
+          'new connections refused',
+        );
+        req.end(body.slice(10));
+      })().catch(reject);
     });
     let refused = '';
     const started = Date.now();

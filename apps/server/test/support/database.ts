@@ -4,6 +4,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.ts';
 import { withDatabase } from './global-setup.ts';
+import { waitFor } from './wait.ts';
 
 export type TestDatabase = { database: Database; url?: string; drop(): Promise<void> };
 
@@ -14,16 +15,15 @@ export async function freshDatabase(): Promise<TestDatabase> {
     const name = `parley_t_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    // CREATE DATABASE ... TEMPLATE needs the template idle; retry briefly if another file copies it.
-    for (let i = 0; ; i++) {
-      try {
+    // CREATE DATABASE ... TEMPLATE needs the template idle: another file may be copying it.
+    await waitFor(
+      async () => {
         await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
-        break;
-      } catch (err) {
-        if (i >= 50) throw err;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+        return true;
+      },
+      10_000,
+      'the template database to be free to copy',
+    );
     const dbUrl = withDatabase(url, name);
     const database = await openDatabase({ kind: 'postgres', url: dbUrl, poolSize: 20 });
     return {

@@ -79,16 +79,5 @@ export class Receiver {
   }
 }
 
-/** Polls `check` until it returns true or `timeoutMs` passes. */
-export async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 10_000,
-  what = 'condition',
-) {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
+/** Kept here for the files that import it from the receiver; the helper lives in wait.ts. */
+export { waitFor } from './wait.ts';

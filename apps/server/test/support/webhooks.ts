@@ -1,8 +1,11 @@
+import { and, eq, isNull } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { events, webhookDeliveries } from '../../src/db/schema/index.ts';
 import type { EventType } from '../../src/features/events/event-types.ts';
 import { recordEvent } from '../../src/features/events/events.service.ts';
 import type { StartedJobs } from '../../src/jobs/catalog.ts';
 import type { TestApp } from './harness.ts';
+import { waitFor } from './wait.ts';
 
 /** The webhook jobs (outbox relay and delivery) on a test app, polling fast; stop them before `t.close()`. */
 export function runWorkers(t: TestApp): StartedJobs {
@@ -48,4 +51,25 @@ export async function emit(
   data: Record<string, unknown> = {},
 ) {
   return t.ctx.db.transaction((tx) => recordEvent(tx, { workspaceId, type: type as EventType, data }));
+}
+
+/**
+ * Waits until every recorded event of `workspaceId` has been dispatched and none of its deliveries
+ * is pending: from then on nothing more is sent until something new happens, so a test can count
+ * what arrived (instead of sleeping and hoping the workers were done).
+ */
+export async function waitForQuiet(t: TestApp, workspaceId: string, timeoutMs = 10_000): Promise<void> {
+  await waitFor(
+    async () =>
+      (await t.ctx.db.$count(
+        events,
+        and(eq(events.workspaceId, workspaceId), isNull(events.dispatchedAt)),
+      )) === 0 &&
+      (await t.ctx.db.$count(
+        webhookDeliveries,
+        and(eq(webhookDeliveries.workspaceId, workspaceId), eq(webhookDeliveries.status, 'pending')),
+      )) === 0,
+    timeoutMs,
+    `every event of ${workspaceId} dispatched and no delivery pending`,
+  );
 }

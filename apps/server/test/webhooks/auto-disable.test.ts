@@ -1,14 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications, webhookDeliveries, webhookFailures } from '../../src/db/schema/index.ts';
 import type { StartedJobs } from '../../src/jobs/catalog.ts';
 import { addDays, now } from '../../src/lib/clock.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { Receiver, waitFor } from '../support/receiver.ts';
-import { createHookA, emit, runWorkers } from '../support/webhooks.ts';
+import { Receiver } from '../support/receiver.ts';
+import { waitFor } from '../support/wait.ts';
+import { createHookA, emit, runWorkers, waitForQuiet } from '../support/webhooks.ts';
 import { createWorld, type World } from '../support/world.ts';
 
 let t: TestApp;
@@ -41,6 +42,12 @@ const getHook = async (id: string) =>
       headers: w.owner.headers,
     })
   ).json().data;
+
+const failuresSince = (webhookId: string, since: Date) =>
+  t.ctx.db.$count(
+    webhookFailures,
+    and(eq(webhookFailures.webhookId, webhookId), gt(webhookFailures.at, since)),
+  );
 
 describe('auto-disable', () => {
   it('more than 50 consecutive failures disable the webhook, notify owners and admins, fail pending retries', async () => {
@@ -100,7 +107,7 @@ describe('auto-disable', () => {
     // Inactive: nothing new.
     const before = rx.hits('/broken').length;
     await emit(t, w.ws, 'member.joined', { after: true });
-    await new Promise((r) => setTimeout(r, 400));
+    await waitForQuiet(t, w.ws);
     expect(rx.hits('/broken').length).toBe(before);
 
     // Re-activation resets the count: one more failure does not disable it again.
@@ -116,7 +123,12 @@ describe('auto-disable', () => {
     ).toHaveLength(0);
     await emit(t, w.ws, 'member.joined', { again: true });
     await waitFor(() => rx.hits('/broken').length === before + 3, 5000, 'three more attempts');
-    await new Promise((r) => setTimeout(r, 200));
+    // Each failed attempt is counted after it is recorded: three counted means all were judged.
+    await waitFor(
+      async () => (await failuresSince(hook.id, addDays(now(), -7))) === 3,
+      5000,
+      '3 failures counted',
+    );
     expect((await getHook(hook.id)).active).toBe(true);
     down = false;
   });
@@ -131,7 +143,11 @@ describe('auto-disable', () => {
       .values(Array.from({ length: 60 }, () => ({ id: newId('dlv'), webhookId: hook.id, at: old })));
     await emit(t, w.ws, 'member.left', {});
     await waitFor(() => rx.hits('/old-failures').length === 3, 5000, 'attempts');
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor(
+      async () => (await failuresSince(hook.id, addDays(now(), -7))) === 3,
+      5000,
+      '3 failures counted',
+    );
     expect((await getHook(hook.id)).active).toBe(true);
     status = 200;
     await emit(t, w.ws, 'member.left', {});

@@ -3,8 +3,9 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartedJobs } from '../../src/jobs/catalog.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { Receiver, waitFor } from '../support/receiver.ts';
-import { createHookA, createHookB, emit, runWorkers } from '../support/webhooks.ts';
+import { Receiver } from '../support/receiver.ts';
+import { waitFor } from '../support/wait.ts';
+import { createHookA, createHookB, emit, runWorkers, waitForQuiet } from '../support/webhooks.ts';
 import { createWorld, type World } from '../support/world.ts';
 
 let t: TestApp;
@@ -117,7 +118,7 @@ describe('delivery', () => {
     await emit(t, w.ws, 'future.thing.happened', { id: 'f1' });
     await emit(t, w.ws, 'lead.captured', { id: 'l1' }); // no Form A name: not delivered in format A
     await waitFor(() => rx.hits('/star').length === 2, 5000, 'star deliveries');
-    await new Promise((r) => setTimeout(r, 300));
+    await waitForQuiet(t, w.ws);
     expect(
       rx
         .hits('/star')
@@ -131,7 +132,7 @@ describe('delivery', () => {
     const url = rx.on('/other-ws', () => ({ status: 200 }));
     await createHookA(t, w.otherWs, w.outsider.headers, { url, events: ['*'] });
     await emit(t, w.ws, 'member.left', {});
-    await new Promise((r) => setTimeout(r, 400));
+    await waitForQuiet(t, w.ws);
     expect(rx.hits('/other-ws')).toHaveLength(0);
   });
 
@@ -146,7 +147,7 @@ describe('delivery', () => {
     await emit(t, w.ws, 'lead.captured', { id: 'l2' });
     await emit(t, w.ws, 'message.updated', { id: 'm1' }); // none in B
     await waitFor(() => rx.hits('/format-b').length === 2, 5000, 'B deliveries');
-    await new Promise((r) => setTimeout(r, 300));
+    await waitForQuiet(t, w.ws);
     const bodies = rx.hits('/format-b').map((h) => JSON.parse(h.body));
     expect(bodies.map((b) => b.event).sort()).toEqual(['chat.message.created', 'lead.captured']);
     for (const b of bodies)
@@ -181,7 +182,7 @@ describe('delivery', () => {
     await emit(t, w.ws, 'ticket.updated', {});
     await waitFor(async () => (await deliveries(a.id))[0]?.status === 'failed', 8000, 'A failed');
     await waitFor(() => rx.hits('/down-b').length === 4, 8000, 'B four attempts');
-    await new Promise((r) => setTimeout(r, 900));
+    await waitForQuiet(t, w.ws);
     expect(rx.hits('/down-a')).toHaveLength(3);
     expect(rx.hits('/down-b')).toHaveLength(4);
     const [d] = await deliveries(a.id);
@@ -212,7 +213,7 @@ describe('delivery', () => {
     });
     expect(res.statusCode).toBe(202);
     await waitFor(async () => (await deliveries(hook.id))[0]?.attempt === 4, 5000, 'fourth attempt');
-    await new Promise((r) => setTimeout(r, 800));
+    await waitForQuiet(t, w.ws);
     expect((await deliveries(hook.id))[0]).toMatchObject({ status: 'failed', attempt: 4 });
     expect(rx.hits('/still-down')).toHaveLength(4);
   });

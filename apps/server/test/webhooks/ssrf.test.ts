@@ -8,7 +8,8 @@ import { isBlockedAddress } from '../../src/lib/outbound/address-policy.ts';
 import { checkOutboundUrl, guardedLookup } from '../../src/lib/outbound/guard.ts';
 import { postOutbound } from '../../src/lib/outbound/http.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { Receiver, waitFor } from '../support/receiver.ts';
+import { Receiver } from '../support/receiver.ts';
+import { waitFor } from '../support/wait.ts';
 import { createHookA, emit, runWorkers } from '../support/webhooks.ts';
 import { createWorld, type World } from '../support/world.ts';
 

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { widgetSessions } from '../../src/db/schema/index.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { waitFor } from '../support/wait.ts';
 import { createWorld, insertApiKey, type World } from '../support/world.ts';
 import {
   fromSite,
@@ -112,9 +113,8 @@ describe('GET /api/widget/{id}/sessions/{sid}/events', () => {
     const s = await initWidget(t, asst);
     const stream = await openStream(s);
     await widgetChat(t, asst, s, 'first message');
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(async () => !!(await conversationOf(s)), 5000, 'the session bound to its conversation');
     const conversationId = await conversationOf(s);
-    expect(conversationId).toBeTruthy();
     const next = stream.next();
     await postAgent(conversationId, 'Following up');
     expect(await next).toMatchObject({ type: 'message', message: { content: 'Following up' } });
@@ -166,12 +166,31 @@ describe('GET /api/widget/{id}/sessions/{sid}/events', () => {
   });
 
   it('a closed stream stops listening', async () => {
-    const s = await initWidget(t, asst);
-    await widgetChat(t, asst, s, 'hello again');
-    const stream = await openStream(s);
-    stream.close();
-    await new Promise((r) => setTimeout(r, 50));
-    // Posting after the visitor left is fine: stored, delivered to nobody.
-    expect((await postAgent(await conversationOf(s), 'anyone?')).statusCode).toBe(201);
+    // Counts the live subscriptions the streams hold (the real fan-out does the work).
+    const fanout = t.ctx.fanout;
+    let listening = 0;
+    t.ctx.fanout = {
+      ...fanout,
+      subscribe: async (channel, listener) => {
+        const off = await fanout.subscribe(channel, listener);
+        listening++;
+        return () => {
+          listening--;
+          off();
+        };
+      },
+    };
+    try {
+      const s = await initWidget(t, asst);
+      await widgetChat(t, asst, s, 'hello again');
+      const stream = await openStream(s);
+      await waitFor(() => listening > 0, 5000, 'the stream subscribed');
+      stream.close();
+      await waitFor(() => listening === 0, 5000, 'the closed stream unsubscribed');
+      // Posting after the visitor left is fine: stored, delivered to nobody.
+      expect((await postAgent(await conversationOf(s), 'anyone?')).statusCode).toBe(201);
+    } finally {
+      t.ctx.fanout = fanout;
+    }
   });
 });

@@ -4,6 +4,7 @@ import { conversations, events, widgetSessions } from '../../src/db/schema/index
 import { widgetSweepStep } from '../../src/features/widget/widget.jobs.ts';
 import { setClockOffset } from '../../src/lib/clock.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { waitFor } from '../support/wait.ts';
 import { createWorld, type World } from '../support/world.ts';
 import { initWidget, NO_RATE_LIMIT, type Session, widgetAssistant, widgetChat } from './helpers.ts';
 
@@ -118,11 +119,14 @@ describe('inactivity end', () => {
     setClockOffset(31 * MINUTE);
     const jobs = t.startJobs(['widget-inactivity'], { 'widget-inactivity': 10 });
     try {
-      for (let i = 0; i < 200 && (await sessionRow(s))?.status !== 'ended'; i++) {
-        t.ctx.jobs.wake('widget-inactivity');
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      expect((await sessionRow(s))?.status).toBe('ended');
+      await waitFor(
+        async () => {
+          t.ctx.jobs.wake('widget-inactivity');
+          return (await sessionRow(s))?.status === 'ended';
+        },
+        5000,
+        'the session ended by the job',
+      );
       expect(await endedEvents(s)).toHaveLength(1);
     } finally {
       await jobs.stop();

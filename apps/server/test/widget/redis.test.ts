@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
-import { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signupUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { REDIS_URL, redisAnswers } from '../support/redis.ts';
 import { insertWorkspace } from '../support/world.ts';
 import { fromSite, widgetAssistant } from './helpers.ts';
 
@@ -10,24 +10,7 @@ import { fromSite, widgetAssistant } from './helpers.ts';
  * decisions §8 + ARCHITECTURE.md: with `REDIS_URL`, two server processes hold the per-IP widget
  * limit exactly between them. Runs whenever a Redis answers (REDIS_URL, else the local default).
  */
-const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-
-async function redisAnswers(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1000, () => done(false));
-    socket.once('error', () => done(false));
-    socket.connect(Number(port || 6379), hostname, () => done(true));
-  });
-}
-
-const available = await redisAnswers(REDIS_URL);
-if (!available) console.warn(`widget Redis test skipped: no Redis answers at ${REDIS_URL}`);
+const available = await redisAnswers();
 
 describe.skipIf(!available)('two instances sharing Redis', () => {
   let one: TestApp;
