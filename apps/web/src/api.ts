@@ -1,3 +1,5 @@
+import type { Role } from '@parley/server/src/api-types.ts';
+
 /**
  * The dashboard talks only to the public API with the session cookie (issue 7 point 1). A
  * same-origin fetch sends the cookie and the Origin header the CSRF guard wants (docs/api.md).
@@ -51,63 +53,27 @@ export const get = <T>(path: string) => api<T>('GET', path);
 export const post = <T>(path: string, body?: unknown) => api<T>('POST', path, body ?? {});
 export const patch = <T>(path: string, body: unknown) => api<T>('PATCH', path, body);
 
-export type Data<T> = { data: T };
-export type OffsetPage<T> = { data: T[]; total: number; limit: number; offset: number };
-export type CursorPage<T> = { data: T[]; nextCursor: string | null; hasMore: boolean };
-
-export type Theme = 'light' | 'dark' | 'system';
-export type User = {
-  id: string;
-  name: string;
-  email: string;
-  preferences: { theme: Theme; keyboardShortcuts: boolean };
-};
-export type Role = 'owner' | 'admin' | 'member' | 'guest';
-export type Workspace = { id: string; name: string; slug: string; plan: string; role: Role };
-export type AssistantItem = { id: string; name: string; visibility: string; createdAt: string };
-export type Assistant = AssistantItem & {
-  workspaceId: string;
-  instructions: string;
-  temperature: number;
-  maxTokens: number;
-  welcomeMessage: string | null;
-};
-export type Source = {
-  id: string;
-  type: string;
-  name: string;
-  status: 'pending' | 'processing' | 'ready' | 'failed';
-  error: string | null;
-  chunkCount: number;
-  createdAt: string;
-};
-export type SearchHit = {
-  chunkId: string;
-  title: string;
-  heading: string;
-  content: string;
-  score: number;
-  url: string | null;
-};
-export type Citation = { index: number; title: string; url: string | null; sourceId: string };
-export type ToolStep = { toolCallId: string; toolName: string; args?: unknown; result?: unknown };
-export type Conversation = {
-  id: string;
-  title: string | null;
-  messageCount: number;
-  lastMessageAt: string | null;
-};
-export type Message = {
-  id: string;
-  role: 'user' | 'assistant' | 'agent' | 'system';
-  content: string;
-  citations: Citation[] | null;
-  toolCalls: ToolStep[] | null;
-};
-export type Billing = {
-  plan: string;
-  credits: { limit: number; used: number; remaining: number; resetsAt: string };
-};
-
+/**
+ * The request and response types are the server's, inferred from its Zod schemas
+ * (apps/server/src/api-types.ts; type-only, nothing of the server reaches the bundle).
+ */
+export type {
+  Assistant,
+  AssistantItem,
+  Billing,
+  Citation,
+  Conversation,
+  CursorPage,
+  Data,
+  Message,
+  OffsetPage,
+  Role,
+  SearchHit,
+  Source,
+  Theme,
+  ToolStep,
+  User,
+  Workspace,
+} from '@parley/server/src/api-types.ts';
 /** Roles allowed to create and edit assistants and their knowledge (spec permission table). */
 export const canManage = (role: Role | undefined) => role === 'owner' || role === 'admin';

@@ -1,45 +1,24 @@
+import type {
+  HistoryMessage,
+  PublicWidgetConfig,
+  StreamEvent,
+  WidgetInit,
+  WidgetSession,
+} from '@parley/server/src/api-types.ts';
+import { readEvents } from '@parley/server/src/lib/sse-reader.ts';
+
 /**
- * The widget's side of the public widget API, Form A (spec "Widget, Form A"; decisions §8). Types
- * are written out here instead of importing the server's Zod schemas: Zod alone would take most
- * of the 25 KB budget, and the shapes are the spec's.
+ * The widget's side of the public widget API, Form A (docs/widget.md). Its types are the server's
+ * (apps/server/src/api-types.ts, inferred from the Zod schemas), imported as types only: the Zod
+ * schemas themselves never reach the script, which must stay within its 25 KB budget.
  */
 
-export type WidgetConfig = {
-  assistantName?: string;
-  welcomeMessage?: string | null;
-  primaryColor?: string;
-  position?: 'bottom-right' | 'bottom-left';
-  leadFormEnabled?: boolean;
-  leadFormFields?: string[];
-  leadFormRequiredFields?: string[];
-};
-
-export type Citation = { index: number; title?: string | null; url?: string | null };
-
-/** Spec "History message"; agent replies carry `author` (decisions §7). */
-export type HistoryMessage = {
-  id: string;
-  role: 'user' | 'assistant';
-  content: string;
-  citations?: Citation[];
-  author?: { type?: string; name?: string | null } | null;
-  createdAt?: string;
-};
-
-export type Session = { sessionId: string; sessionToken: string };
-export type InitData = Session & {
-  status?: 'active' | 'ended';
-  config: WidgetConfig;
-  messages: HistoryMessage[];
-};
-
-/** One event of the chat stream (spec: streaming events table). */
-export type StreamEvent =
-  | { type: 'text-delta'; textDelta: string }
-  | { type: 'tool-call'; toolName?: string }
-  | { type: 'tool-result' }
-  | { type: 'finish'; messageId: string | null }
-  | { type: 'error'; error?: string; code?: string };
+export type { HistoryMessage, StreamEvent };
+/** Partial: a config saved by an earlier script (store.ts) may lack fields added since. */
+export type WidgetConfig = Partial<PublicWidgetConfig>;
+export type Citation = HistoryMessage['citations'][number];
+export type Session = WidgetSession;
+export type InitData = WidgetInit;
 
 /** A failed call: `status` 0 means the network failed (offline, DNS, CORS refused). */
 export class ApiError extends Error {
@@ -80,7 +59,7 @@ export class Api {
   /** Sends a message; yields the stream's events as they arrive. */
   async *chat(sessionId: string, content: string, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
     const res = await this.call('POST', '/chat', { content, sessionId }, signal);
-    yield* readEvents<StreamEvent>(res);
+    yield* events<StreamEvent>(res);
   }
 
   lead(sessionId: string, body: Record<string, unknown>) {
@@ -129,40 +108,13 @@ export class Api {
 }
 
 /**
- * Reads a `text/event-stream` body: `data:` lines hold JSON (spec: streaming events); comments
- * such as `: keep-alive` and unparsable data are skipped. A fetch body rather than EventSource,
- * because EventSource cannot send the `Authorization: Widget` header.
+ * The events of a `text/event-stream` answer (apps/server/src/lib/sse-reader.ts); a dropped
+ * connection becomes a network ApiError, as a failed fetch does.
  */
-export async function* readEvents<T>(res: Response): AsyncGenerator<T> {
-  const reader = res.body?.getReader();
-  if (!reader) return;
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      throw new ApiError(0, 'network', 'Connection lost');
-    }
-    buffer += decoder.decode(chunk.value, { stream: !chunk.done }).replace(/\r\n?/g, '\n');
-    let end = buffer.indexOf('\n\n');
-    while (end >= 0) {
-      const data = buffer
-        .slice(0, end)
-        .split('\n')
-        .filter((l) => l.startsWith('data:'))
-        .map((l) => l.slice(5).replace(/^ /, ''))
-        .join('\n');
-      buffer = buffer.slice(end + 2);
-      end = buffer.indexOf('\n\n');
-      if (!data) continue;
-      try {
-        yield JSON.parse(data) as T;
-      } catch {
-        // Not JSON: not one of ours; skip it.
-      }
-    }
-    if (chunk.done) return;
+export async function* events<T>(res: Response): AsyncGenerator<T> {
+  try {
+    yield* readEvents<T>(res.body);
+  } catch {
+    throw new ApiError(0, 'network', 'Connection lost');
   }
 }

@@ -1,4 +1,4 @@
-import { type Api, ApiError, readEvents, type Session } from './api.ts';
+import { type Api, ApiError, events, type Session } from './api.ts';
 
 /**
  * Agent replies arriving live (issue 6 point 6; decisions §8: `GET .../sessions/{sid}/events`,
@@ -44,7 +44,7 @@ export class LiveUpdates {
       const started = Date.now();
       try {
         const res = await this.api.events(session.sessionId, abort.signal);
-        for await (const event of readEvents<{ type?: string }>(res)) {
+        for await (const event of events<{ type?: string }>(res)) {
           delay = 2;
           this.onEvent();
           // The session ended (by the visitor elsewhere, or for inactivity): nothing more will come.

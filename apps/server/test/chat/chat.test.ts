@@ -144,7 +144,10 @@ describe('POST /api/chat with the built-in offline responder', () => {
       content: 'Please open a ticket: my kettle arrived broken',
     });
     const result = r.events.find((e) => e.type === 'tool-result');
-    expect(result?.type === 'tool-result' && result.result.ticketId).toMatch(/^tkt_/);
+    expect(result).toMatchObject({
+      type: 'tool-result',
+      result: { ticketId: expect.stringMatching(/^tkt_/) },
+    });
     const [ticket] = await t.ctx.db
       .select()
       .from(tickets)
@@ -167,7 +170,10 @@ describe('tickets opened by the assistant count against the plan quota', () => {
       );
     const r = await chat(t, w.freeOwner, { assistantId: a, content: 'Please open a ticket for my refund' });
     const result = r.events.find((e) => e.type === 'tool-result');
-    expect(result?.type === 'tool-result' && String(result.result.error)).toContain('50 support tickets');
+    expect(result).toMatchObject({
+      type: 'tool-result',
+      result: { error: expect.stringContaining('50 support tickets') },
+    });
     expect(r.events.at(-1)?.type).toBe('finish');
     expect(await t.ctx.db.select().from(tickets).where(eq(tickets.workspaceId, ws))).toHaveLength(50);
   });

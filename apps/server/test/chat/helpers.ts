@@ -1,22 +1,12 @@
 import type { LightMyRequestResponse } from 'fastify';
+import type { StreamEvent } from '../../src/api-types.ts';
+import { parseEvents as parseSse } from '../../src/lib/sse-reader.ts';
 import type { TestUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
 
-export type ChatEvent =
-  | { type: 'text-delta'; textDelta: string }
-  | { type: 'tool-call'; toolCallId: string; toolName: string; args: Record<string, unknown> }
-  | { type: 'tool-result'; toolCallId: string; result: Record<string, unknown> }
-  | { type: 'finish'; messageId: string | null; usage: { promptTokens: number; completionTokens: number } }
-  | { type: 'error'; error: string; code: string };
-
-/** The `data:` lines of a server-sent event body, parsed; comments (keep-alives) are skipped. */
-export function parseEvents(body: string): ChatEvent[] {
-  return body
-    .split('\n\n')
-    .map((block) => block.trim())
-    .filter((block) => block.startsWith('data: '))
-    .map((block) => JSON.parse(block.slice(6)) as ChatEvent);
-}
+/** The server's stream events, read by the one SSE reader the dashboard and widget use too. */
+export type ChatEvent = StreamEvent;
+export const parseEvents = (body: string) => parseSse<StreamEvent>(body);
 
 export const textOf = (events: ChatEvent[]) =>
   events.map((e) => (e.type === 'text-delta' ? e.textDelta : '')).join('');

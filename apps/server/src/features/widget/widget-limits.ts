@@ -4,6 +4,7 @@ import { AppError } from '../../http/errors.ts';
 import { consume } from '../../http/rate-limits.ts';
 import { now } from '../../lib/clock.ts';
 import * as repo from './widget.repo.ts';
+import { DAILY_MESSAGE_QUOTA } from './widget-quota.ts';
 
 /**
  * Limits of the public widget (spec Limits; decisions §8):
@@ -13,8 +14,6 @@ import * as repo from './widget.repo.ts';
  * - each widget message counts against its assistant's daily quota (Free 200, Pro 5,000,
  *   Enterprise none; the UTC day), in the database.
  */
-
-export const DAILY_MESSAGE_QUOTA: Record<Plan, number | null> = { free: 200, pro: 5000, enterprise: null };
 
 /**
  * Counts one POST from `ip`; beyond the budget a 429 `rate_limit:widget` with `Retry-After`

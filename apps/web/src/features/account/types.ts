@@ -1,13 +1,7 @@
 import type { User } from '../../api.ts';
 
-/** docs/accounts.md "The user": the session's user carries these too. */
-export type AccountUser = User & { avatarUrl: string | null; hasPassword: boolean; createdAt: string };
+/** docs/accounts.md "The user" (the server's type: apps/server/src/api-types.ts). */
+export type AccountUser = User;
 
 /** `GET /api/auth/tokens`: personal access tokens (`pat_...`), never the token itself. */
-export type PersonalToken = {
-  id: string;
-  name: string;
-  last4: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-};
+export type { PersonalToken } from '@parley/server/src/api-types.ts';

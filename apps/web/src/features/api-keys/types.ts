@@ -1,15 +1,8 @@
 /** docs/api-keys.md: the shapes of `/api/workspaces/{ws}/api-keys`. */
-export type Scope = 'contacts:write' | 'tickets:write' | 'chat:write' | 'events:read';
-export type ApiKey = {
-  id: string;
-  name: string;
-  scopes: Scope[];
-  last4: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-};
-/** The create answer: the only time `key` is shown (Parley stores its SHA-256). */
-export type CreatedApiKey = Omit<ApiKey, 'lastUsedAt'> & { key: string };
+import type { Scope } from '@parley/server/src/api-types.ts';
+
+/** The server's types (apps/server/src/api-types.ts); the create answer is the only time `key` is shown. */
+export type { ApiKey, CreatedApiKey, Scope } from '@parley/server/src/api-types.ts';
 
 /** The scopes table of docs/api-keys.md; `write` scopes need Pro or Enterprise. */
 export const SCOPES: Array<{ id: Scope; what: string; write: boolean }> = [

@@ -1,18 +1,13 @@
+import type { ChatInput, StreamEvent } from '@parley/server/src/api-types.ts';
+import { readEvents } from '@parley/server/src/lib/sse-reader.ts';
 import { errorFrom, type ToolStep } from '../../api.ts';
 
 /**
- * POST /api/chat read as server-sent events through fetch (docs/chat.md): one JSON object per
- * `data:` line; `: keep-alive` comments are skipped. Refusals arrive as JSON before the stream.
+ * POST /api/chat read as server-sent events through fetch (docs/chat.md) with the server's own
+ * reader (apps/server/src/lib/sse-reader.ts). Refusals arrive as JSON before the stream.
  */
-export type StreamEvent =
-  | { type: 'text-delta'; textDelta: string }
-  | { type: 'tool-call'; toolCallId: string; toolName: string; args: unknown }
-  | { type: 'tool-result'; toolCallId: string; result: unknown }
-  | { type: 'finish'; messageId: string | null }
-  | { type: 'error'; error: string; code: string };
-
 export async function streamChat(
-  body: { assistantId: string; conversationId?: string; content: string },
+  body: ChatInput,
   onEvent: (e: StreamEvent) => void,
   signal?: AbortSignal,
 ): Promise<string> {
@@ -25,20 +20,7 @@ export async function streamChat(
   });
   if (!res.ok || !res.body) throw await errorFrom(res);
   const conversationId = res.headers.get('x-conversation-id') ?? '';
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    let cut = buffer.indexOf('\n');
-    while (cut >= 0) {
-      const line = buffer.slice(0, cut).replace(/\r$/, '');
-      buffer = buffer.slice(cut + 1);
-      if (line.startsWith('data:')) onEvent(JSON.parse(line.slice(5).trim()) as StreamEvent);
-      cut = buffer.indexOf('\n');
-    }
-  }
+  for await (const event of readEvents<StreamEvent>(res.body)) onEvent(event);
   return conversationId;
 }
 

@@ -1,18 +1,13 @@
+import type { SourceType } from '@parley/server/src/api-types.ts';
 import type { Source } from '../../api.ts';
 
 /**
- * A source as `GET /api/assistants/{id}/sources` returns it (docs/knowledge.md): the shared
- * `Source` plus what this page shows. `config` never holds a store's credentials (the server
- * keeps them encrypted and never returns them).
+ * A source as `GET /api/assistants/{id}/sources` returns it (docs/knowledge.md; the server's type,
+ * apps/server/src/api-types.ts). `config` never holds a store's credentials (the server keeps them
+ * encrypted and never returns them).
  */
-export type SourceDetail = Source & {
-  type: SourceType;
-  lastSyncedAt: string | null;
-  updatedAt: string;
-  config: Record<string, unknown>;
-};
-
-export type SourceType = 'text' | 'qa' | 'file' | 'website' | 'spreadsheet' | 'store';
+export type SourceDetail = Source;
+export type { SourceType };
 
 /** Spreadsheets and stores are read live by the chat: nothing to index, nothing to re-sync. */
 export const isLive = (type: string) => type === 'spreadsheet' || type === 'store';

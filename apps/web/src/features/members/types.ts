@@ -1,17 +1,9 @@
 import type { Role } from '../../api.ts';
 
 /** docs/workspaces.md "Members" and "Invitations": the shapes this page reads. */
-export type Member = { userId: string; name: string; email: string; role: Role; joinedAt: string };
+/** The server's types (apps/server/src/api-types.ts); the create answer carries the link once. */
+export type { CreatedInvitation, Invitation, Member } from '@parley/server/src/api-types.ts';
 export type AssignableRole = Exclude<Role, 'owner'>;
-export type Invitation = {
-  id: string;
-  email: string;
-  role: AssignableRole;
-  expiresAt: string;
-  createdAt: string;
-};
-/** The create answer: the only place the link appears besides the email (only a hash is kept). */
-export type CreatedInvitation = Invitation & { inviteUrl: string };
 
 /** What each assignable role may do, in the words of the permission table. */
 export const ROLES: Array<{ id: AssignableRole; label: string; what: string }> = [

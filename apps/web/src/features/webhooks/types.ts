@@ -1,29 +1,9 @@
-/** Format A webhooks as the API answers them (docs/webhooks.md; webhooks.schemas.ts). */
-
-export type Webhook = {
-  id: string;
-  url: string;
-  events: string[];
-  active: boolean;
-  createdAt: string;
-};
-
-/** Only the creation answer carries the secret, once. */
-export type CreatedWebhook = Webhook & { secret: string };
-
-export type Delivery = {
-  id: string;
-  eventId: string;
-  event: string;
-  status: 'pending' | 'success' | 'failed';
-  /** Of the last attempt; null when no response came. */
-  statusCode: number | null;
-  /** Attempts made so far. */
-  attempt: number;
-  /** Milliseconds of the last attempt; null when no response came. */
-  duration: number | null;
-  createdAt: string;
-};
+/**
+ * Format A webhooks as the API answers them (docs/webhooks.md; the server's types,
+ * apps/server/src/api-types.ts). Only the creation answer carries the secret, once. A delivery's
+ * `statusCode` and `duration` (ms) are of its last attempt, null when no response came.
+ */
+export type { CreatedWebhook, Delivery, Webhook } from '@parley/server/src/api-types.ts';
 
 /** Format A's event names with what they mean (docs/webhooks.md "Event names"). */
 export const EVENTS: ReadonlyArray<{ name: string; what: string }> = [

@@ -1,20 +1,12 @@
+import { DAILY_MESSAGE_QUOTA } from '@parley/server/src/features/widget/widget-quota.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { type Assistant, canManage, type Data, get, patch } from '../../api.ts';
+import { type Assistant, canManage, type Data, get, patch, type Workspace } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
 import { CopyButton } from '../../shell/CopyButton.tsx';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
-import {
-  DAILY_QUOTA,
-  type Draft,
-  labelOf,
-  sixDigits,
-  splitKeys,
-  toBody,
-  toDraft,
-  type WidgetConfig,
-} from './types.ts';
+import { type Draft, labelOf, sixDigits, splitKeys, toBody, toDraft, type WidgetConfig } from './types.ts';
 import { WidgetPreview } from './WidgetPreview.tsx';
 import './widget.css';
 
@@ -71,7 +63,7 @@ export function WidgetSettings() {
   );
 }
 
-function WidgetForm(props: { saved: WidgetConfig; assistant?: Assistant; plan?: string }) {
+function WidgetForm(props: { saved: WidgetConfig; assistant?: Assistant; plan?: Workspace['plan'] }) {
   const { saved, assistant, plan } = props;
   const qc = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => toDraft(saved));
@@ -91,7 +83,7 @@ function WidgetForm(props: { saved: WidgetConfig; assistant?: Assistant; plan?: 
   };
   const unsaved = JSON.stringify(toBody(draft)) !== JSON.stringify(toBody(toDraft(saved)));
   const fields = splitKeys(draft.leadFormFields);
-  const quota = plan === undefined ? undefined : DAILY_QUOTA[plan];
+  const quota = plan === undefined ? undefined : DAILY_MESSAGE_QUOTA[plan];
   // docs/widget.md: a null welcome message falls back to the assistant's.
   const welcome = draft.welcomeMessage.trim() || assistant?.welcomeMessage || null;
 

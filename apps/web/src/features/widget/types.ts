@@ -1,21 +1,8 @@
-/** The widget configuration of an assistant as the API answers it (docs/widget.md, decisions §8). */
-export type Position = 'bottom-right' | 'bottom-left';
+import type { WidgetSettings, WidgetSettingsPatch } from '@parley/server/src/api-types.ts';
 
-export type WidgetConfig = {
-  assistantId: string;
-  isEnabled: boolean;
-  primaryColor: string;
-  position: Position;
-  welcomeMessage: string | null;
-  allowedDomains: string[];
-  leadFormEnabled: boolean;
-  leadFormFields: string[];
-  leadFormRequiredFields: string[];
-  sessionTimeoutMinutes: number;
-  embedSnippet: string;
-  createdAt: string | null;
-  updatedAt: string | null;
-};
+/** The widget configuration of an assistant as the API answers it (docs/widget.md; the server's type). */
+export type WidgetConfig = WidgetSettings;
+export type Position = WidgetConfig['position'];
 
 /** The form as typed, before it becomes a PATCH body (lists are edited as text). */
 export type Draft = {
@@ -31,9 +18,6 @@ export type Draft = {
 };
 
 export const DEFAULT_COLOR = '#4f46e5';
-
-/** Messages a day through the widget, per assistant (docs/widget.md "Limits"); null: no limit. */
-export const DAILY_QUOTA: Record<string, number | null> = { free: 200, pro: 5000, enterprise: null };
 
 export const toDraft = (c: WidgetConfig): Draft => ({
   isEnabled: c.isEnabled,
@@ -57,7 +41,7 @@ export const splitLines = (text: string) =>
     .filter(Boolean);
 
 /** The PATCH body: every field, so what is shown is exactly what is saved. */
-export function toBody(d: Draft) {
+export function toBody(d: Draft): WidgetSettingsPatch {
   const fields = splitKeys(d.leadFormFields);
   const welcome = d.welcomeMessage.trim();
   return {
