@@ -75,5 +75,6 @@ export type {
   User,
   Workspace,
 } from '@parley/server/src/api-types.ts';
+
 /** Roles allowed to create and edit assistants and their knowledge (spec permission table). */
 export const canManage = (role: Role | undefined) => role === 'owner' || role === 'admin';

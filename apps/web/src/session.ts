@@ -1,11 +1,24 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, type Data, get, type OffsetPage, type User, type Workspace } from './api.ts';
 
+/**
+ * Whether the page came without a session cookie: the server writes this into index.html
+ * (apps/server/src/features/web/web-files.ts), since the cookie itself is HttpOnly. Used once:
+ * the first session check then answers "signed out" without a request that could only be a 401
+ * (which Chromium logs as a console error); every later check asks the server.
+ */
+let noCookieAtLoad =
+  document.querySelector<HTMLMetaElement>('meta[name="parley-session-cookie"]')?.content === 'absent';
+
 /** The signed-in user, or null when the session cookie is missing or expired (a 401). */
 export function useSession() {
   return useQuery({
     queryKey: ['session'],
     queryFn: async () => {
+      if (noCookieAtLoad) {
+        noCookieAtLoad = false;
+        return null;
+      }
       try {
         return (await get<Data<{ user: User }>>('/api/auth/session')).data.user;
       } catch (err) {

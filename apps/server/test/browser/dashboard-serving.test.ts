@@ -34,6 +34,19 @@ describe('GET / and client routes', () => {
     expect(again.statusCode).toBe(304);
   });
 
+  it('tells the page whether the request carried a session cookie, in a page of its own', async () => {
+    const without = await t.request({ method: 'GET', url: '/', headers: html });
+    expect(without.body).toContain('<meta name="parley-session-cookie" content="absent" />');
+    const withCookie = await t.request({
+      method: 'GET',
+      url: '/w/ws_1',
+      headers: { ...html, cookie: 'parley.session-token=anything' },
+    });
+    expect(withCookie.body).toContain('<meta name="parley-session-cookie" content="present" />');
+    expect(withCookie.headers.etag).not.toBe(without.headers.etag);
+    expect(withCookie.headers.vary).toMatch(/cookie/i);
+  });
+
   it('falls back to index.html for an unknown client path a browser navigates to', async () => {
     for (const url of ['/app/some/path', '/w/ws_123/assistants?x=1', '/signin']) {
       const res = await t.request({ method: 'GET', url, headers: html });
@@ -57,7 +70,8 @@ describe('GET / and client routes', () => {
       ['/api/nope', html],
       ['/api/assistants/x/nope', html],
       ['/assets/missing-123.js', html],
-      ['/favicon.ico', html],
+      ['/assets/%2e%2e/%2e%2e/package.json', html],
+      ['/index.html', html],
       ['/app/some/path', {}],
     ] as const) {
       const res = await t.request({ method: 'GET', url, headers });
@@ -65,6 +79,26 @@ describe('GET / and client routes', () => {
       expect(res.headers['content-type'], url).toMatch(/^application\/json/);
       expect(res.json().code).toBe('not_found:api');
     }
+  });
+
+  it('serves the icons at /favicon.ico and /favicon.svg, which index.html links', async () => {
+    const index = (await t.request({ method: 'GET', url: '/', headers: html })).body;
+    expect(index).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml" />');
+    const ico = await t.request({ method: 'GET', url: '/favicon.ico' });
+    expect(ico.statusCode).toBe(200);
+    expect(ico.headers['content-type']).toMatch(/icon/);
+    expect(ico.headers['cache-control']).toBe('public, max-age=300');
+    expect(ico.rawPayload.subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
+    const svg = await t.request({ method: 'GET', url: '/favicon.svg' });
+    expect(svg.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(svg.body).toContain('<svg');
+    // Revalidation by ETag, as for every built file.
+    const again = await t.request({
+      method: 'GET',
+      url: '/favicon.svg',
+      headers: { 'if-none-match': String(svg.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
   });
 
   it('leaves /healthz, /readyz and /widget.js to their own routes', async () => {

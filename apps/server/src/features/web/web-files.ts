@@ -1,80 +1,53 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import { extname, join, relative, sep } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The dashboard's built files (apps/web/dist, issue 7 point 1), read once when the app starts:
- * the build is a few hundred KB and never changes while the process runs (a deploy restarts it),
- * so serving from memory needs no static-file plugin and no disk access per request.
+ * The dashboard's built files (apps/web/dist). Every file but index.html is served from disk by
+ * @fastify/static (web.routes.ts); index.html is read once when the app starts, because it
+ * carries server settings the page needs before its first request (docs/dashboard.md).
  */
 
 export const WEB_DIST = fileURLToPath(new URL('../../../../web/dist/', import.meta.url));
 
-export type WebFile = { body: Buffer; type: string; etag: string; cacheControl: string };
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.txt': 'text/plain; charset=utf-8',
-  '.map': 'application/json',
-};
-
 /** Vite names assets by content hash, so they may be cached for a year; index.html never is. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';
-const SHORT = 'public, max-age=300';
+/** Files of apps/web/public keep their names (favicon.ico): browsers check again after five minutes. */
+export const SHORT = 'public, max-age=300';
 
-async function walk(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(
-    entries.map((e) => (e.isDirectory() ? walk(join(dir, e.name)) : Promise.resolve([join(dir, e.name)]))),
-  );
-  return nested.flat();
-}
+export type IndexPage = { body: Buffer; etag: string };
+/** index.html for a request that carries a session cookie (`present`) and for one that does not. */
+export type IndexPages = Record<'present' | 'absent', IndexPage>;
 
 /** Server settings the dashboard needs before its first request, as `<meta>` tags in index.html. */
 export type PageSettings = { uploadLimitBytes: number };
 
-const withSettings = (html: Buffer, settings: PageSettings) =>
-  Buffer.from(
-    html
-      .toString('utf8')
-      .replace(
-        '</head>',
-        `<meta name="parley-upload-limit-bytes" content="${Math.floor(settings.uploadLimitBytes)}" />\n  </head>`,
-      ),
-  );
+function page(html: string, settings: PageSettings, cookie: keyof IndexPages): IndexPage {
+  const meta = [
+    `<meta name="parley-upload-limit-bytes" content="${Math.floor(settings.uploadLimitBytes)}" />`,
+    `<meta name="parley-session-cookie" content="${cookie}" />`,
+  ];
+  const body = Buffer.from(html.replace('</head>', `${meta.join('\n    ')}\n  </head>`));
+  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+}
 
 /**
- * URL path (`/assets/index-abc.js`) → file; undefined when dist/ has no index.html. index.html
- * carries `settings` (the upload limit, so the dashboard refuses a file too big before sending it).
+ * index.html with `settings` (the upload limit, so the dashboard refuses a file too big before
+ * sending it) and whether the request carried a session cookie (without one the dashboard shows
+ * the sign-in page at once, instead of asking `/api/auth/session` for a certain 401, which
+ * browsers log as an error); undefined when the dashboard is not built.
  */
-export async function loadWebFiles(
+export async function loadIndexPages(
   settings: PageSettings,
   dist = WEB_DIST,
-): Promise<Map<string, WebFile> | undefined> {
-  let paths: string[];
+): Promise<IndexPages | undefined> {
+  let raw: string;
   try {
-    paths = await walk(dist);
+    raw = await readFile(`${dist}index.html`, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-  const files = new Map<string, WebFile>();
-  for (const path of paths) {
-    const url = `/${relative(dist, path).split(sep).join('/')}`;
-    const raw = await readFile(path);
-    const body = url === '/index.html' ? withSettings(raw, settings) : raw;
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    const cacheControl = url === '/index.html' ? REVALIDATE : url.startsWith('/assets/') ? IMMUTABLE : SHORT;
-    files.set(url, { body, etag, cacheControl, type: TYPES[extname(path)] ?? 'application/octet-stream' });
-  }
-  return files.has('/index.html') ? files : undefined;
+  return { present: page(raw, settings, 'present'), absent: page(raw, settings, 'absent') };
 }

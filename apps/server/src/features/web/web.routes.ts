@@ -1,12 +1,15 @@
+import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Feature } from '../../http/feature.ts';
-import { loadWebFiles, type WebFile } from './web-files.ts';
+import { SESSION_COOKIE } from '../auth/credentials.service.ts';
+import { IMMUTABLE, type IndexPage, loadIndexPages, REVALIDATE, SHORT, WEB_DIST } from './web-files.ts';
 
 /**
- * The dashboard at `/` (issue 7 point 1; docs/dashboard.md). Built files from apps/web/dist;
- * any other GET outside `/api/` whose last segment has no file extension is a client-side route
- * and gets index.html, but only when the client asks for HTML (a browser navigation): API
- * clients and scripts keep the JSON 404 `not_found:api` of decisions §2 on every unknown path.
+ * The dashboard at `/` (docs/dashboard.md "Serving"). Built files from apps/web/dist through
+ * @fastify/static (docs/decisions/0008-dashboard.md); any other GET outside `/api/` whose last
+ * segment has no file extension is a client-side route and gets index.html, but only when the
+ * client asks for HTML (a browser navigation): API clients and scripts keep the JSON 404
+ * `not_found:api` (docs/decisions/0001-http-conventions.md) on every unknown path.
  * Static routes registered elsewhere (/widget.js, /healthz, /readyz) win over the wildcard.
  */
 
@@ -17,26 +20,42 @@ works without it.</p></main></body></html>`;
 
 const wantsHtml = (request: FastifyRequest) => /\btext\/html\b/.test(request.headers.accept ?? '');
 
-function send(request: FastifyRequest, reply: FastifyReply, file: WebFile) {
+function sendIndex(request: FastifyRequest, reply: FastifyReply, index: IndexPage) {
   reply
-    .type(file.type)
-    .header('cache-control', file.cacheControl)
-    .header('etag', file.etag)
+    .type('text/html; charset=utf-8')
+    .header('cache-control', REVALIDATE)
+    .header('etag', index.etag)
+    .header('vary', 'Cookie')
     .header('x-content-type-options', 'nosniff');
   const match = request.headers['if-none-match'];
-  if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)) {
+  if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === index.etag)) {
     return reply.status(304).send();
   }
-  return reply.send(file.body);
+  return reply.send(index.body);
 }
 
 export const webRoutes: Feature = async (app, ctx) => {
-  const files = await loadWebFiles({ uploadLimitBytes: ctx.config.uploadLimitBytes });
-  if (!files) app.log.warn('dashboard not built (apps/web/dist missing): run `npm run build -w @parley/web`');
+  const index = await loadIndexPages({ uploadLimitBytes: ctx.config.uploadLimitBytes });
+  if (!index) app.log.warn('dashboard not built (apps/web/dist missing): run `npm run build -w @parley/web`');
+
+  // The plugin answers files (type, ETag and Last-Modified, 304, HEAD, ranges); the one wildcard
+  // route below decides what is a file and what is a client route, so it registers no route.
+  await app.register(fastifyStatic, {
+    root: WEB_DIST,
+    serve: false,
+    suppressWarning: true,
+    cacheControl: false,
+    setHeaders: (reply, path) => {
+      reply.header('cache-control', path.startsWith(`${WEB_DIST}assets/`) ? IMMUTABLE : SHORT);
+      reply.header('x-content-type-options', 'nosniff');
+      // RFC 9239's type for scripts; the plugin's MIME table still says application/javascript.
+      if (path.endsWith('.js')) reply.type('text/javascript; charset=utf-8');
+    },
+  });
 
   const page = (request: FastifyRequest, reply: FastifyReply) => {
-    const index = files?.get('/index.html');
-    if (index) return send(request, reply, index);
+    if (index)
+      return sendIndex(request, reply, index[request.cookies[SESSION_COOKIE] ? 'present' : 'absent']);
     return reply
       .status(503)
       .type('text/html; charset=utf-8')
@@ -46,11 +65,13 @@ export const webRoutes: Feature = async (app, ctx) => {
 
   app.get('/', { schema: { hide: true } }, page);
   app.get('/*', { schema: { hide: true } }, (request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
-    const file = files?.get(path);
-    if (file && path !== '/index.html') return send(request, reply, file);
-    const last = path.slice(path.lastIndexOf('/') + 1);
-    const clientRoute = !path.startsWith('/api/') && path !== '/api' && !last.includes('.');
+    const path = `/${(request.params as { '*': string })['*']}`;
+    const segments = path.split('/');
+    const last = segments.at(-1) ?? '';
+    // index.html only through `page` (it carries the settings); `..` never leaves dist/.
+    if (path === '/index.html' || segments.includes('..')) return reply.callNotFound();
+    if (last.includes('.')) return reply.sendFile(path);
+    const clientRoute = path !== '/api' && !path.startsWith('/api/');
     if (clientRoute && wantsHtml(request)) return page(request, reply);
     return reply.callNotFound();
   });
