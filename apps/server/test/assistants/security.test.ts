@@ -55,3 +55,17 @@ securitySuite(() => t, {
   }),
   request: (_ws, x) => ({ method: 'PUT', url: `/api/assistants/${x.assistantId}/access/${x.userId}` }),
 });
+securitySuite(() => t, {
+  name: 'DELETE /api/assistants/:id/access/:userId',
+  auth: 'session',
+  minRole: 'admin',
+  // A grant to revoke, made by the owner (another workspace's assistant gets none: it is a 404).
+  prepare: async (app, w, ws) => {
+    const x = await prepare(app, w, ws);
+    if (ws !== w.ws) return { ...x, userId: w.outsider.id };
+    const url = `/api/assistants/${x.assistantId}/access/${w.member.id}`;
+    await app.request({ method: 'PUT', url, headers: ownerOf(w, ws).headers });
+    return { ...x, userId: w.member.id };
+  },
+  request: (_ws, x) => ({ method: 'DELETE', url: `/api/assistants/${x.assistantId}/access/${x.userId}` }),
+});

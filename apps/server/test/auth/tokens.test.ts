@@ -118,6 +118,19 @@ describe('personal access tokens', () => {
 });
 
 securitySuite(() => t, {
+  name: 'GET /api/auth/session',
+  auth: 'session',
+  noWorkspace: true,
+  request: () => ({ method: 'GET', url: '/api/auth/session' }),
+});
+// Last of its suite's requests that use the owner's cookie: it ends that session.
+securitySuite(() => t, {
+  name: 'POST /api/auth/logout',
+  auth: 'session',
+  noWorkspace: true,
+  request: () => ({ method: 'POST', url: '/api/auth/logout' }),
+});
+securitySuite(() => t, {
   name: 'POST /api/auth/tokens',
   auth: 'session',
   noWorkspace: true,

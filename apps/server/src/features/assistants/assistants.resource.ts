@@ -3,6 +3,7 @@ import { type Actor, can, type Tenant } from '../../http/actor.ts';
 import { defineResource, resourceNotFound } from '../../http/resources.ts';
 import { type KnownKnowledge, scopeFromPairs } from '../knowledge/knowledge.service.ts';
 import { planStanding } from '../workspaces/plan.ts';
+import { tenantIn } from '../workspaces/tenant.service.ts';
 import * as repo from './assistants.repo.ts';
 
 /** An assistant as routes get it; a chat also gets what the same query read of its knowledge. */
@@ -49,7 +50,7 @@ export const assistantResource = defineResource({
     const found = await repo.findAssistantForUser(ctx.db, id, actor.userId);
     if (!found) return undefined;
     const row = found.assistant;
-    const tenant: Tenant = { workspaceId: row.workspaceId, role: found.role, ...planStanding(found) };
+    const tenant = tenantIn(row.workspaceId, found.role, planStanding(found));
     if (!(await visible(ctx, actor, tenant, row, found.granted))) return undefined;
     const knowledge = { scope: scopeFromPairs(found.namespaces), hasRealtime: found.hasRealtime };
     return { tenant, row: { row, knowledge } };

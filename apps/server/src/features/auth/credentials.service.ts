@@ -4,6 +4,7 @@ import type { Actor, Prefetched } from '../../http/actor.ts';
 import { now } from '../../lib/clock.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { planStanding } from '../workspaces/plan.ts';
+import { tenantIn } from '../workspaces/tenant.service.ts';
 import {
   findApiKey,
   findLiveSession,
@@ -35,7 +36,7 @@ function prefetched(workspaceId: string, row: MemberRow): Prefetched {
     billingStatus: row.billingStatus,
     monthlyCredits: row.monthlyCredits,
   });
-  return { workspaceId, tenant: { workspaceId, role: row.role, ...standing } };
+  return { workspaceId, tenant: tenantIn(workspaceId, row.role, standing) };
 }
 
 /**
@@ -93,7 +94,7 @@ export async function actorFromBearer(
       keyId: row.id,
       workspaceId: ws,
       scopes: row.scopes,
-      prefetched: { workspaceId: ws, tenant: { workspaceId: ws, role: null, ...planStanding(row) } },
+      prefetched: { workspaceId: ws, tenant: tenantIn(ws, null, planStanding(row)) },
     };
   }
   return null;

@@ -78,11 +78,12 @@ export async function listChats(
 /** The messages of one of the caller's chats (chat.resource.ts), oldest first. */
 export async function listChatMessages(
   ctx: AppContext,
-  conversationId: string,
+  chat: { workspaceId: string; id: string },
   q: { limit: number; cursor?: string },
 ) {
   const rows = await conversations.listMessages(ctx.db, {
-    conversationId,
+    workspaceId: chat.workspaceId,
+    conversationId: chat.id,
     limit: q.limit,
     after: decodeCursor(q.cursor),
   });

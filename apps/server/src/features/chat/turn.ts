@@ -77,7 +77,7 @@ export async function beginTurn(ctx: AppContext, input: TurnInput): Promise<Turn
   // Awaited by whoever carries the turn on; marked handled so a turn dropped early never warns.
   stored.catch(() => undefined);
   const history = isRow(spec)
-    ? historyWithin(ctx, spec.id, ctx.config.ai.historyTokens, pending.message)
+    ? historyWithin(ctx, spec, ctx.config.ai.historyTokens, pending.message)
     : Promise.resolve([pending.message]);
   history.catch(() => undefined);
   return {

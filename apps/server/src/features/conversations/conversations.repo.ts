@@ -140,9 +140,9 @@ export async function listChatConversations(
 /** A conversation's messages, oldest first (keyset on created_at, id). */
 export async function listMessages(
   db: Executor,
-  q: { conversationId: string; limit: number; after: CursorKey | undefined },
+  q: { workspaceId: string; conversationId: string; limit: number; after: CursorKey | undefined },
 ) {
-  const conds = [eq(messages.conversationId, q.conversationId)];
+  const conds = [eq(messages.workspaceId, q.workspaceId), eq(messages.conversationId, q.conversationId)];
   if (q.after) {
     conds.push(
       sql`(${messages.createdAt}, ${messages.id}) > (${new Date(q.after.t).toISOString()}::timestamptz, ${q.after.id})`,
@@ -157,7 +157,12 @@ export async function listMessages(
 }
 
 /** The newest messages of a conversation (for the model's history), newest first. */
-export async function recentMessages(db: Executor, conversationId: string, limit: number) {
+export async function recentMessages(
+  db: Executor,
+  workspaceId: string,
+  conversationId: string,
+  limit: number,
+) {
   return db
     .select({
       id: messages.id,
@@ -166,7 +171,7 @@ export async function recentMessages(db: Executor, conversationId: string, limit
       createdAt: messages.createdAt,
     })
     .from(messages)
-    .where(eq(messages.conversationId, conversationId))
+    .where(and(eq(messages.workspaceId, workspaceId), eq(messages.conversationId, conversationId)))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(limit);
 }

@@ -180,16 +180,16 @@ export const findChatOf = (ctx: AppContext, userId: string, id: string) =>
 export const setConversationStatus = repo.setConversationStatus;
 export const setConversationContact = repo.setConversationContact;
 
-/** The last messages in chronological order, cut to a token budget from the newest back (issue 5 item 2). */
+/** The last messages in chronological order, cut to a token budget from the newest back (docs/chat.md). */
 export async function historyWithin(
   ctx: AppContext,
-  conversationId: string,
+  conversation: { workspaceId: string; id: string },
   tokenBudget: number,
   latest?: repo.MessageRow,
 ) {
   // `latest`: the turn's own message, which may not be stored yet when this runs (beginTurn reads
   // the history beside storing it); it counts first, and once only.
-  const stored = await repo.recentMessages(ctx.db, conversationId, 100);
+  const stored = await repo.recentMessages(ctx.db, conversation.workspaceId, conversation.id, 100);
   const rows = latest ? [latest, ...stored.filter((r) => r.id !== latest.id)] : stored;
   const kept: typeof rows = [];
   let spent = 0;

@@ -33,6 +33,7 @@ export const messagesV1Routes: Feature = (app, ctx) => {
       const conversation = await findConversation(ctx, tenantOf(request).workspaceId, q.conversationId);
       if (!conversation) throw notFound('Conversation');
       const rows = await listMessages(ctx.db, {
+        workspaceId: conversation.workspaceId,
         conversationId: conversation.id,
         limit: q.limit,
         after: decodeCursor(q.cursor),

@@ -1,12 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Plan } from '../../db/schema/index.ts';
-import type { Tenant } from '../../http/actor.ts';
 import { AppError, forbidden } from '../../http/errors.ts';
 import type { Surface } from '../../http/tenant.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import type { AssistantRow } from '../assistants/assistants.repo.ts';
 import { planStanding } from '../workspaces/plan.ts';
+import { tenantIn } from '../workspaces/tenant.service.ts';
 import * as repo from './widget.repo.ts';
 import { hostAllowed, requestOrigin } from './widget-origin.ts';
 
@@ -158,11 +158,5 @@ export const widgetSurface: Surface = async (ctx, request) => {
     rawField(params, 'sessionId') ?? rawField(body, 'sessionId') ?? rawField(query, 'sessionId');
   const requireToken = request.routeOptions.config?.widgetToken === 'required';
   const access = await authorizeWidget(ctx, request, assistantId, { requireToken, sessionId });
-  const tenant: Tenant = {
-    workspaceId: access.assistant.workspaceId,
-    role: null,
-    plan: access.plan,
-    monthlyCredits: access.monthlyCredits,
-  };
-  return { tenant, loaded: { widget: access } };
+  return { tenant: tenantIn(access.assistant.workspaceId, null, access), loaded: { widget: access } };
 };

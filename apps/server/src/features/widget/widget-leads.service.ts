@@ -68,8 +68,8 @@ export async function captureLead(ctx: AppContext, access: WidgetAccess, lead: L
       lead,
       'widget',
     );
-    await repo.linkContact(tx, session.id, contact.id);
-    await repo.touchSession(tx, session.id, at);
+    await repo.linkContact(tx, session, contact.id);
+    await repo.touchSession(tx, session, at);
     if (session.conversationId) {
       await setConversationContact(tx, workspaceId, session.conversationId, contact.id, at);
     }
@@ -96,8 +96,9 @@ export async function captureLead(ctx: AppContext, access: WidgetAccess, lead: L
 export async function leaveFeedback(ctx: AppContext, access: WidgetAccess, input: FeedbackInput) {
   const session = sessionOf(access);
   if (input.messageId) {
-    const found = session.conversationId
-      ? await repo.findReplyMessage(ctx.db, session.conversationId, input.messageId)
+    const conversationId = session.conversationId;
+    const found = conversationId
+      ? await repo.findReplyMessage(ctx.db, { ...session, conversationId }, input.messageId)
       : undefined;
     if (!found) throw notFound('Message');
   }
@@ -126,7 +127,7 @@ export async function openTicket(ctx: AppContext, access: WidgetAccess, input: T
     const email = input.email;
     contactId = await ctx.db.transaction(async (tx) => {
       const { contact } = await matchOrCreateContact(tx, workspace, { email }, 'widget');
-      await repo.linkContact(tx, session.id, contact.id);
+      await repo.linkContact(tx, session, contact.id);
       return contact.id;
     });
   }

@@ -70,41 +70,46 @@ export async function findSessionByTokenHash(db: Executor, tokenHash: string) {
   return row;
 }
 
-export async function touchSession(db: Executor, id: string, when: Date) {
-  await db.update(widgetSessions).set({ lastActivityAt: when }).where(eq(widgetSessions.id, id));
+/** A session addressed inside its workspace (every query below filters by both). */
+export type SessionRef = { workspaceId: string; id: string };
+const sessionIs = (s: SessionRef) =>
+  and(eq(widgetSessions.workspaceId, s.workspaceId), eq(widgetSessions.id, s.id));
+
+export async function touchSession(db: Executor, s: SessionRef, when: Date) {
+  await db.update(widgetSessions).set({ lastActivityAt: when }).where(sessionIs(s));
 }
 
 /** Stores the conversation created by the first message; false when one is already set. */
-export async function claimConversation(db: Executor, id: string, conversationId: string) {
+export async function claimConversation(db: Executor, s: SessionRef, conversationId: string) {
   const rows = await db
     .update(widgetSessions)
     .set({ conversationId })
-    .where(and(eq(widgetSessions.id, id), isNull(widgetSessions.conversationId)))
+    .where(and(sessionIs(s), isNull(widgetSessions.conversationId)))
     .returning({ id: widgetSessions.id });
   return rows.length > 0;
 }
 
-export async function linkContact(db: Executor, id: string, contactId: string) {
-  await db.update(widgetSessions).set({ contactId }).where(eq(widgetSessions.id, id));
+export async function linkContact(db: Executor, s: SessionRef, contactId: string) {
+  await db.update(widgetSessions).set({ contactId }).where(sessionIs(s));
 }
 
 /** Ends an active session; undefined when it had already ended (the caller reads it instead). */
-export async function endSession(db: Executor, id: string, when: Date) {
+export async function endSession(db: Executor, s: SessionRef, when: Date) {
   const [row] = await db
     .update(widgetSessions)
     .set({ status: 'ended', endedAt: when })
-    .where(and(eq(widgetSessions.id, id), eq(widgetSessions.status, 'active')))
+    .where(and(sessionIs(s), eq(widgetSessions.status, 'active')))
     .returning();
   return row;
 }
 
 /** A session with the message count of its conversation (0 before the first message). */
-export async function findSessionWithCount(db: Executor, id: string) {
+export async function findSessionWithCount(db: Executor, s: SessionRef) {
   const [row] = await db
     .select({ session: widgetSessions, messageCount: conversations.messageCount })
     .from(widgetSessions)
     .leftJoin(conversations, eq(conversations.id, widgetSessions.conversationId))
-    .where(eq(widgetSessions.id, id))
+    .where(sessionIs(s))
     .limit(1);
   return row ? { session: row.session, messageCount: row.messageCount ?? 0 } : undefined;
 }
@@ -113,7 +118,7 @@ export async function findSessionWithCount(db: Executor, id: string) {
  * The visible messages of a conversation, oldest first, with the agent's name for human replies
  * (decisions §7): the newest `limit`, system notes left out.
  */
-export async function historyRows(db: Executor, conversationId: string, limit: number) {
+export async function historyRows(db: Executor, s: SessionRef & { conversationId: string }, limit: number) {
   const rows = await db
     .select({
       id: messages.id,
@@ -126,21 +131,32 @@ export async function historyRows(db: Executor, conversationId: string, limit: n
     })
     .from(messages)
     .leftJoin(users, eq(users.id, messages.authorId))
-    .where(and(eq(messages.conversationId, conversationId), ne(messages.role, 'system')))
+    .where(
+      and(
+        eq(messages.workspaceId, s.workspaceId),
+        eq(messages.conversationId, s.conversationId),
+        ne(messages.role, 'system'),
+      ),
+    )
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(limit);
   return rows.reverse();
 }
 
 /** An AI or agent message of the conversation (a feedback target), or undefined. */
-export async function findReplyMessage(db: Executor, conversationId: string, messageId: string) {
+export async function findReplyMessage(
+  db: Executor,
+  s: SessionRef & { conversationId: string },
+  messageId: string,
+) {
   const [row] = await db
     .select({ id: messages.id })
     .from(messages)
     .where(
       and(
         eq(messages.id, messageId),
-        eq(messages.conversationId, conversationId),
+        eq(messages.workspaceId, s.workspaceId),
+        eq(messages.conversationId, s.conversationId),
         inArray(messages.role, ['assistant', 'agent']),
       ),
     )
@@ -182,10 +198,10 @@ export async function uncountMessage(db: Executor, assistantId: string, day: str
  * this transaction; SKIP LOCKED lets every process run the sweep. Idle means no visitor activity
  * and no message in its conversation (an agent's reply keeps the session open).
  */
-export async function lockIdleSessions(tx: Executor, when: Date, limit: number) {
-  const rows = await queryRows<{ id: string }>(
+export async function lockIdleSessions(tx: Executor, when: Date, limit: number): Promise<SessionRef[]> {
+  const rows = await queryRows<{ id: string; workspace_id: string }>(
     tx,
-    sql`select s.id from widget_sessions s
+    sql`select s.id, s.workspace_id from widget_sessions s
         left join widget_configs c on c.assistant_id = s.assistant_id
         left join conversations v on v.id = s.conversation_id
         where s.status = 'active'
@@ -196,5 +212,5 @@ export async function lockIdleSessions(tx: Executor, when: Date, limit: number) 
         limit ${limit}
         for update of s skip locked`,
   );
-  return rows.map((r) => r.id);
+  return rows.map((r) => ({ workspaceId: r.workspace_id, id: r.id }));
 }

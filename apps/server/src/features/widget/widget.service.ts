@@ -73,7 +73,7 @@ export async function initSession(
   let session = access.session;
   let sessionToken = token;
   if (session) {
-    if (session.status === 'active') await repo.touchSession(ctx.db, session.id, now());
+    if (session.status === 'active') await repo.touchSession(ctx.db, session, now());
   } else {
     const created = await startSession(ctx, access, metadata);
     session = created.session;
@@ -119,8 +119,9 @@ function toHistoryMessage(m: HistoryRow) {
 }
 
 export async function history(ctx: AppContext, session: WidgetSession) {
-  if (!session.conversationId) return [];
-  const rows = await repo.historyRows(ctx.db, session.conversationId, HISTORY_LIMIT);
+  const conversationId = session.conversationId;
+  if (!conversationId) return [];
+  const rows = await repo.historyRows(ctx.db, { ...session, conversationId }, HISTORY_LIMIT);
   return rows.map(toHistoryMessage);
 }
 
@@ -162,13 +163,13 @@ export async function startWidgetChat(ctx: AppContext, access: WidgetAccess, con
     throw err;
   }
   if (!existing) {
-    await repo.claimConversation(ctx.db, session.id, turn.conversation.id);
+    await repo.claimConversation(ctx.db, session, turn.conversation.id);
     // An open event stream starts following the new conversation (widget-events.routes.ts).
     await ctx.fanout
       .publish(widgetSessionChannel(session.id), { type: 'bound', conversationId: turn.conversation.id })
       .catch(() => undefined);
   }
-  await repo.touchSession(ctx.db, session.id, now());
+  await repo.touchSession(ctx.db, session, now());
   return turn;
 }
 
@@ -190,10 +191,10 @@ const endResult = (s: WidgetSession, messageCount: number) => {
  * and `conversation.ended` is recorded in the same transaction (spec Events rule 2: at once).
  * Ending an ended session changes nothing and answers the same result (decisions §8).
  */
-export async function endSessionIn(tx: Executor, sessionId: string, reason: EndReason) {
+export async function endSessionIn(tx: Executor, session: repo.SessionRef, reason: EndReason) {
   const at = now();
-  const ended = await repo.endSession(tx, sessionId, at);
-  const found = await repo.findSessionWithCount(tx, sessionId);
+  const ended = await repo.endSession(tx, session, at);
+  const found = await repo.findSessionWithCount(tx, session);
   if (!found) throw new AppError('unauthorized:widget', 'Session not found');
   const result = endResult(found.session, found.messageCount);
   if (ended) {
@@ -217,7 +218,7 @@ export async function endSessionIn(tx: Executor, sessionId: string, reason: EndR
 
 export async function endWidgetSession(ctx: AppContext, access: WidgetAccess) {
   const session = sessionOf(access);
-  const result = await ctx.db.transaction((tx) => endSessionIn(tx, session.id, 'visitor'));
+  const result = await ctx.db.transaction((tx) => endSessionIn(tx, session, 'visitor'));
   await ctx.fanout.publish(widgetSessionChannel(session.id), { type: 'ended' }).catch(() => undefined);
   return result;
 }
@@ -226,8 +227,8 @@ export async function endWidgetSession(ctx: AppContext, access: WidgetAccess) {
 export async function endIdleSessions(ctx: AppContext, batch: number): Promise<number> {
   const ids = await ctx.db.transaction(async (tx) => {
     const locked = await repo.lockIdleSessions(tx, now(), batch);
-    for (const id of locked) await endSessionIn(tx, id, 'inactivity');
-    return locked;
+    for (const session of locked) await endSessionIn(tx, session, 'inactivity');
+    return locked.map((s) => s.id);
   });
   // After commit: open widgets learn the session ended (best-effort, like all live delivery).
   await Promise.all(

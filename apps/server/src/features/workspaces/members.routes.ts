@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { can } from '../../http/actor.ts';
 import { userIdOf } from '../../http/auth.ts';
 import { dataOf } from '../../http/envelope.ts';
+import { forbidden } from '../../http/errors.ts';
 import type { Feature } from '../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../http/pagination.ts';
 import * as members from './members.service.ts';
@@ -52,6 +54,10 @@ export const membersRoutes: Feature = (app, ctx) => {
     },
     async (request, reply) => {
       const caller = { userId: userIdOf(request), role: roleOf(request) };
+      // Anyone may leave; removing someone else takes members.manage (docs/workspaces.md).
+      if (request.params.userId !== caller.userId && !can(caller.role, 'members.manage')) {
+        throw forbidden('Only owners and admins can remove members');
+      }
       await members.removeMember(ctx, request.params.workspaceId, caller, request.params.userId);
       return reply.status(204).send();
     },

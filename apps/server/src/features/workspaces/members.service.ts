@@ -1,6 +1,5 @@
 import type { AppContext } from '../../context.ts';
 import type { Role } from '../../db/schema/index.ts';
-import { can } from '../../http/actor.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { recordEvent } from '../events/events.service.ts';
 import * as repo from './members.repo.ts';
@@ -54,8 +53,6 @@ export async function changeRole(
  */
 export async function removeMember(ctx: AppContext, workspaceId: string, caller: Caller, userId: string) {
   const self = userId === caller.userId;
-  if (!self && !can(caller.role, 'members.manage'))
-    throw forbidden('Only owners and admins can remove members');
   await ctx.db.transaction(async (tx) => {
     await lockWorkspace(tx, workspaceId);
     const target = await repo.findMember(tx, workspaceId, userId, true);

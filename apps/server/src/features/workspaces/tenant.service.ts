@@ -1,9 +1,21 @@
 import type { AppContext } from '../../context.ts';
+import type { Role } from '../../db/schema/index.ts';
 import type { Actor, Tenant } from '../../http/actor.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import type { TenantDirectory } from '../../http/tenant.ts';
-import { planStanding } from './plan.ts';
+import { type PlanStanding, planStanding } from './plan.ts';
 import { findMembershipWithPlan, findWorkspacePlan, firstMembershipWorkspaceIds } from './tenant.repo.ts';
+
+/**
+ * The one place a Tenant is built: the workspace, the caller's role there (null for API keys and
+ * the widget, which act for the whole workspace) and the plan in force.
+ */
+export const tenantIn = (workspaceId: string, role: Role | null, standing: PlanStanding): Tenant => ({
+  workspaceId,
+  role,
+  plan: standing.plan,
+  monthlyCredits: standing.monthlyCredits,
+});
 
 /**
  * The caller's standing in a workspace: it must be one the caller belongs to, else 404 exactly
@@ -20,11 +32,11 @@ export async function resolveTenant(ctx: AppContext, actor: Actor, workspaceId: 
   if (actor.kind === 'apiKey') {
     const ws = await findWorkspacePlan(ctx.db, workspaceId);
     if (!ws) throw notFound('Workspace');
-    return { workspaceId, role: null, ...planStanding(ws) };
+    return tenantIn(workspaceId, null, planStanding(ws));
   }
   const row = await findMembershipWithPlan(ctx.db, workspaceId, actor.userId);
   if (!row) throw notFound('Workspace');
-  return { workspaceId, role: row.role, ...planStanding(row) };
+  return tenantIn(workspaceId, row.role, planStanding(row));
 }
 
 /**

@@ -78,11 +78,11 @@ export async function deleteSource(
 }
 
 /** Puts a source back in the queue (manual or scheduled re-sync). */
-export async function requeueSource(db: Executor, id: string, at: Date) {
+export async function requeueSource(db: Executor, source: { workspaceId: string; id: string }, at: Date) {
   const [row] = await db
     .update(knowledgeSources)
     .set({ status: 'pending', error: null, lockedUntil: null, attempts: 0, updatedAt: at })
-    .where(eq(knowledgeSources.id, id))
+    .where(and(eq(knowledgeSources.workspaceId, source.workspaceId), eq(knowledgeSources.id, source.id)))
     .returning();
   return row;
 }

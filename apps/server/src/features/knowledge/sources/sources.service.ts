@@ -132,7 +132,7 @@ export async function deleteSource(ctx: AppContext, owner: repo.SourceOwner, sou
 export async function syncSource(ctx: AppContext, owner: repo.SourceOwner, sourceId: string) {
   const row = await getSource(ctx, owner, sourceId);
   if (REALTIME.has(row.type)) throw badRequest('Realtime sources are read live; there is nothing to sync');
-  const updated = row.status === 'processing' ? row : await repo.requeueSource(ctx.db, row.id, now());
+  const updated = row.status === 'processing' ? row : await repo.requeueSource(ctx.db, row, now());
   wake(ctx);
   return updated ?? row;
 }
