@@ -8,12 +8,13 @@
  * (`z.input`: defaults may be left out).
  */
 import type { z } from 'zod';
-import type { patchAccountBody } from './features/account/account.schemas.ts';
+import type { changePasswordBody, patchAccountBody } from './features/account/account.schemas.ts';
 import type { apiKeySchema, createdApiKeySchema } from './features/api-keys/api-keys.schemas.ts';
 import type { assistantListItem, assistantSchema } from './features/assistants/assistants.schemas.ts';
 import type { createdTokenSchema, tokenSchema, userSchema } from './features/auth/auth.schemas.ts';
 import type { chatBody, conversationSchema, messageSchema } from './features/chat/chat.schemas.ts';
 import type { billingSchema } from './features/credits/billing.schemas.ts';
+import type { FORMAT_A_EVENTS } from './features/events/event-types.ts';
 import type {
   createSourceBody,
   searchResult,
@@ -32,7 +33,9 @@ import type {
 } from './features/widget/widget.schemas.ts';
 import type { widgetConfigPatch, widgetSettings } from './features/widget/widget-config.schemas.ts';
 import type {
+  acceptedSchema,
   createdInvitationSchema,
+  createInvitationBody,
   invitationSchema,
   memberSchema,
   workspaceDetailSchema,
@@ -56,6 +59,7 @@ export type ErrorBody = z.output<typeof errorBody>;
 export type User = z.output<typeof userSchema>;
 export type Theme = User['preferences']['theme'];
 export type PatchAccountInput = z.input<typeof patchAccountBody>;
+export type ChangePasswordInput = z.input<typeof changePasswordBody>;
 export type PersonalToken = z.output<typeof tokenSchema>;
 export type CreatedPersonalToken = z.output<typeof createdTokenSchema>;
 export type Workspace = z.output<typeof workspaceSchema>;
@@ -64,6 +68,8 @@ export type Role = Workspace['role'];
 export type Member = z.output<typeof memberSchema>;
 export type Invitation = z.output<typeof invitationSchema>;
 export type CreatedInvitation = z.output<typeof createdInvitationSchema>;
+export type InvitationInput = z.input<typeof createInvitationBody>;
+export type AcceptedInvitation = z.output<typeof acceptedSchema>;
 export type ApiKey = z.output<typeof apiKeySchema>;
 export type CreatedApiKey = z.output<typeof createdApiKeySchema>;
 export type Billing = z.output<typeof billingSchema>;
@@ -74,6 +80,7 @@ export type AssistantItem = z.output<typeof assistantListItem>;
 export type Source = z.output<typeof sourceSchema>;
 export type SourceType = Source['type'];
 export type CreateSourceInput = z.input<typeof createSourceBody>;
+export type WebsiteMode = NonNullable<Extract<CreateSourceInput, { type: 'website' }>['mode']>;
 export type SearchHit = z.output<typeof searchResult>;
 export type ChatInput = z.input<typeof chatBody>;
 export type Conversation = z.output<typeof conversationSchema>;
@@ -85,6 +92,8 @@ export type ToolStep = Message['toolCalls'][number];
 export type Webhook = z.output<typeof webhookSchema>;
 export type CreatedWebhook = z.output<typeof createdWebhookSchema>;
 export type Delivery = z.output<typeof deliverySchema>;
+/** Format A's event names, the ones a webhook subscribes to (`*` aside). */
+export type WebhookEvent = (typeof FORMAT_A_EVENTS)[number];
 
 // The widget: its settings in the dashboard, and the public Form A API the script calls
 export type WidgetSettings = z.output<typeof widgetSettings>;

@@ -1,10 +1,11 @@
+import type { ChangePasswordInput } from '@parley/server/src/api-types.ts';
 import { useMutation } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { ApiError, post } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { SaveRow } from './SaveRow.tsx';
 
-type Input = { currentPassword: string; newPassword: string };
+type Input = ChangePasswordInput;
 
 /** The refusals of `POST /api/account/password` (docs/accounts.md "Password") in words. */
 function explain(err: unknown): unknown {

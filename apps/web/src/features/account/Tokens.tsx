@@ -1,3 +1,4 @@
+import type { CreatedPersonalToken } from '@parley/server/src/api-types.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { api, type Data, get, post } from '../../api.ts';
@@ -19,10 +20,7 @@ export function Tokens() {
     queryFn: () => get<Data<PersonalToken[]>>('/api/auth/tokens'),
   });
   const create = useMutation({
-    mutationFn: (name: string) =>
-      post<Data<{ id: string; name: string; token: string; createdAt: string }>>('/api/auth/tokens', {
-        name,
-      }),
+    mutationFn: (name: string) => post<Data<CreatedPersonalToken>>('/api/auth/tokens', { name }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['tokens'] }),
   });
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {

@@ -1,7 +1,8 @@
+import type { AcceptedInvitation } from '@parley/server/src/api-types.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ApiError, type Data, post, type Role, type User } from '../../api.ts';
+import { ApiError, type Data, post, type User } from '../../api.ts';
 import { useSession, useSetUser } from '../../session.ts';
 import './invite.css';
 
@@ -47,8 +48,7 @@ function Join({ token, user }: { token: string; user: User }) {
   const navigate = useNavigate();
   const setUser = useSetUser();
   const accept = useMutation({
-    mutationFn: () =>
-      post<Data<{ workspaceId: string; role: Role }>>(`/api/invitations/${encodeURIComponent(token)}/accept`),
+    mutationFn: () => post<Data<AcceptedInvitation>>(`/api/invitations/${encodeURIComponent(token)}/accept`),
     onSuccess: async (res) => {
       // The switcher and the role checks read ['workspaces']: it must know the new one first.
       await qc.invalidateQueries({ queryKey: ['workspaces'] });

@@ -1,3 +1,4 @@
+import type { SourceType } from '@parley/server/src/api-types.ts';
 import { type FormEvent, useState } from 'react';
 import { ErrorText } from '../../shell/ui.tsx';
 import { FileUpload } from './FileUpload.tsx';
@@ -5,7 +6,7 @@ import { SpreadsheetForm, StoreForm } from './LiveForms.tsx';
 import { useAddSource } from './mutations.ts';
 import { WebsiteForm } from './WebsiteForm.tsx';
 
-type Kind = 'qa' | 'text' | 'file' | 'website' | 'spreadsheet' | 'store';
+type Kind = SourceType;
 
 const KINDS: Array<{ kind: Kind; label: string; hint: string }> = [
   {

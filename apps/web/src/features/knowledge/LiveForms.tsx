@@ -2,14 +2,10 @@ import { type FormEvent, useState } from 'react';
 import { ErrorText } from '../../shell/ui.tsx';
 import { useAddSource } from './mutations.ts';
 
-/** The values of a form's named fields, trimmed, empty ones left out. */
-function fields(form: HTMLFormElement): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of new FormData(form)) {
-    const value = String(v).trim();
-    if (value) out[k] = value;
-  }
-  return out;
+/** A form's field by name, trimmed; undefined when empty (JSON then leaves it out). */
+function fields(form: HTMLFormElement) {
+  const data = new FormData(form);
+  return (name: string) => String(data.get(name) ?? '').trim() || undefined;
 }
 
 /** A spreadsheet published as CSV (https), read live by the chat; nothing is indexed. */
@@ -18,7 +14,11 @@ export function SpreadsheetForm({ assistantId }: { assistantId: string }) {
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
-    add.mutate({ type: 'spreadsheet', ...fields(form) }, { onSuccess: () => form.reset() });
+    const field = fields(form);
+    add.mutate(
+      { type: 'spreadsheet', name: field('name') ?? '', url: field('url') ?? '' },
+      { onSuccess: () => form.reset() },
+    );
   };
   return (
     <form onSubmit={onSubmit} className="stack" aria-label="Add a spreadsheet">
@@ -61,8 +61,17 @@ export function StoreForm({ assistantId }: { assistantId: string }) {
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
+    const field = fields(form);
     add.mutate(
-      { type: 'store', platform, ...fields(form) },
+      {
+        type: 'store',
+        platform,
+        storeUrl: field('storeUrl') ?? '',
+        name: field('name'),
+        accessToken: field('accessToken'),
+        consumerKey: field('consumerKey'),
+        consumerSecret: field('consumerSecret'),
+      },
       {
         onSuccess: () => {
           form.reset();

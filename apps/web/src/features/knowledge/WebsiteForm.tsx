@@ -1,8 +1,9 @@
+import type { CreateSourceInput, WebsiteMode } from '@parley/server/src/api-types.ts';
 import { type FormEvent, useState } from 'react';
 import { ErrorText } from '../../shell/ui.tsx';
 import { useAddSource } from './mutations.ts';
 
-type Mode = 'page' | 'sitemap' | 'crawl';
+type Mode = WebsiteMode;
 
 const MODES: Array<{ mode: Mode; label: string }> = [
   { mode: 'page', label: 'Just this page' },
@@ -31,7 +32,7 @@ export function WebsiteForm({ assistantId }: { assistantId: string }) {
     const form = e.currentTarget;
     const f = new FormData(form);
     const name = String(f.get('name') ?? '').trim();
-    const body: Record<string, unknown> = {
+    const body: Extract<CreateSourceInput, { type: 'website' }> = {
       type: 'website',
       url: String(f.get('url') ?? '').trim(),
       mode,

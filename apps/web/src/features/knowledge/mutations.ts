@@ -1,3 +1,4 @@
+import type { CreateSourceInput } from '@parley/server/src/api-types.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, type Data, post } from '../../api.ts';
 import type { SourceDetail } from './types.ts';
@@ -6,7 +7,7 @@ import type { SourceDetail } from './types.ts';
 export function useAddSource(assistantId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: Record<string, unknown>) =>
+    mutationFn: (body: CreateSourceInput) =>
       post<Data<SourceDetail>>(`/api/assistants/${assistantId}/sources`, body),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['sources', assistantId] }),
   });

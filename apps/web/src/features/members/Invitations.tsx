@@ -1,3 +1,4 @@
+import type { InvitationInput } from '@parley/server/src/api-types.ts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, api, type Data, get, type OffsetPage, post } from '../../api.ts';
@@ -7,7 +8,7 @@ import { type AssignableRole, type CreatedInvitation, formatDate, type Invitatio
 
 const LIMIT = 10;
 
-type InviteInput = { email: string; role: AssignableRole };
+type InviteInput = InvitationInput;
 
 /** The two 409s of docs/workspaces.md "Invitations", said with the address in question. */
 function inviteError(err: unknown, input: InviteInput | undefined): unknown {

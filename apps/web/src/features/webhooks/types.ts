@@ -1,3 +1,5 @@
+import type { WebhookEvent } from '@parley/server/src/api-types.ts';
+
 /**
  * Format A webhooks as the API answers them (docs/webhooks.md; the server's types,
  * apps/server/src/api-types.ts). Only the creation answer carries the secret, once. A delivery's
@@ -5,21 +7,25 @@
  */
 export type { CreatedWebhook, Delivery, Webhook } from '@parley/server/src/api-types.ts';
 
-/** Format A's event names with what they mean (docs/webhooks.md "Event names"). */
-export const EVENTS: ReadonlyArray<{ name: string; what: string }> = [
-  { name: 'message.created', what: 'a message is stored (user, AI or agent)' },
-  { name: 'message.updated', what: 'a message is edited' },
-  { name: 'conversation.created', what: 'a conversation starts' },
-  { name: 'conversation.ended', what: 'a conversation closes or a widget session ends' },
-  { name: 'contact.created', what: 'a contact is created (lead forms included)' },
-  { name: 'contact.updated', what: 'a contact changes' },
-  { name: 'ticket.created', what: 'a ticket is created' },
-  { name: 'ticket.updated', what: 'a ticket changes' },
-  { name: 'ticket.resolved', what: 'a ticket is resolved' },
-  { name: 'assistant.updated', what: "an assistant's configuration (or its widget) changes" },
-  { name: 'member.joined', what: 'someone joins the workspace' },
-  { name: 'member.left', what: 'someone leaves the workspace' },
-];
+/**
+ * Format A's event names with what they mean (docs/webhooks.md "Event names"). Keyed by the
+ * server's own list of names, so a name added or dropped there fails the typecheck here.
+ */
+const MEANING: Record<WebhookEvent, string> = {
+  'message.created': 'a message is stored (user, AI or agent)',
+  'message.updated': 'a message is edited',
+  'conversation.created': 'a conversation starts',
+  'conversation.ended': 'a conversation closes or a widget session ends',
+  'contact.created': 'a contact is created (lead forms included)',
+  'contact.updated': 'a contact changes',
+  'ticket.created': 'a ticket is created',
+  'ticket.updated': 'a ticket changes',
+  'ticket.resolved': 'a ticket is resolved',
+  'assistant.updated': "an assistant's configuration (or its widget) changes",
+  'member.joined': 'someone joins the workspace',
+  'member.left': 'someone leaves the workspace',
+};
+export const EVENTS = Object.entries(MEANING).map(([name, what]) => ({ name, what }));
 
 /** `["*"]` receives every type, including types added later. */
 export const ALL = '*';
