@@ -10,8 +10,10 @@ import { type Channel, EVENTS_CHANNEL } from './listen.ts';
  * claimed with FOR UPDATE SKIP LOCKED, so every process runs every job side by side
  * (docs/decisions/0010-job-queue.md). A job runs a pass; a pass that found work is followed by
  * another at once, one that found none by a pause of `everyMs`, which a wake cuts short.
- * main.ts starts them all with `startJobs` and stops them with `ctx.jobs.stop`; tests start
- * the ones they need by name.
+ * main.ts starts them all with one `startJobs` and stops them with its `stop`; tests start the
+ * ones they need by name (`t.startJobs`, test/support/harness.ts). Services wake a job by name
+ * after committing its rows: `ctx.jobs.wake('ingestion')` (jobs/runner.ts). A new job: its
+ * `<feature>.jobs.ts` exports a `create`, and it gets one entry here (docs/decisions/0010-job-queue.md).
  */
 export type JobName =
   | 'event-dispatch'
@@ -33,8 +35,8 @@ export type Job = {
 export type JobDefinition = {
   /** The pause after a pass that found nothing: the poll, for work no wake announced. */
   everyMs: number;
-  /** What cuts the pause short, besides a plain `ctx.jobs.wake(name)`. */
-  wokenBy: string;
+  /** What wakes it before its pause ends (a `ctx.jobs.wake(name)` or a NOTIFY); none for a pure schedule. */
+  wokenBy: readonly string[];
   /** A NOTIFY channel that wakes the job in every process running it. */
   listen?: Channel;
   create(ctx: AppContext): Job;
@@ -44,31 +46,36 @@ export const CATALOG: { readonly [N in JobName]: JobDefinition } = {
   'event-dispatch': {
     everyMs: 500,
     listen: EVENTS_CHANNEL,
-    wokenBy:
-      'NOTIFY parley_events when a transaction that inserted events commits (trigger of migration 0001)',
+    wokenBy: ['NOTIFY parley_events at the commit of a transaction that inserted events (migration 0001)'],
     create: dispatchJob,
   },
   'webhook-delivery': {
     everyMs: 200,
-    wokenBy:
-      'event-dispatch after it inserted deliveries; an attempt ending (a slot is free); a manual retry (webhooks.service.ts)',
+    wokenBy: [
+      'event-dispatch, after it inserted deliveries',
+      'an attempt ending (a slot is free again)',
+      'a manual retry (webhooks.service.ts)',
+    ],
     create: deliveryJob,
   },
   ingestion: {
     everyMs: 2_000,
-    wokenBy:
-      'a source added, uploaded or re-synced (sources.service.ts); a vector backfill requested (retrieval/vector-backfill.ts)',
+    wokenBy: [
+      'a source added, uploaded or re-synced (sources.service.ts)',
+      'a vector backfill requested (retrieval/vector-backfill.ts)',
+    ],
     create: ingestionJob,
   },
   'credits-reset': {
     everyMs: 5 * 60_000,
-    wokenBy:
-      'nothing: a tidy-up, since a reservation starts the new period itself (docs/decisions/0005-credits.md)',
+    // A tidy-up only: a reservation starts the new period itself (docs/decisions/0005-credits.md).
+    wokenBy: [],
     create: creditsResetJob,
   },
   'widget-inactivity': {
     everyMs: 60_000,
-    wokenBy: 'nothing: one minute is the finest session timeout',
+    // One minute is the finest session timeout.
+    wokenBy: [],
     create: widgetInactivityJob,
   },
 };

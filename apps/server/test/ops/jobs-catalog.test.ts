@@ -36,11 +36,9 @@ describe('the job catalog', () => {
     expect([...JOB_NAMES].sort()).toEqual(
       ['credits-reset', 'event-dispatch', 'ingestion', 'webhook-delivery', 'widget-inactivity'].sort(),
     );
-    for (const name of JOB_NAMES) {
-      expect(CATALOG[name].everyMs, name).toBeGreaterThan(0);
-      expect(CATALOG[name].wokenBy.length, name).toBeGreaterThan(0);
-    }
+    for (const name of JOB_NAMES) expect(CATALOG[name].everyMs, name).toBeGreaterThan(0);
     expect(CATALOG['event-dispatch'].listen).toBe('parley_events');
+    expect(CATALOG.ingestion.wokenBy.join(' ')).toContain('sources.service.ts');
   });
 
   it('starts every listed job; a wake by name runs that one again at once; stop ends them all', async () => {
