@@ -86,10 +86,11 @@ describe('createRemoteModel', () => {
 });
 
 type Body = Record<string, unknown>;
+type SentHeaders = Record<string, string | string[] | undefined>;
 /** Where each protocol puts what the tests below check (the key, a tool's result, the system prompt). */
 const WIRE = {
   openai: {
-    key: (h: Record<string, string>) => h.authorization,
+    key: (h: SentHeaders) => h.authorization,
     keyValue: 'Bearer test-key',
     toolResult: '"role":"tool"',
     system: (body: Body) => (body.messages as unknown[])[0],
@@ -98,7 +99,7 @@ const WIRE = {
     streamOptions: { include_usage: true },
   },
   anthropic: {
-    key: (h: Record<string, string>) => h['x-api-key'],
+    key: (h: SentHeaders) => h['x-api-key'],
     keyValue: 'test-key',
     toolResult: '"type":"tool_result"',
     system: (body: Body) => body.system,

@@ -1,6 +1,6 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { assertLiteralAllowed, type GuardOptions, guardedLookup, OutboundRefused } from './guard.ts';
+import type { IncomingMessage } from 'node:http';
+import { send } from './client.ts';
+import { type GuardOptions, OutboundRefused } from './guard.ts';
 
 export type FetchOptions = GuardOptions & {
   timeoutMs: number;
@@ -13,26 +13,10 @@ export type FetchOptions = GuardOptions & {
 
 export type FetchResult = { status: number; contentType: string; body: Buffer; finalUrl: string };
 
-const agents = new Map<string, HttpAgent | HttpsAgent>();
-function agentFor(protocol: string, opts: GuardOptions) {
-  const key = `${protocol}${opts.allowPrivateNetworks}`;
-  let agent = agents.get(key);
-  if (!agent) {
-    const options = {
-      keepAlive: true,
-      maxSockets: 16,
-      ...(opts.allowPrivateNetworks ? {} : { lookup: guardedLookup as never }),
-    };
-    agent = protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
-    agents.set(key, agent);
-  }
-  return agent;
-}
-
 /**
- * GET on a customer's behalf (crawling, spreadsheets, stores) through the shared guard: every
- * hop's address is checked at connect time, redirects are followed by hand and re-checked,
- * time and size are bounded.
+ * GET on a customer's behalf (crawling, spreadsheets, stores) through the one client (client.ts),
+ * guarded: every hop's address is checked at connect time, redirects are followed by hand and
+ * re-checked, time and size are bounded.
  */
 export async function fetchOutbound(rawUrl: string, opts: FetchOptions): Promise<FetchResult> {
   let url = new URL(rawUrl);
@@ -41,7 +25,6 @@ export async function fetchOutbound(rawUrl: string, opts: FetchOptions): Promise
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new OutboundRefused('Only http(s) URLs are fetched');
     if (url.username || url.password) throw new OutboundRefused('URLs with credentials are not fetched');
-    assertLiteralAllowed(url, opts);
     const res = await once(url, opts, Math.max(1, deadline - Date.now()));
     const location = res.headers.location;
     if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && location) {
@@ -62,13 +45,17 @@ export async function fetchOutbound(rawUrl: string, opts: FetchOptions): Promise
 
 function once(url: URL, opts: FetchOptions, timeoutMs: number): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = request(url, {
-      method: 'GET',
-      agent: agentFor(url.protocol, opts),
-      headers: { 'accept-encoding': 'identity', ...opts.headers },
-      timeout: timeoutMs,
-    });
+    let req: ReturnType<typeof send>;
+    try {
+      req = send(url, opts, {
+        method: 'GET',
+        headers: { 'accept-encoding': 'identity', ...opts.headers },
+        timeoutMs,
+      });
+    } catch (err) {
+      reject(err);
+      return;
+    }
     const timer = setTimeout(() => req.destroy(new Error(`Timed out after ${opts.timeoutMs} ms`)), timeoutMs);
     req.on('response', (res) => {
       clearTimeout(timer);

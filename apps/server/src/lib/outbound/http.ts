@@ -1,6 +1,7 @@
-import { Agent, request } from 'node:https';
-import { createSecureContext } from 'node:tls';
-import { assertLiteralAllowed, type GuardOptions, guardedLookup } from './guard.ts';
+import { send } from './client.ts';
+import { type GuardOptions, OutboundRefused } from './guard.ts';
+
+export { closeOutboundAgents } from './client.ts';
 
 export type PostResult = {
   /** HTTP status of the receiver; undefined when no response came (time-out, refused, network). */
@@ -9,35 +10,10 @@ export type PostResult = {
   error: string | undefined;
 };
 
-const agents = new Map<boolean, Agent>();
-
 /**
- * One keep-alive agent per policy. The guarded agent resolves names through guardedLookup, so
- * the address is checked when each connection is made (decisions §9, DNS rebinding). The CA set
- * is Node's, plus NODE_EXTRA_CA_CERTS (how tests trust their local receiver's self-signed CA).
- */
-function agentFor(opts: GuardOptions): Agent {
-  let agent = agents.get(opts.allowPrivateNetworks);
-  if (!agent) {
-    agent = new Agent({
-      keepAlive: true,
-      maxSockets: 256,
-      // Keep every idle socket: a new one costs a TLS handshake.
-      maxFreeSockets: 256,
-      // One context for all connections: building one per connection loads the CA store each time.
-      secureContext: createSecureContext(),
-      scheduling: 'lifo',
-      ...(opts.allowPrivateNetworks ? {} : { lookup: guardedLookup as never }),
-    });
-    agents.set(opts.allowPrivateNetworks, agent);
-  }
-  return agent;
-}
-
-/**
- * POSTs `body` to an https URL on a customer's behalf: redirects are never followed (a 3xx is
- * just a non-2xx answer), the whole exchange is bounded by `timeoutMs`, the response body is
- * read and dropped (at most 64 KiB kept in flight).
+ * POSTs `body` to an https URL on a customer's behalf (webhook deliveries) through the one
+ * client (client.ts): redirects are never followed (a 3xx is just a non-2xx answer), the whole
+ * exchange is bounded by `timeoutMs`, the response body is read and dropped. Never throws.
  */
 export function postOutbound(
   rawUrl: string,
@@ -52,11 +28,14 @@ export function postOutbound(
     durationMs: Math.max(0, Math.round(performance.now() - started)),
   });
   return new Promise((resolve) => {
-    let url: URL;
+    let req: ReturnType<typeof send>;
     try {
-      url = new URL(rawUrl);
-      if (url.protocol !== 'https:') throw new Error('Only https:// URLs are delivered to');
-      assertLiteralAllowed(url, opts);
+      const url = new URL(rawUrl);
+      if (url.protocol !== 'https:') throw new OutboundRefused('Only https:// URLs are delivered to');
+      req = send(url, opts, {
+        method: 'POST',
+        headers: { ...headers, 'content-length': Buffer.byteLength(body).toString() },
+      });
     } catch (err) {
       resolve(done(undefined, (err as Error).message));
       return;
@@ -68,11 +47,6 @@ export function postOutbound(
       clearTimeout(timer);
       resolve(done(statusCode, error));
     };
-    const req = request(url, {
-      method: 'POST',
-      agent: agentFor(opts),
-      headers: { ...headers, 'content-length': Buffer.byteLength(body).toString() },
-    });
     const timer = setTimeout(() => {
       finish(undefined, `Timed out after ${opts.timeoutMs} ms`);
       req.destroy();
@@ -86,10 +60,4 @@ export function postOutbound(
     req.on('error', (err) => finish(undefined, err.message));
     req.end(body);
   });
-}
-
-/** Closes idle keep-alive sockets (shutdown, tests). */
-export function closeOutboundAgents(): void {
-  for (const agent of agents.values()) agent.destroy();
-  agents.clear();
 }

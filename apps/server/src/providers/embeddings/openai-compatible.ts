@@ -1,3 +1,4 @@
+import { trustedFetch } from '../../lib/outbound/web-fetch.ts';
 import type { Embedder } from './types.ts';
 
 export type OpenAiEmbeddingsOptions = {
@@ -23,7 +24,7 @@ export function createOpenAiCompatibleEmbedder(opts: OpenAiEmbeddingsOptions): E
   const batchSize = opts.batchSize ?? 64;
   async function embedBatch(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     const timeout = AbortSignal.timeout(opts.timeoutMs ?? 60_000);
-    const res = await fetch(url, {
+    const res = await trustedFetch(url, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',

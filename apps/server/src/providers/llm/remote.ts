@@ -2,6 +2,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import type { Config } from '../../config.ts';
+import { trustedFetch } from '../../lib/outbound/web-fetch.ts';
 
 /** Defaults documented in the README (AI_BASE_URL, AI_MODEL) for each remote provider. */
 const DEFAULTS = {
@@ -9,7 +10,7 @@ const DEFAULTS = {
   anthropic: { baseUrl: 'https://api.anthropic.com/v1', model: 'claude-haiku-4-5' },
 } as const;
 
-/** Socket-level failures that mean the request got no response at all (undici's and Node's codes). */
+/** Socket-level failures that mean the request got no response at all (Node's and undici's codes). */
 const DROPPED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED']);
 
 const dropped = (err: unknown) => {
@@ -18,18 +19,19 @@ const dropped = (err: unknown) => {
 };
 
 /**
- * `fetch` that tries once more when the connection was dropped before any response: a pooled
- * keep-alive connection the provider closed just as the request went out ("other side closed").
+ * The one outbound client's `fetch` (lib/outbound/web-fetch.ts), trying once more when the
+ * connection was dropped before any response: a pooled keep-alive connection the provider
+ * closed just as the request went out ("other side closed", "socket hang up").
  * The engine calls models with `maxRetries: 0` (a failed reply is refunded, not retried), so this
  * is the only retry, and it never repeats a request the provider answered (5xx, 429) or one the
  * caller aborted. `fetch` rejects only before the response starts; later failures are the body's.
  */
 export const fetchRetryingDrops: typeof fetch = async (input, init) => {
   try {
-    return await fetch(input, init);
+    return await trustedFetch(input, init);
   } catch (err) {
     if (init?.signal?.aborted || !dropped(err)) throw err;
-    return fetch(input, init);
+    return trustedFetch(input, init);
   }
 };
 
