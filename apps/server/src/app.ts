@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -10,12 +10,12 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { credentials, features, resourceLoaders, surfaces, tenantDirectory } from './features/index.ts';
-import type { AuthMode } from './http/actor.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerErrorHandler, sendError, toAppError } from './http/error-handler.ts';
 import { typed } from './http/feature.ts';
 import { registerForeground } from './http/foreground.ts';
 import { setCursorSecret } from './http/pagination.ts';
+import { documentRoute } from './http/route-docs.ts';
 import { registerTenantResolver } from './http/tenant.ts';
 import { hmacSha256 } from './lib/crypto.ts';
 
@@ -93,7 +93,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  app.addHook('onRoute', documentSecurity);
+  app.addHook('onRoute', documentRoute);
   registerForeground(app, ctx);
   registerAuth(app, ctx, credentials);
   registerTenantResolver(app, ctx, { directory: tenantDirectory, loaders: resourceLoaders, surfaces });
@@ -113,21 +113,4 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     await app.register(async (scope) => feature(typed(scope), ctx));
   }
   return app;
-}
-
-const SECURITY: Record<AuthMode, Array<Record<string, string[]>> | undefined> = {
-  none: undefined,
-  session: [{ session: [] }],
-  user: [{ session: [] }, { bearer: [] }],
-  'user-or-key': [{ session: [] }, { bearer: [] }],
-  key: [{ bearer: [] }],
-  widget: undefined,
-};
-
-/** Every operation in the OpenAPI document names the credentials its `config.auth` accepts. */
-function documentSecurity(route: RouteOptions) {
-  const security = SECURITY[route.config?.auth ?? 'none'];
-  if (!security) return;
-  const schema = (route.schema ?? {}) as Record<string, unknown>;
-  if (!schema.security) route.schema = { ...schema, security };
 }

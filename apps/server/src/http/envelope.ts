@@ -9,6 +9,11 @@ export const errorBody = z.object({
   details: z.record(z.string(), z.unknown()).optional(),
 });
 
+/**
+ * A route's own error responses beside the derived ones (http/route-docs.ts): a 409 conflict.
+ */
+export const conflictResponse = { 409: errorBody };
+
 export const iso = (d: Date) => d.toISOString();
 export const isoOrNull = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 

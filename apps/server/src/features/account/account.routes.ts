@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { publicBaseUrl } from '../../context.ts';
 import { actorOf } from '../../http/auth.ts';
-import { dataOf, errorBody, iso } from '../../http/envelope.ts';
+import { dataOf, iso } from '../../http/envelope.ts';
 import { unauthorized } from '../../http/errors.ts';
 import type { Feature } from '../../http/feature.ts';
 import { consume } from '../../http/rate-limits.ts';
@@ -12,7 +12,6 @@ import { changePasswordBody, deleteAccountBody, exportParams, patchAccountBody }
 import * as account from './account.service.ts';
 import { openExport, requestExport } from './export.service.ts';
 
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 429: errorBody };
 /** Account routes are the session surface: the browser cookie only (decisions §3, §4). */
 const config = { auth: 'session' } as const;
 const tags = ['account'];
@@ -27,13 +26,13 @@ function sessionOf(request: FastifyRequest) {
 export const accountRoutes: Feature = (app, ctx) => {
   app.get(
     '/api/account',
-    { config, schema: { tags, response: { 200: dataOf(userSchema), ...errors } } },
+    { config, schema: { tags, response: { 200: dataOf(userSchema) } } },
     async (request) => ({ data: toUser(await account.getAccount(ctx, sessionOf(request).userId)) }),
   );
 
   app.patch(
     '/api/account',
-    { config, schema: { tags, body: patchAccountBody, response: { 200: dataOf(userSchema), ...errors } } },
+    { config, schema: { tags, body: patchAccountBody, response: { 200: dataOf(userSchema) } } },
     async (request) => {
       const user = await account.updateAccount(ctx, sessionOf(request).userId, request.body);
       return { data: toUser(user) };
@@ -42,7 +41,7 @@ export const accountRoutes: Feature = (app, ctx) => {
 
   app.post(
     '/api/account/password',
-    { config, schema: { tags, body: changePasswordBody, response: { 204: z.undefined(), ...errors } } },
+    { config, schema: { tags, body: changePasswordBody, response: { 204: z.undefined() } } },
     async (request, reply) => {
       const { userId, sessionId } = sessionOf(request);
       await account.changePassword(ctx, userId, sessionId, request.body);
@@ -57,7 +56,7 @@ export const accountRoutes: Feature = (app, ctx) => {
       schema: {
         tags,
         body: z.strictObject({}).nullish(),
-        response: { 202: dataOf(z.object({ email: z.string(), expiresAt: z.string() })), ...errors },
+        response: { 202: dataOf(z.object({ email: z.string(), expiresAt: z.string() })) },
       },
     },
     async (request, reply) => {
@@ -74,7 +73,7 @@ export const accountRoutes: Feature = (app, ctx) => {
       schema: {
         tags,
         params: exportParams,
-        response: { 200: z.unknown().describe('The export file (JSON)'), 404: errorBody, ...errors },
+        response: { 200: z.unknown().describe('The export file (JSON)') },
       },
     },
     async (request, reply) => {
@@ -93,7 +92,7 @@ export const accountRoutes: Feature = (app, ctx) => {
 
   app.delete(
     '/api/account',
-    { config, schema: { tags, body: deleteAccountBody, response: { 204: z.undefined(), ...errors } } },
+    { config, schema: { tags, body: deleteAccountBody, response: { 204: z.undefined() } } },
     async (request, reply) => {
       await account.deleteAccount(ctx, sessionOf(request).userId);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });

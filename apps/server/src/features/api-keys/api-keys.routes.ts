@@ -14,7 +14,6 @@ import {
 } from './api-keys.schemas.ts';
 import * as keys from './api-keys.service.ts';
 
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 429: errorBody };
 /** Owner or admin, by cookie or personal access token (decisions §3, §5). */
 const config = { auth: 'user', permission: 'apiKeys.manage' } as const;
 
@@ -37,7 +36,7 @@ export const apiKeysRoutes: Feature = (app, ctx) => {
         tags: ['api-keys'],
         params: workspaceParams,
         body: createApiKeyBody,
-        response: { 201: dataOf(createdApiKeySchema), ...errors },
+        response: { 201: dataOf(createdApiKeySchema) },
       },
     },
     async (request, reply) => {
@@ -55,7 +54,7 @@ export const apiKeysRoutes: Feature = (app, ctx) => {
         tags: ['api-keys'],
         params: workspaceParams,
         querystring: offsetQuery,
-        response: { 200: offsetPage(apiKeySchema), ...errors },
+        response: { 200: offsetPage(apiKeySchema) },
       },
     },
     async (request) => {
@@ -69,7 +68,7 @@ export const apiKeysRoutes: Feature = (app, ctx) => {
     '/api/workspaces/:workspaceId/api-keys/:keyId',
     {
       config,
-      schema: { tags: ['api-keys'], params: keyParams, response: { 204: z.undefined(), ...errors } },
+      schema: { tags: ['api-keys'], params: keyParams, response: { 204: z.undefined() } },
     },
     async (request, reply) => {
       await keys.revokeApiKey(ctx, tenantOf(request).workspaceId, request.params.keyId);

@@ -14,7 +14,6 @@ import {
 } from './assistants.schemas.ts';
 import * as svc from './assistants.service.ts';
 
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
 const assistantParams = z.object({ assistantId: z.string().min(1).max(100) });
 /** Session surface: cookie only. The workspace is the `workspaceId` input, or the assistant's own. */
 const listing = { auth: 'session', workspace: 'input', permission: 'workspace.view' } as const;
@@ -31,7 +30,7 @@ export const assistantsFormARoutes: Feature = (app, ctx) => {
       schema: {
         tags,
         querystring: listAssistantsQuery,
-        response: { 200: offsetPage(assistantListItem), ...errors },
+        response: { 200: offsetPage(assistantListItem) },
       },
     },
     async (request) => {
@@ -57,7 +56,7 @@ export const assistantsFormARoutes: Feature = (app, ctx) => {
     '/api/assistants',
     {
       config: { ...listing, permission: 'assistants.manage' },
-      schema: { tags, body: createAssistantBody, response: { 201: dataOf(assistantSchema), ...errors } },
+      schema: { tags, body: createAssistantBody, response: { 201: dataOf(assistantSchema) } },
     },
     async (request, reply) => {
       const { workspaceId: _ignored, ...input } = request.body;
@@ -70,7 +69,7 @@ export const assistantsFormARoutes: Feature = (app, ctx) => {
     '/api/assistants/:assistantId',
     {
       config: read,
-      schema: { tags, params: assistantParams, response: { 200: dataOf(assistantSchema), ...errors } },
+      schema: { tags, params: assistantParams, response: { 200: dataOf(assistantSchema) } },
     },
     async (request) => ({ data: toAssistant(resourceOf(request, 'assistant').row) }),
   );
@@ -83,7 +82,7 @@ export const assistantsFormARoutes: Feature = (app, ctx) => {
         tags,
         params: assistantParams,
         body: patchAssistantBody,
-        response: { 200: dataOf(assistantSchema), ...errors },
+        response: { 200: dataOf(assistantSchema) },
       },
     },
     async (request) => {
@@ -96,7 +95,7 @@ export const assistantsFormARoutes: Feature = (app, ctx) => {
     '/api/assistants/:assistantId',
     {
       config: manage,
-      schema: { tags, params: assistantParams, response: { 204: z.undefined(), ...errors } },
+      schema: { tags, params: assistantParams, response: { 204: z.undefined() } },
     },
     async (request, reply) => {
       await svc.deleteAssistant(ctx, resourceOf(request, 'assistant').row);
@@ -110,7 +109,7 @@ export const assistantsFormARoutes: Feature = (app, ctx) => {
       method: granted ? 'PUT' : 'DELETE',
       url: '/api/assistants/:assistantId/access/:userId',
       config: manage,
-      schema: { tags, params: accessParams, response: { 204: z.undefined(), ...errors } },
+      schema: { tags, params: accessParams, response: { 204: z.undefined() } },
       handler: async (request, reply) => {
         const { row } = resourceOf(request, 'assistant');
         await svc.setAccess(ctx, row, (request.params as { userId: string }).userId, granted);

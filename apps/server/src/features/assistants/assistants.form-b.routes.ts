@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../http/auth.ts';
-import { dataOf, errorBody, iso } from '../../http/envelope.ts';
+import { conflictResponse, dataOf, errorBody, iso } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../http/pagination.ts';
 import { resourceOf, tenantOf } from '../../http/tenant.ts';
@@ -19,7 +19,7 @@ import type { AssistantRow } from './assistants.repo.ts';
 import { toAssistant } from './assistants.schemas.ts';
 import * as svc from './assistants.service.ts';
 
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
+const errors = conflictResponse;
 const wsParams = z.object({ workspaceId: z.string().min(1).max(100) });
 const aParams = wsParams.extend({ assistantId: z.string().min(1).max(100) });
 const pParams = aParams.extend({ projectId: z.string().min(1).max(100) });

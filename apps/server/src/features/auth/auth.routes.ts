@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { actorOf, isOwnOrigin, userIdOf } from '../../http/auth.ts';
-import { dataOf, errorBody, iso, isoOrNull } from '../../http/envelope.ts';
+import { conflictResponse, dataOf, errorBody, iso, isoOrNull } from '../../http/envelope.ts';
 import { forbidden } from '../../http/errors.ts';
 import type { Feature } from '../../http/feature.ts';
 import { consume } from '../../http/rate-limits.ts';
@@ -36,7 +36,8 @@ async function guardAuthAttempt(ctx: AppContext, request: FastifyRequest) {
 }
 
 const userData = dataOf(z.object({ user: userSchema }));
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 409: errorBody, 429: errorBody };
+/** Sign-up and sign-in: an address taken (409) and the per-IP attempt limit (429), beside the derived ones. */
+const errors = { ...conflictResponse, 429: errorBody };
 
 /** decisions §4: accounts and personal access tokens. */
 export const authRoutes: Feature = (app, ctx) => {
@@ -64,7 +65,7 @@ export const authRoutes: Feature = (app, ctx) => {
 
   app.post(
     '/api/auth/logout',
-    { config: { auth: 'session' }, schema: { tags: ['auth'], response: { 204: z.undefined(), ...errors } } },
+    { config: { auth: 'session' }, schema: { tags: ['auth'], response: { 204: z.undefined() } } },
     async (request, reply) => {
       const actor = actorOf(request);
       if (actor.kind === 'user' && actor.via === 'session') await auth.logout(ctx, actor.sessionId);
@@ -79,7 +80,7 @@ export const authRoutes: Feature = (app, ctx) => {
       config: { auth: 'session' },
       schema: {
         tags: ['auth'],
-        response: { 200: dataOf(z.object({ user: userSchema, expiresAt: z.string() })), 401: errorBody },
+        response: { 200: dataOf(z.object({ user: userSchema, expiresAt: z.string() })) },
       },
     },
     async (request) => {
@@ -97,7 +98,7 @@ export const authRoutes: Feature = (app, ctx) => {
       schema: {
         tags: ['auth'],
         body: createTokenBody,
-        response: { 201: dataOf(createdTokenSchema), ...errors },
+        response: { 201: dataOf(createdTokenSchema) },
       },
     },
     async (request, reply) => {
@@ -112,7 +113,7 @@ export const authRoutes: Feature = (app, ctx) => {
     '/api/auth/tokens',
     {
       config: { auth: 'session' },
-      schema: { tags: ['auth'], response: { 200: z.object({ data: z.array(tokenSchema) }), 401: errorBody } },
+      schema: { tags: ['auth'], response: { 200: z.object({ data: z.array(tokenSchema) }) } },
     },
     async (request) => {
       const rows = await auth.listPersonalTokens(ctx, userIdOf(request));
@@ -135,7 +136,7 @@ export const authRoutes: Feature = (app, ctx) => {
       schema: {
         tags: ['auth'],
         params: z.object({ tokenId: z.string().max(100) }),
-        response: { 204: z.undefined(), ...errors, 404: errorBody },
+        response: { 204: z.undefined() },
       },
     },
     async (request, reply) => {

@@ -9,8 +9,6 @@ import { chatBody, conversationSchema, messageSchema } from './chat.schemas.ts';
 import * as service from './chat.service.ts';
 import { streamTurn } from './respond.ts';
 
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 429: errorBody };
-
 /** Internal chat on the session surface (docs/chat.md). Guests read assistants but do not chat. */
 export const chatRoutes: Feature = (app, ctx) => {
   app.post(
@@ -28,7 +26,7 @@ export const chatRoutes: Feature = (app, ctx) => {
         description:
           'Sends a message and streams the reply as server-sent events (`text-delta`, `tool-call`, `tool-result`, `finish`, `error`). The conversation id comes back in `X-Conversation-Id`.',
         body: chatBody,
-        response: { 200: z.string().describe('text/event-stream'), ...errors },
+        response: { 200: z.string().describe('text/event-stream') },
       },
     },
     async (request, reply) => {
@@ -52,7 +50,7 @@ export const chatRoutes: Feature = (app, ctx) => {
       schema: {
         tags: ['chat'],
         querystring: cursorQuery.extend({ assistantId: idParam }).strict(),
-        response: { 200: cursorPage(conversationSchema), ...errors },
+        response: { 200: cursorPage(conversationSchema) },
       },
     },
     async (request) => {
@@ -70,7 +68,7 @@ export const chatRoutes: Feature = (app, ctx) => {
         tags: ['chat'],
         params: z.object({ conversationId: idParam }),
         querystring: cursorQuery.strict(),
-        response: { 200: cursorPage(messageSchema), ...errors },
+        response: { 200: cursorPage(messageSchema) },
       },
     },
     async (request) => {

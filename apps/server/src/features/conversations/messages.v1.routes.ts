@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, errorBody, idParam } from '../../http/envelope.ts';
+import { conflictResponse, dataOf, errorBody, idParam } from '../../http/envelope.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Feature } from '../../http/feature.ts';
 import { cursorPage, cursorQuery, decodeCursor, toCursorPage } from '../../http/pagination.ts';
@@ -7,14 +7,7 @@ import { resourceOf, tenantOf } from '../../http/tenant.ts';
 import { messageSchema } from '../chat/chat.schemas.ts';
 import { findConversation, listMessages, postAgentMessage, toMessage } from './conversations.service.ts';
 
-const errors = {
-  400: errorBody,
-  401: errorBody,
-  403: errorBody,
-  404: errorBody,
-  409: errorBody,
-  429: errorBody,
-};
+const errors = conflictResponse;
 
 /** Messages on the API-key surface (docs/api.md). */
 export const messagesV1Routes: Feature = (app, ctx) => {

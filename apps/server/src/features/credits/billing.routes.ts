@@ -4,7 +4,6 @@ import { billingParams, billingSchema, checkoutBody } from './billing.schemas.ts
 import { billingSummary, startCheckout } from './billing.service.ts';
 
 const tags = ['billing'];
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 429: errorBody };
 
 /** decisions §13: the billing summary (any member) and checkout (owner only, "Manage billing"). */
 export const billingRoutes: Feature = (app, ctx) => {
@@ -12,7 +11,7 @@ export const billingRoutes: Feature = (app, ctx) => {
     '/api/workspaces/:workspaceId/billing',
     {
       config: { auth: 'user', permission: 'workspace.view' },
-      schema: { tags, params: billingParams, response: { 200: dataOf(billingSchema), ...errors } },
+      schema: { tags, params: billingParams, response: { 200: dataOf(billingSchema) } },
     },
     async (request) => ({ data: await billingSummary(ctx, request.params.workspaceId) }),
   );
@@ -21,7 +20,7 @@ export const billingRoutes: Feature = (app, ctx) => {
     '/api/workspaces/:workspaceId/billing/checkout',
     {
       config: { auth: 'user', permission: 'billing.manage' },
-      schema: { tags, params: billingParams, body: checkoutBody, response: errors },
+      schema: { tags, params: billingParams, body: checkoutBody },
     },
     async (request) => startCheckout(ctx, request.params.workspaceId, request.body.plan),
   );

@@ -26,8 +26,6 @@ const toNotification = (n: NotificationRow): z.infer<typeof notificationSchema> 
   createdAt: iso(n.createdAt),
 });
 
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 429: errorBody };
-
 /** decisions §13: a user's own in-app notifications, on the session surface. */
 export const notificationsRoutes: Feature = (app, ctx) => {
   app.get(
@@ -37,7 +35,7 @@ export const notificationsRoutes: Feature = (app, ctx) => {
       schema: {
         tags: ['notifications'],
         querystring: cursorQuery.strict(),
-        response: { 200: cursorPage(notificationSchema), ...errors },
+        response: { 200: cursorPage(notificationSchema) },
       },
     },
     async (request) => {
@@ -50,7 +48,7 @@ export const notificationsRoutes: Feature = (app, ctx) => {
     '/api/notifications/read-all',
     {
       config: { auth: 'session' },
-      schema: { tags: ['notifications'], response: { 204: z.undefined(), ...errors } },
+      schema: { tags: ['notifications'], response: { 204: z.undefined() } },
     },
     async (request, reply) => {
       await service.readAllNotifications(ctx, userIdOf(request));
@@ -65,7 +63,7 @@ export const notificationsRoutes: Feature = (app, ctx) => {
       schema: {
         tags: ['notifications'],
         params: z.object({ notificationId: idParam }),
-        response: { 200: dataOf(notificationSchema), ...errors },
+        response: { 200: dataOf(notificationSchema) },
       },
     },
     async (request) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { actorOf } from '../../http/auth.ts';
-import { dataOf, errorBody } from '../../http/envelope.ts';
+import { dataOf } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { tenantOf } from '../../http/tenant.ts';
 import { keyWorkspace } from './v1.service.ts';
@@ -21,7 +21,7 @@ export const v1Routes: Feature = (app, ctx) => {
       config: { auth: 'key' },
       schema: {
         tags: ['v1'],
-        response: { 200: dataOf(workspaceSchema), 401: errorBody, 404: errorBody, 429: errorBody },
+        response: { 200: dataOf(workspaceSchema) },
       },
     },
     async (request) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, errorBody, idParam } from '../../http/envelope.ts';
+import { conflictResponse, dataOf, errorBody, idParam } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../http/pagination.ts';
 import { resourceOf, tenantOf } from '../../http/tenant.ts';
@@ -12,14 +12,7 @@ import {
 } from './webhooks.schemas.ts';
 import * as service from './webhooks.service.ts';
 
-const errors = {
-  400: errorBody,
-  401: errorBody,
-  403: errorBody,
-  404: errorBody,
-  409: errorBody,
-  429: errorBody,
-};
+const errors = conflictResponse;
 const hookParams = z.object({ webhookId: idParam });
 /** The workspace is the `workspaceId` input (or the caller's only one), or the webhook's own. */
 const some = { auth: 'user', workspace: 'input', permission: 'webhooks.manage' } as const;

@@ -6,7 +6,6 @@ import { resourceOf } from '../../http/tenant.ts';
 import { widgetConfigPatch, widgetSettings } from './widget-config.schemas.ts';
 import { findWidgetConfig, toWidgetSettings, updateWidgetSettings } from './widget-config.service.ts';
 
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
 const params = z.object({ assistantId: idParam });
 /** Session surface like the other /api/assistants routes: owners and admins. */
 const config = { auth: 'session', resources: ['assistant'], permission: 'assistants.manage' } as const;
@@ -23,7 +22,7 @@ export const widgetConfigRoutes: Feature = (app, ctx) => {
         description:
           'The widget configuration of an assistant (defaults until first saved) and its embed snippet.',
         params,
-        response: { 200: dataOf(widgetSettings), ...errors },
+        response: { 200: dataOf(widgetSettings) },
       },
     },
     async (request) => {
@@ -43,7 +42,7 @@ export const widgetConfigRoutes: Feature = (app, ctx) => {
           'Any subset of the configuration: `isEnabled`, `primaryColor` (hex), `position`, `welcomeMessage`, `allowedDomains` (hostnames, `*.example.com`, `*`), `leadFormEnabled`, `leadFormFields`, `leadFormRequiredFields` (among the fields), `sessionTimeoutMinutes` (1 to 1440).',
         params,
         body: widgetConfigPatch,
-        response: { 200: dataOf(widgetSettings), ...errors },
+        response: { 200: dataOf(widgetSettings) },
       },
     },
     async (request) => {

@@ -6,7 +6,7 @@ import { conversationChannel } from '../conversations/conversations.service.ts';
 import { sessionParams } from './widget.schemas.ts';
 import { corsHeaders } from './widget-access.ts';
 import { widgetSessionChannel } from './widget-live.ts';
-import { tokenSecurity, widgetErrors } from './widget-surface.ts';
+import { tokenSecurity } from './widget-surface.ts';
 
 type Live =
   | {
@@ -65,7 +65,7 @@ export const widgetEventsRoutes: Feature = (app, ctx) => {
           'Server-sent events for an open widget: `{type: "message", message}` (a human agent\'s reply, as a history message) and `{type: "ended"}`.',
         params: sessionParams,
         security: tokenSecurity,
-        response: { 200: z.string().describe('text/event-stream'), ...widgetErrors },
+        response: { 200: z.string().describe('text/event-stream') },
       },
     },
     async (request, reply) => {

@@ -41,14 +41,6 @@ export async function registerWidgetSurface(app: FeatureApp, ctx: AppContext) {
 }
 
 /** The public routes' error answers (spec Errors; decisions §8). */
-export const widgetErrors = {
-  400: errorBody,
-  401: errorBody,
-  403: errorBody,
-  404: errorBody,
-  413: errorBody,
-  429: errorBody,
-};
 
 /** OpenAPI: routes after init carry the widget session token. */
 export const tokenSecurity = [{ widgetSession: [] }];

@@ -17,7 +17,7 @@ import {
 import { endWidgetSession, history, initSession, startWidgetChat } from './widget.service.ts';
 import { corsHeaders, widgetToken, withSession } from './widget-access.ts';
 import { captureLead, leaveFeedback } from './widget-leads.service.ts';
-import { registerPreflight, registerWidgetSurface, tokenSecurity, widgetErrors } from './widget-surface.ts';
+import { registerPreflight, registerWidgetSurface, tokenSecurity } from './widget-surface.ts';
 
 const tags = ['widget (Form A)'];
 /** Public: the widget surface's three layers run before validation (widget-access.ts). */
@@ -42,7 +42,7 @@ export const widgetFormARoutes: Feature = async (app, ctx) => {
           'Starts a session (`sessionId` null) or resumes one (its id, with `Authorization: Widget <token>`; another token → 401). Returns the session token, the public configuration and the history.',
         params: assistantParams,
         body: initBody.nullish(),
-        response: { 200: dataOf(initData), ...widgetErrors },
+        response: { 200: dataOf(initData) },
       },
     },
     async (request) => {
@@ -65,7 +65,7 @@ export const widgetFormARoutes: Feature = async (app, ctx) => {
         params: assistantParams,
         body: chatBody,
         security: tokenSecurity,
-        response: { 200: z.string().describe('text/event-stream'), ...widgetErrors },
+        response: { 200: z.string().describe('text/event-stream') },
       },
     },
     async (request, reply) => {
@@ -85,7 +85,7 @@ export const widgetFormARoutes: Feature = async (app, ctx) => {
         description: 'The session history, oldest first (the newest 200 messages).',
         params: sessionParams,
         security: tokenSecurity,
-        response: { 200: z.object({ data: z.array(historyMessage) }), ...widgetErrors },
+        response: { 200: z.object({ data: z.array(historyMessage) }) },
       },
     },
     async (request) => {
@@ -105,7 +105,7 @@ export const widgetFormARoutes: Feature = async (app, ctx) => {
         params: sessionParams,
         body: leadBody,
         security: tokenSecurity,
-        response: { 201: dataOf(z.object({ contactId: z.string() })), ...widgetErrors },
+        response: { 201: dataOf(z.object({ contactId: z.string() })) },
       },
     },
     async (request, reply) => {
@@ -125,7 +125,7 @@ export const widgetFormARoutes: Feature = async (app, ctx) => {
         params: sessionParams,
         body: feedbackBody,
         security: tokenSecurity,
-        response: { 201: dataOf(z.object({ id: z.string() })), ...widgetErrors },
+        response: { 201: dataOf(z.object({ id: z.string() })) },
       },
     },
     async (request, reply) => {
@@ -143,7 +143,7 @@ export const widgetFormARoutes: Feature = async (app, ctx) => {
         description: 'Ends the session (idempotent: ending again answers the same result).',
         params: sessionParams,
         security: tokenSecurity,
-        response: { 200: dataOf(endResult), ...widgetErrors },
+        response: { 200: dataOf(endResult) },
       },
     },
     async (request) => {

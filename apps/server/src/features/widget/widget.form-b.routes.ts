@@ -15,7 +15,7 @@ import {
 } from './widget.schemas.ts';
 import { publicConfig as configOf, history, startSession } from './widget.service.ts';
 import { captureLead, leaveFeedback, openTicket } from './widget-leads.service.ts';
-import { registerWidgetSurface, tokenSecurity, widgetErrors } from './widget-surface.ts';
+import { registerWidgetSurface, tokenSecurity } from './widget-surface.ts';
 
 const tags = ['widget (Form B)'];
 /** Public: the widget surface's three layers run before validation (widget-access.ts). */
@@ -38,7 +38,7 @@ export const widgetFormBRoutes: Feature = async (app, ctx) => {
         tags,
         description: 'The public widget configuration.',
         params: assistantParams,
-        response: { 200: dataOf(publicConfig), ...widgetErrors },
+        response: { 200: dataOf(publicConfig) },
       },
     },
     async (request) => {
@@ -57,7 +57,7 @@ export const widgetFormBRoutes: Feature = async (app, ctx) => {
           'Creates an anonymous session; the token goes in `Authorization: Widget <token>` afterwards.',
         params: assistantParams,
         body: sessionBody.nullish(),
-        response: { 201: dataOf(sessionData), ...widgetErrors },
+        response: { 201: dataOf(sessionData) },
       },
     },
     async (request, reply) => {
@@ -76,7 +76,7 @@ export const widgetFormBRoutes: Feature = async (app, ctx) => {
         params: assistantParams,
         body: leadBodyB,
         security: tokenSecurity,
-        response: { 201: dataOf(z.object({ contactId: z.string() })), ...widgetErrors },
+        response: { 201: dataOf(z.object({ contactId: z.string() })) },
       },
     },
     async (request, reply) => {
@@ -95,7 +95,7 @@ export const widgetFormBRoutes: Feature = async (app, ctx) => {
         params: assistantParams,
         body: feedbackBodyB,
         security: tokenSecurity,
-        response: { 201: dataOf(z.object({ id: z.string() })), ...widgetErrors },
+        response: { 201: dataOf(z.object({ id: z.string() })) },
       },
     },
     async (request, reply) => {
@@ -114,7 +114,7 @@ export const widgetFormBRoutes: Feature = async (app, ctx) => {
         params: assistantParams,
         querystring: historyQuery,
         security: tokenSecurity,
-        response: { 200: z.object({ data: z.array(historyMessage) }), ...widgetErrors },
+        response: { 200: z.object({ data: z.array(historyMessage) }) },
       },
     },
     async (request) => {
@@ -133,7 +133,7 @@ export const widgetFormBRoutes: Feature = async (app, ctx) => {
           'Creates a support ticket from a widget session (`assistantId` and `sessionId` in the body), for the session’s contact or the one `email` finds or creates. Counts against the plan’s ticket quota.',
         body: ticketBody,
         security: tokenSecurity,
-        response: { 201: dataOf(z.object({ ticketId: z.string() })), ...widgetErrors },
+        response: { 201: dataOf(z.object({ ticketId: z.string() })) },
       },
     },
     async (request, reply) => {

@@ -1,17 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { Role } from '../../db/schema/index.ts';
-import { errorBody } from '../../http/envelope.ts';
+import { conflictResponse, errorBody } from '../../http/envelope.ts';
 import { forbidden } from '../../http/errors.ts';
 import { tenantOf } from '../../http/tenant.ts';
 
-export const errors = {
-  400: errorBody,
-  401: errorBody,
-  403: errorBody,
-  404: errorBody,
-  409: errorBody,
-  429: errorBody,
-};
+export const errors = conflictResponse;
 
 /** The caller's role from the tenant guard; these routes take users only (`config.auth: 'user'`). */
 export function roleOf(request: FastifyRequest): Role {

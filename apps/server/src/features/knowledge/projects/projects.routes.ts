@@ -10,7 +10,6 @@ import { readUpload } from '../sources/upload.ts';
 import type { ProjectRow } from './projects.repo.ts';
 import * as svc from './projects.service.ts';
 
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 413: errorBody };
 const wsParams = z.object({ workspaceId: z.string().min(1).max(100) });
 const pParams = wsParams.extend({ projectId: z.string().min(1).max(100) });
 const dParams = pParams.extend({ documentId: z.string().min(1).max(100) });
@@ -57,7 +56,7 @@ export const projectsRoutes: Feature = (app, ctx) => {
         tags,
         params: wsParams,
         querystring: offsetQuery,
-        response: { 200: offsetPage(projectSchema), ...errors },
+        response: { 200: offsetPage(projectSchema) },
       },
     },
     async (request) => {
@@ -74,7 +73,7 @@ export const projectsRoutes: Feature = (app, ctx) => {
         tags,
         params: wsParams,
         body: projectBody,
-        response: { 201: dataOf(projectSchema), ...errors },
+        response: { 201: dataOf(projectSchema) },
       },
     },
     async (request, reply) => {
@@ -85,7 +84,7 @@ export const projectsRoutes: Feature = (app, ctx) => {
 
   app.get(
     `${base}/:projectId`,
-    { config: read, schema: { tags, params: pParams, response: { 200: dataOf(projectSchema), ...errors } } },
+    { config: read, schema: { tags, params: pParams, response: { 200: dataOf(projectSchema) } } },
     async (request) => ({ data: toProject(resourceOf(request, 'project')) }),
   );
 
@@ -97,7 +96,7 @@ export const projectsRoutes: Feature = (app, ctx) => {
         tags,
         params: pParams,
         body: projectPatch,
-        response: { 200: dataOf(projectSchema), ...errors },
+        response: { 200: dataOf(projectSchema) },
       },
     },
     async (request) => {
@@ -108,7 +107,7 @@ export const projectsRoutes: Feature = (app, ctx) => {
 
   app.delete(
     `${base}/:projectId`,
-    { config: manage, schema: { tags, params: pParams, response: { 204: z.undefined(), ...errors } } },
+    { config: manage, schema: { tags, params: pParams, response: { 204: z.undefined() } } },
     async (request, reply) => {
       const { workspaceId, projectId } = ownerOf(request);
       await svc.deleteProject(ctx, workspaceId, projectId);
@@ -124,7 +123,7 @@ export const projectsRoutes: Feature = (app, ctx) => {
         tags,
         params: pParams,
         querystring: offsetQuery,
-        response: { 200: offsetPage(sourceSchema), ...errors },
+        response: { 200: offsetPage(sourceSchema) },
       },
     },
     async (request) => {
@@ -141,7 +140,7 @@ export const projectsRoutes: Feature = (app, ctx) => {
         tags,
         params: pParams,
         body: createSourceBody,
-        response: { 201: dataOf(sourceSchema), ...errors },
+        response: { 201: dataOf(sourceSchema) },
       },
     },
     async (request, reply) => {
@@ -158,7 +157,7 @@ export const projectsRoutes: Feature = (app, ctx) => {
         tags,
         params: pParams,
         consumes: ['multipart/form-data'],
-        response: { 201: dataOf(sourceSchema), ...errors },
+        response: { 201: dataOf(sourceSchema) },
       },
     },
     async (request, reply) => {
@@ -172,7 +171,7 @@ export const projectsRoutes: Feature = (app, ctx) => {
     `${base}/:projectId/documents/:documentId`,
     {
       config: { ...create, resources: ['project', 'document'] },
-      schema: { tags, params: dParams, response: { 204: z.undefined(), ...errors } },
+      schema: { tags, params: dParams, response: { 204: z.undefined() } },
     },
     async (request, reply) => {
       await sources.deleteSource(ctx, ownerOf(request), request.params.documentId);

@@ -10,7 +10,6 @@ import { createSourceBody, searchQuery, searchResult, sourceSchema, toSource } f
 import * as svc from './sources.service.ts';
 import { readUpload } from './upload.ts';
 
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 413: errorBody };
 const params = z.object({ assistantId: z.string().min(1).max(100) });
 const sourceParams = params.extend({ sourceId: z.string().min(1).max(100) });
 const read = { auth: 'session', resources: ['assistant'] } as const;
@@ -39,7 +38,7 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
         tags,
         params,
         querystring: offsetQuery,
-        response: { 200: offsetPage(sourceSchema), ...errors },
+        response: { 200: offsetPage(sourceSchema) },
       },
     },
     async (request) => {
@@ -52,7 +51,7 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
     '/api/assistants/:assistantId/sources',
     {
       config: manage,
-      schema: { tags, params, body: createSourceBody, response: { 201: dataOf(sourceSchema), ...errors } },
+      schema: { tags, params, body: createSourceBody, response: { 201: dataOf(sourceSchema) } },
     },
     async (request, reply) => {
       const source = await svc.createSource(ctx, ownerOf(request), request.body);
@@ -68,7 +67,7 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
         tags,
         params,
         consumes: ['multipart/form-data'],
-        response: { 201: dataOf(sourceSchema), ...errors },
+        response: { 201: dataOf(sourceSchema) },
       },
     },
     async (request, reply) => {
@@ -82,7 +81,7 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
     '/api/assistants/:assistantId/sources/:sourceId',
     {
       config: readSource,
-      schema: { tags, params: sourceParams, response: { 200: dataOf(sourceSchema), ...errors } },
+      schema: { tags, params: sourceParams, response: { 200: dataOf(sourceSchema) } },
     },
     async (request) => ({ data: toSource(resourceOf(request, 'source')) }),
   );
@@ -91,7 +90,7 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
     '/api/assistants/:assistantId/sources/:sourceId',
     {
       config: manageSource,
-      schema: { tags, params: sourceParams, response: { 204: z.undefined(), ...errors } },
+      schema: { tags, params: sourceParams, response: { 204: z.undefined() } },
     },
     async (request, reply) => {
       await svc.deleteSource(ctx, ownerOf(request), request.params.sourceId);
@@ -103,7 +102,7 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
     '/api/assistants/:assistantId/sources/:sourceId/sync',
     {
       config: manageSource,
-      schema: { tags, params: sourceParams, response: { 202: dataOf(sourceSchema), ...errors } },
+      schema: { tags, params: sourceParams, response: { 202: dataOf(sourceSchema) } },
     },
     async (request, reply) => {
       const source = await svc.syncSource(ctx, ownerOf(request), request.params.sourceId);
@@ -119,7 +118,7 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
         tags,
         params: sourceParams,
         body: lookupBody,
-        response: { 200: dataOf(z.record(z.string(), z.unknown())), ...errors },
+        response: { 200: dataOf(z.record(z.string(), z.unknown())) },
       },
     },
     async (request) => {
@@ -135,7 +134,7 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
         tags,
         params,
         querystring: searchQuery,
-        response: { 200: z.object({ data: z.array(searchResult) }), ...errors },
+        response: { 200: z.object({ data: z.array(searchResult) }) },
       },
     },
     async (request) => {
