@@ -18,7 +18,6 @@ import { documentResource, projectResource, sourceResource } from './knowledge/k
 import { projectsRoutes } from './knowledge/projects/projects.routes.ts';
 import { assistantSourcesRoutes } from './knowledge/sources/sources.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
-import { v1Routes } from './v1/v1.routes.ts';
 import { webRoutes } from './web/web.routes.ts';
 import { webhookBResource, webhookResource } from './webhooks/webhooks.resource.ts';
 import { webhooksFeature } from './webhooks/webhooks.routes.ts';
@@ -29,6 +28,7 @@ import { widgetConfigRoutes } from './widget/widget-config.routes.ts';
 import { widgetEventsRoutes } from './widget/widget-events.routes.ts';
 import { widgetScriptRoutes } from './widget/widget-script.routes.ts';
 import { tenantDirectory } from './workspaces/tenant.service.ts';
+import { workspaceV1Routes } from './workspaces/workspace.v1.routes.ts';
 import { memberResource } from './workspaces/workspaces.resource.ts';
 import { workspacesFeature } from './workspaces/workspaces.routes.ts';
 
@@ -41,7 +41,7 @@ export const features: Feature[] = [
   projectsRoutes,
   workspacesFeature,
   apiKeysRoutes,
-  v1Routes,
+  workspaceV1Routes,
   accountRoutes,
   webhooksFeature,
   notificationsRoutes,

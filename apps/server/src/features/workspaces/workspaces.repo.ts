@@ -143,3 +143,18 @@ export async function setRole(tx: Executor, workspaceId: string, userId: string,
     .returning({ userId: memberships.userId });
   return rows.length > 0;
 }
+
+// Prepared once (db/prepared.ts): the connection test automation tools call (docs/performance.md).
+const summary = preparedFor((db) =>
+  db
+    .select({ id: workspaces.id, name: workspaces.name, slug: workspaces.slug })
+    .from(workspaces)
+    .where(eq(workspaces.id, sql.placeholder('workspaceId')))
+    .limit(1)
+    .prepare('parley_workspace_summary'),
+);
+
+export async function findWorkspaceSummary(db: Executor, workspaceId: string) {
+  const [row] = await summary(db).execute({ workspaceId });
+  return row;
+}

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/client.ts';
 import type { Role } from '../../db/schema/index.ts';
+import type { Tenant } from '../../http/actor.ts';
 import { AppError, badRequest, conflict, notFound, unauthorized } from '../../http/errors.ts';
 import { addDays, now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -149,4 +150,11 @@ export async function transferOwnership(
     await repo.setOwner(tx, workspaceId, targetId, now());
   });
   return getWorkspace(ctx, workspaceId, 'admin');
+}
+
+/** `GET /api/v1/workspace`: a connection test for automation tools (docs/api.md). */
+export async function keyWorkspace(ctx: AppContext, tenant: Tenant, scopes: string[]) {
+  const ws = await repo.findWorkspaceSummary(ctx.db, tenant.workspaceId);
+  if (!ws) throw notFound('Workspace');
+  return { ...ws, plan: tenant.plan, scopes };
 }

@@ -3,7 +3,7 @@ import { actorOf } from '../../http/auth.ts';
 import { dataOf } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { tenantOf } from '../../http/tenant.ts';
-import { keyWorkspace } from './v1.service.ts';
+import { keyWorkspace } from './workspaces.service.ts';
 
 const workspaceSchema = z.object({
   id: z.string(),
@@ -13,8 +13,11 @@ const workspaceSchema = z.object({
   scopes: z.array(z.string()),
 });
 
-/** The API-key surface's own endpoints (docs/api.md); contacts, tickets and messages live in their features. */
-export const v1Routes: Feature = (app, ctx) => {
+/**
+ * The workspace on the API-key surface (docs/api.md). Every /api/v1 route lives in its feature as
+ * `<domain>.v1.routes.ts` with `config.auth: 'key'` (the key names the workspace).
+ */
+export const workspaceV1Routes: Feature = (app, ctx) => {
   app.get(
     '/api/v1/workspace',
     {
