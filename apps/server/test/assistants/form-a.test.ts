@@ -1,10 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assistants, events } from '../../src/db/schema/index.ts';
-import { signupUser } from '../support/factories.ts';
+import { createAssistant, signupUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { addMember, createWorld, personalToken, type World } from '../support/world.ts';
-import { createAssistant } from './helpers.ts';
 
 let t: TestApp;
 let w: World;

@@ -2,8 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { multipart } from '../knowledge/helpers.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
-import { ownerOf, type World } from '../support/world.ts';
-import { createAssistant } from './helpers.ts';
+import { ownerOf, type World, withAssistant } from '../support/world.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,9 +10,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const withAssistant = async (app: TestApp, w: World, ws: string) => ({
-  assistantId: await createAssistant(app, ownerOf(w, ws), ws),
-});
 const withProject = async (app: TestApp, w: World, ws: string) => {
   const res = await app.request({
     method: 'POST',

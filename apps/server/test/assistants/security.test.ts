@@ -1,8 +1,8 @@
 import { afterAll, beforeAll } from 'vitest';
+import { createAssistant } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
 import { ownerOf, type World } from '../support/world.ts';
-import { createAssistant } from './helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -2,10 +2,10 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversations, events, messages, tickets, workspaceCredits } from '../../src/db/schema/index.ts';
 import { NOT_FOUND } from '../../src/providers/llm/offline-answers.ts';
-import { createAssistant } from '../assistants/helpers.ts';
-import { addSource, drainIngestion } from '../knowledge/helpers.ts';
+import { drainIngestion } from '../knowledge/helpers.ts';
+import { addSource, createAssistant } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { createWorld, insertWorkspace, type World } from '../support/world.ts';
+import { createWorld, insertWorkspace, setUsed, type World } from '../support/world.ts';
 import { chat, messagesOf } from './helpers.ts';
 
 let t: TestApp;
@@ -254,15 +254,7 @@ describe('POST /api/chat refusals', () => {
 
   it('no credits left: 403 credits_limit_exceeded before any stream, nothing stored; an upgrade resumes', async () => {
     const asstFree = await createAssistant(t, w.freeOwner, w.freeWs);
-    await t.ctx.db
-      .insert(workspaceCredits)
-      .values({
-        workspaceId: w.freeWs,
-        periodStart: new Date(Date.UTC(2000, 0, 1)),
-        periodEnd: new Date(Date.UTC(2999, 0, 1)),
-        used: 50,
-      })
-      .onConflictDoUpdate({ target: workspaceCredits.workspaceId, set: { used: 50 } });
+    await setUsed(t, w.freeWs, 50); // the Free plan's 50 credits, all spent
     const before = await t.ctx.db.select().from(messages).where(eq(messages.workspaceId, w.freeWs));
     const r = await chat(t, w.freeOwner, { assistantId: asstFree, content: 'how long do refunds take' });
     expect(r.status).toBe(403);

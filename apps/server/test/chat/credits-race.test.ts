@@ -7,10 +7,10 @@ import { conversations, messages, workspaceCredits } from '../../src/db/schema/i
 import { periodOf } from '../../src/features/credits/allowance.ts';
 import { creditSummary } from '../../src/features/credits/credits.service.ts';
 import { now } from '../../src/lib/clock.ts';
-import { createAssistant } from '../assistants/helpers.ts';
 import { type Server, serverEnv, startServer } from '../ops/process.ts';
 import { type ChatResponse, postChat } from '../support/chat-client.ts';
 import { onPostgres } from '../support/database.ts';
+import { createAssistant } from '../support/factories.ts';
 import { createTestApp, ORIGIN, type TestApp } from '../support/harness.ts';
 import { createWorld, type World } from '../support/world.ts';
 import { parseEvents } from './helpers.ts';

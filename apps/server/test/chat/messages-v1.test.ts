@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config.ts';
 import { conversations } from '../../src/db/schema/index.ts';
 import { conversationChannel } from '../../src/features/conversations/conversations.service.ts';
 import { createFanout } from '../../src/lib/fanout.ts';
-import { createAssistant } from '../assistants/helpers.ts';
+import { createAssistant } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { REDIS_URL, redisAnswers } from '../support/redis.ts';
 import { securitySuite } from '../support/security.ts';

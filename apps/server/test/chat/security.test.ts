@@ -1,8 +1,8 @@
 import { afterAll, beforeAll } from 'vitest';
-import { createAssistant } from '../assistants/helpers.ts';
+import { createAssistant } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
-import { ownerOf, type World } from '../support/world.ts';
+import { ownerOf, withAssistant } from '../support/world.ts';
 import { chat } from './helpers.ts';
 
 let t: TestApp;
@@ -10,10 +10,6 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
-
-const withAssistant = async (app: TestApp, w: World, ws: string) => ({
-  assistantId: await createAssistant(app, ownerOf(w, ws), ws),
-});
 
 securitySuite(() => t, {
   name: 'POST /api/chat',

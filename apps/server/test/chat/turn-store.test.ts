@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversations, messages, workspaceCredits } from '../../src/db/schema/index.ts';
-import { createAssistant } from '../assistants/helpers.ts';
+import { createAssistant } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { type LlmServer, startLlmServer } from '../support/llm-server.ts';
 import { createWorld, type World } from '../support/world.ts';

@@ -1,22 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles, srcDir } from '../support/sources.ts';
 
 /**
  * The layers of ARCHITECTURE.md as a test: `lib/` imports nothing of ours, `http/` imports no
  * feature, and no feature imports `app.ts` (features get their types from `http/feature.ts`).
  * Type-only imports count too: they are a dependency a reader has to follow.
  */
-const src = fileURLToPath(new URL('../../src/', import.meta.url));
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
+const src = srcDir;
 
 /** Every relative import of a file, as a path under src/ (e.g. `features/chat/chat.service.ts`). */
 function importsOf(file: string): string[] {
@@ -28,7 +20,7 @@ function importsOf(file: string): string[] {
   return [...specs, ...dynamic].map((s) => relative(src, resolve(dirname(file), s)));
 }
 
-const files = sources(src).map((file) => ({ path: relative(src, file), imports: importsOf(file) }));
+const files = sourceFiles().map((file) => ({ path: relative(src, file), imports: importsOf(file) }));
 
 const offending = (from: (path: string) => boolean, banned: (target: string) => boolean) =>
   files.flatMap((f) =>

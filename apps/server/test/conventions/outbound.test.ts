@@ -1,22 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles, srcDir } from '../support/sources.ts';
 
 /**
  * One outbound HTTP client (src/lib/outbound/client.ts): outside lib/outbound nothing opens an
  * HTTP request itself, with node:http(s), undici or the global fetch. Webhooks, knowledge fetches
  * and the model and embeddings providers all go through it (the providers through its `fetch`).
  */
-const src = fileURLToPath(new URL('../../src/', import.meta.url));
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
+const src = srcDir;
 
 /** The ways a file could call out on its own, found in its text. */
 function callsOut(text: string): string[] {
@@ -33,7 +25,7 @@ function callsOut(text: string): string[] {
   return found;
 }
 
-const files = sources(src).map((file) => ({
+const files = sourceFiles().map((file) => ({
   path: relative(src, file),
   text: readFileSync(file, 'utf8'),
 }));

@@ -7,7 +7,7 @@ import { mailsTo } from '../account/mail.ts';
 import { signupUser, type TestUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { waitFor } from '../support/wait.ts';
-import { addMember, setPlan } from '../support/world.ts';
+import { addMember, setPlan, setUsed } from '../support/world.ts';
 import {
   clockTo,
   creditsRow,
@@ -16,7 +16,6 @@ import {
   nextMonthStart,
   noticesOf,
   reserveMany,
-  setUsed,
   tryReserve,
   workspaceOn,
 } from './helpers.ts';

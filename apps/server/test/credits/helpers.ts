@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { notifications, type Plan, workspaceCredits, workspaces } from '../../src/db/schema/index.ts';
 import { reserveCredit } from '../../src/features/credits/credits.service.ts';
 import { AppError } from '../../src/http/errors.ts';
-import { now, setClockOffset } from '../../src/lib/clock.ts';
+import { setClockOffset } from '../../src/lib/clock.ts';
 import type { TestUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
 import { insertWorkspace } from '../support/world.ts';
@@ -36,15 +36,8 @@ export async function workspaceOn(
   return ws;
 }
 
-/** Sets the counter of the current period directly (setup only). */
-export async function setUsed(t: TestApp, workspaceId: string, used: number) {
-  const at = now();
-  const row = { periodStart: monthStart(at), periodEnd: nextMonthStart(at), used };
-  await t.ctx.db
-    .insert(workspaceCredits)
-    .values({ workspaceId, ...row })
-    .onConflictDoUpdate({ target: workspaceCredits.workspaceId, set: row });
-}
+/** The fixture lives in test/support/world.ts; this name stays for files that import it from here. */
+export { setUsed } from '../support/world.ts';
 
 export async function creditsRow(t: TestApp, workspaceId: string) {
   const [row] = await t.ctx.db

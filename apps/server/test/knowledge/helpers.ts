@@ -2,21 +2,8 @@ import { ingestionStep } from '../../src/features/knowledge/ingestion/ingest.job
 import type { TestUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
 
-export async function addSource(
-  t: TestApp,
-  user: TestUser,
-  assistantId: string,
-  body: Record<string, unknown>,
-) {
-  const res = await t.request({
-    method: 'POST',
-    url: `/api/assistants/${assistantId}/sources`,
-    headers: user.headers,
-    payload: body,
-  });
-  if (res.statusCode !== 201) throw new Error(`add source: ${res.statusCode} ${res.body}`);
-  return res.json().data as { id: string; status: string };
-}
+/** The factory lives in test/support/factories.ts; this name stays for files that import it from here. */
+export { addSource } from '../support/factories.ts';
 
 /** Runs the ingestion worker until the queue is empty. */
 export async function drainIngestion(t: TestApp) {

@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillStep, requestBackfill } from '../../src/features/knowledge/retrieval/vector-backfill.ts';
 import { useVectorIndex } from '../../src/features/knowledge/retrieval/vector-index.ts';
 import { embedOffline } from '../../src/providers/embeddings/offline.ts';
-import { createAssistant } from '../assistants/helpers.ts';
 import { onPostgres } from '../support/database.ts';
-import { signupUser } from '../support/factories.ts';
+import { addSource, createAssistant, signupUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { insertWorkspace } from '../support/world.ts';
-import { addSource, drainIngestion, search } from './helpers.ts';
+import { drainIngestion, search } from './helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,11 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knowledgeChunks, knowledgeSources } from '../../src/db/schema/index.ts';
-import { createAssistant } from '../assistants/helpers.ts';
+import { addSource, createAssistant } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { Site } from '../support/site.ts';
 import { createWorld, type World } from '../support/world.ts';
-import { addSource } from './helpers.ts';
 
 let t: TestApp;
 let w: World;

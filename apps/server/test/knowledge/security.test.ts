@@ -1,9 +1,9 @@
 import { afterAll, beforeAll } from 'vitest';
-import { createAssistant } from '../assistants/helpers.ts';
+import { addSource } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
-import { ownerOf, type World } from '../support/world.ts';
-import { addSource, multipart } from './helpers.ts';
+import { ownerOf, type World, withAssistant } from '../support/world.ts';
+import { multipart } from './helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,9 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const withAssistant = async (app: TestApp, w: World, ws: string) => ({
-  assistantId: await createAssistant(app, ownerOf(w, ws), ws),
-});
 const withSource = async (app: TestApp, w: World, ws: string) => {
   const { assistantId } = await withAssistant(app, w, ws);
   const src = await addSource(app, ownerOf(w, ws), assistantId, { type: 'text', name: 'n', text: 'hello' });

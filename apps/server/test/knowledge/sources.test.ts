@@ -2,12 +2,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knowledgeChunks, sourceFiles } from '../../src/db/schema/index.ts';
 import { countOrphanChunks } from '../../src/features/knowledge/sources/sources.repo.ts';
-import { createAssistant } from '../assistants/helpers.ts';
 import { makeDocx, makePdf } from '../support/documents.ts';
+import { addSource, createAssistant } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { waitFor } from '../support/wait.ts';
 import { createWorld, type World } from '../support/world.ts';
-import { addSource, drainIngestion, getSource, multipart, search } from './helpers.ts';
+import { drainIngestion, getSource, multipart, search } from './helpers.ts';
 
 let t: TestApp;
 let w: World;

@@ -8,12 +8,11 @@ import {
 } from '../../src/features/knowledge/retrieval/vector-backfill.ts';
 import { useVectorIndex } from '../../src/features/knowledge/retrieval/vector-index.ts';
 import { embedOffline } from '../../src/providers/embeddings/offline.ts';
-import { createAssistant } from '../assistants/helpers.ts';
-import { signupUser } from '../support/factories.ts';
+import { addSource, createAssistant, signupUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { waitFor } from '../support/wait.ts';
 import { insertWorkspace } from '../support/world.ts';
-import { addSource, drainIngestion, search } from './helpers.ts';
+import { drainIngestion, search } from './helpers.ts';
 
 /**
  * Deferred vectors (docs/decisions/0004-knowledge.md): chunks of namespaces searched exactly

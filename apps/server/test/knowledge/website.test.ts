@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAssistant } from '../assistants/helpers.ts';
+import { addSource, createAssistant } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { Site } from '../support/site.ts';
 import { createWorld, type World } from '../support/world.ts';
-import { addSource, drainIngestion, getSource, search } from './helpers.ts';
+import { drainIngestion, getSource, search } from './helpers.ts';
 
 let t: TestApp;
 let guarded: TestApp;

@@ -41,3 +41,37 @@ export async function personalToken(t: TestApp, user: TestUser): Promise<Record<
   if (res.statusCode !== 201) throw new Error(`token failed: ${res.statusCode} ${res.body}`);
   return { authorization: `Bearer ${res.json().data.token}` };
 }
+
+/** Creates an assistant through the API as `user` in `workspaceId`; returns its id. */
+export async function createAssistant(
+  t: TestApp,
+  user: TestUser,
+  workspaceId: string,
+  body: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/assistants',
+    headers: user.headers,
+    payload: { workspaceId, name: 'Helper', ...body },
+  });
+  if (res.statusCode !== 201) throw new Error(`create assistant: ${res.statusCode} ${res.body}`);
+  return res.json().data.id;
+}
+
+/** Adds a knowledge source to an assistant through the API (ingested later: drainIngestion). */
+export async function addSource(
+  t: TestApp,
+  user: TestUser,
+  assistantId: string,
+  body: Record<string, unknown>,
+): Promise<{ id: string; status: string }> {
+  const res = await t.request({
+    method: 'POST',
+    url: `/api/assistants/${assistantId}/sources`,
+    headers: user.headers,
+    payload: body,
+  });
+  if (res.statusCode !== 201) throw new Error(`add source: ${res.statusCode} ${res.body}`);
+  return res.json().data;
+}

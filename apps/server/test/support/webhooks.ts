@@ -1,11 +1,13 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { events, webhookDeliveries } from '../../src/db/schema/index.ts';
 import type { EventType } from '../../src/features/events/event-types.ts';
 import { recordEvent } from '../../src/features/events/events.service.ts';
 import type { StartedJobs } from '../../src/jobs/catalog.ts';
-import type { TestApp } from './harness.ts';
+import { createTestApp, type TestApp } from './harness.ts';
+import { Receiver } from './receiver.ts';
 import { waitFor } from './wait.ts';
+import { createWorld, type World } from './world.ts';
 
 /** The webhook jobs (outbox relay and delivery) on a test app, polling fast; stop them before `t.close()`. */
 export function runWorkers(t: TestApp): StartedJobs {
@@ -13,6 +15,25 @@ export function runWorkers(t: TestApp): StartedJobs {
     'event-dispatch': 10,
     'webhook-delivery': 20,
   });
+}
+
+export type WebhookWorld = { t: TestApp; w: World; rx: Receiver; stop: () => Promise<void> };
+
+/**
+ * A test app (`env` on top of private networks allowed, so the local receiver can be reached)
+ * with the shared world, a receiver, and the webhook workers running; `stop` ends them in order.
+ */
+export async function startWebhookWorld(env: Record<string, string> = {}): Promise<WebhookWorld> {
+  const t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...env });
+  const w = await createWorld(t);
+  const rx = await new Receiver().start();
+  const workers = runWorkers(t);
+  const stop = async () => {
+    await workers.stop(1000);
+    await rx.close();
+    await t.close();
+  };
+  return { t, w, rx, stop };
 }
 
 /** Creates a Form A webhook through the API; returns its id and secret. */
@@ -41,6 +62,19 @@ export async function createHookB(
   const res = await t.request({ method: 'POST', url: '/api/webhooks', headers, payload: body });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().data;
+}
+
+/**
+ * Events of one type recorded for a workspace (the outbox table), oldest first: ids are
+ * time-ordered, and without an order PostgreSQL returns heap order, which the relay's updates
+ * reshuffle.
+ */
+export async function eventsOf(t: TestApp, workspaceId: string, type: string) {
+  return t.ctx.db
+    .select()
+    .from(events)
+    .where(and(eq(events.workspaceId, workspaceId), eq(events.type, type)))
+    .orderBy(asc(events.id));
 }
 
 /** Records an event as a feature would, in its own committed transaction (fixture setup). */

@@ -1,10 +1,17 @@
 import { eq } from 'drizzle-orm';
-import { apiKeys, memberships, type Plan, type Role, workspaces } from '../../src/db/schema/index.ts';
+import {
+  apiKeys,
+  memberships,
+  type Plan,
+  type Role,
+  workspaceCredits,
+  workspaces,
+} from '../../src/db/schema/index.ts';
 import type { Scope } from '../../src/http/actor.ts';
 import { addDays, now } from '../../src/lib/clock.ts';
 import { randomToken, sha256Hex } from '../../src/lib/crypto.ts';
 import { newId } from '../../src/lib/ids.ts';
-import { personalToken, signupUser, type TestUser } from './factories.ts';
+import { createAssistant, personalToken, signupUser, type TestUser } from './factories.ts';
 import type { TestApp } from './harness.ts';
 
 /**
@@ -109,4 +116,23 @@ export { personalToken };
 /** The owner of one of the world's workspaces (the security suite prepares resources as them). */
 export function ownerOf(w: World, workspaceId: string): TestUser {
   return workspaceId === w.ws ? w.owner : workspaceId === w.otherWs ? w.outsider : w.freeOwner;
+}
+
+/** A security suite's `prepare`: an assistant in `workspaceId`, created by its owner. */
+export async function withAssistant(t: TestApp, w: World, workspaceId: string) {
+  return { assistantId: await createAssistant(t, ownerOf(w, workspaceId), workspaceId) };
+}
+
+/** Sets the credit counter of the current month directly (setup only). */
+export async function setUsed(t: TestApp, workspaceId: string, used: number) {
+  const at = now();
+  const row = {
+    periodStart: new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1)),
+    periodEnd: new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1)),
+    used,
+  };
+  await t.ctx.db
+    .insert(workspaceCredits)
+    .values({ workspaceId, ...row })
+    .onConflictDoUpdate({ target: workspaceCredits.workspaceId, set: row });
 }

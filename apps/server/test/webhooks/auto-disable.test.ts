@@ -3,36 +3,26 @@ import { join } from 'node:path';
 import { and, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications, webhookDeliveries, webhookFailures } from '../../src/db/schema/index.ts';
-import type { StartedJobs } from '../../src/jobs/catalog.ts';
 import { addDays, now } from '../../src/lib/clock.ts';
 import { newId } from '../../src/lib/ids.ts';
-import { createTestApp, type TestApp } from '../support/harness.ts';
-import { Receiver } from '../support/receiver.ts';
+import type { TestApp } from '../support/harness.ts';
+import type { Receiver } from '../support/receiver.ts';
 import { waitFor } from '../support/wait.ts';
-import { createHookA, emit, runWorkers, waitForQuiet } from '../support/webhooks.ts';
-import { createWorld, type World } from '../support/world.ts';
+import { createHookA, emit, startWebhookWorld, waitForQuiet } from '../support/webhooks.ts';
+import type { World } from '../support/world.ts';
 
 let t: TestApp;
 let w: World;
 let rx: Receiver;
-let workers: StartedJobs;
-
+let stop = async () => {};
 beforeAll(async () => {
   // Schedule A with 0 s delays: each event makes three quick attempts.
-  t = await createTestApp({
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  ({ t, w, rx, stop } = await startWebhookWorld({
     WEBHOOK_RETRY_DELAYS_A: '0,0',
     WEBHOOK_TIMEOUT_MS: '5000',
-  });
-  w = await createWorld(t);
-  rx = await new Receiver().start();
-  workers = runWorkers(t);
+  }));
 });
-afterAll(async () => {
-  await workers?.stop(1000);
-  await rx?.close();
-  await t?.close();
-});
+afterAll(() => stop());
 
 const getHook = async (id: string) =>
   (

@@ -1,34 +1,24 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StartedJobs } from '../../src/jobs/catalog.ts';
-import { createTestApp, type TestApp } from '../support/harness.ts';
-import { Receiver } from '../support/receiver.ts';
+import type { TestApp } from '../support/harness.ts';
+import type { Receiver } from '../support/receiver.ts';
 import { waitFor } from '../support/wait.ts';
-import { createHookA, createHookB, emit, runWorkers, waitForQuiet } from '../support/webhooks.ts';
-import { createWorld, type World } from '../support/world.ts';
+import { createHookA, createHookB, emit, startWebhookWorld, waitForQuiet } from '../support/webhooks.ts';
+import type { World } from '../support/world.ts';
 
 let t: TestApp;
 let w: World;
 let rx: Receiver;
-let workers: StartedJobs;
-
+let stop = async () => {};
 beforeAll(async () => {
-  t = await createTestApp({
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  ({ t, w, rx, stop } = await startWebhookWorld({
     WEBHOOK_TIMEOUT_MS: '1500',
     WEBHOOK_RETRY_DELAYS_A: '0.3,0.6',
     WEBHOOK_RETRY_DELAYS_B: '0.2,0.2,0.2',
-  });
-  w = await createWorld(t);
-  rx = await new Receiver().start();
-  workers = runWorkers(t);
+  }));
 });
-afterAll(async () => {
-  await workers?.stop(1000);
-  await rx?.close();
-  await t?.close();
-});
+afterAll(() => stop());
 
 const deliveries = async (hookId: string) => {
   const res = await t.request({

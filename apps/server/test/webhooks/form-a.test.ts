@@ -5,7 +5,7 @@ import { dispatchEvents } from '../../src/features/webhooks/webhooks.jobs.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
 import { createHookA, emit } from '../support/webhooks.ts';
-import { createWorld, insertApiKey, personalToken, type World } from '../support/world.ts';
+import { createWorld, insertApiKey, ownerOf, personalToken, type World } from '../support/world.ts';
 
 let t: TestApp;
 let w: World;
@@ -21,13 +21,7 @@ afterAll(async () => {
 const URL_OK = 'https://93.184.215.14/hooks/parley';
 const base = (ws: string) => `/api/workspaces/${ws}/webhooks`;
 const newHook = async (t: TestApp, world: World, ws: string) => {
-  const headers =
-    ws === world.ws
-      ? world.owner.headers
-      : ws === world.otherWs
-        ? world.outsider.headers
-        : world.freeOwner.headers;
-  const { id } = await createHookA(t, ws, headers, { url: URL_OK, events: ['*'] });
+  const { id } = await createHookA(t, ws, ownerOf(world, ws).headers, { url: URL_OK, events: ['*'] });
   return { webhookId: id };
 };
 const newDelivery = async (t: TestApp, world: World, ws: string) => {

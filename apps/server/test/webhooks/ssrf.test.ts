@@ -3,31 +3,26 @@ import { hostname } from 'node:os';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookDeliveries, webhooks } from '../../src/db/schema/index.ts';
-import type { StartedJobs } from '../../src/jobs/catalog.ts';
 import { isBlockedAddress } from '../../src/lib/outbound/address-policy.ts';
 import { checkOutboundUrl, guardedLookup } from '../../src/lib/outbound/guard.ts';
 import { postOutbound } from '../../src/lib/outbound/http.ts';
-import { createTestApp, type TestApp } from '../support/harness.ts';
-import { Receiver } from '../support/receiver.ts';
+import type { TestApp } from '../support/harness.ts';
+import type { Receiver } from '../support/receiver.ts';
 import { waitFor } from '../support/wait.ts';
-import { createHookA, emit, runWorkers } from '../support/webhooks.ts';
-import { createWorld, type World } from '../support/world.ts';
+import { createHookA, emit, startWebhookWorld } from '../support/webhooks.ts';
+import type { World } from '../support/world.ts';
 
 let t: TestApp;
 let w: World;
 let rx: Receiver;
-let workers: StartedJobs;
+let stop = async () => {};
 beforeAll(async () => {
-  t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_RETRY_DELAYS_A: '0,0' });
-  w = await createWorld(t);
-  rx = await new Receiver().start();
-  workers = runWorkers(t);
+  ({ t, w, rx, stop } = await startWebhookWorld({
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false',
+    WEBHOOK_RETRY_DELAYS_A: '0,0',
+  }));
 });
-afterAll(async () => {
-  await workers?.stop(1000);
-  await rx?.close();
-  await t?.close();
-});
+afterAll(() => stop());
 
 const REFUSED = [
   'https://127.0.0.1/',

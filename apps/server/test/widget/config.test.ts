@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '../../src/db/schema/index.ts';
-import { createAssistant } from '../assistants/helpers.ts';
+import { createAssistant } from '../support/factories.ts';
 import { createTestApp, ORIGIN, type TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
 import { createWorld, ownerOf, personalToken, type World } from '../support/world.ts';

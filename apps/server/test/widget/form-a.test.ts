@@ -1,18 +1,13 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  conversations,
-  events,
-  messages,
-  widgetSessions,
-  widgetUsage,
-  workspaceCredits,
-} from '../../src/db/schema/index.ts';
+import { conversations, messages, widgetSessions, widgetUsage } from '../../src/db/schema/index.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { newId } from '../../src/lib/ids.ts';
-import { addSource, drainIngestion } from '../knowledge/helpers.ts';
+import { drainIngestion } from '../knowledge/helpers.ts';
+import { addSource } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
-import { createWorld, type World } from '../support/world.ts';
+import { eventsOf } from '../support/webhooks.ts';
+import { createWorld, setUsed, type World } from '../support/world.ts';
 import {
   fromSite,
   initWidget,
@@ -53,15 +48,6 @@ beforeAll(async () => {
   await drainIngestion(t);
 });
 afterAll(() => t.close());
-
-const eventsOf = async (type: string) =>
-  t.ctx.db
-    .select()
-    .from(events)
-    .where(and(eq(events.workspaceId, w.ws), eq(events.type, type)))
-    // Oldest first (ids are time-ordered): without an order PostgreSQL returns heap order, which
-    // the dispatcher's updates reshuffle.
-    .orderBy(asc(events.id));
 
 describe('POST /api/widget/{assistantId}/init', () => {
   it('creates a session: id, token (stored only as SHA-256), public config, empty history', async () => {
@@ -192,15 +178,7 @@ describe('POST /api/widget/{assistantId}/chat', () => {
 
   it('403 credits_limit_exceeded before any stream; the daily message is given back', async () => {
     const free = await widgetAssistant(t, w.freeOwner, w.freeWs);
-    await t.ctx.db
-      .insert(workspaceCredits)
-      .values({
-        workspaceId: w.freeWs,
-        periodStart: new Date(Date.UTC(2000, 0, 1)),
-        periodEnd: new Date(Date.UTC(2999, 0, 1)),
-        used: 50,
-      })
-      .onConflictDoUpdate({ target: workspaceCredits.workspaceId, set: { used: 50 } });
+    await setUsed(t, w.freeWs, 50); // the Free plan's 50 credits, all spent
     const s = await initWidget(t, free);
     const r = await widgetChat(t, free, s, 'hello');
     expect(r.status).toBe(403);
@@ -283,7 +261,7 @@ describe('POST /api/widget/{assistantId}/sessions/{sessionId}/end', () => {
   it('ends the session once (conversation.ended at once, conversation closed), answers the same again', async () => {
     const s = await initWidget(t, asst);
     await widgetChat(t, asst, s, 'How long do refunds take?');
-    const before = (await eventsOf('conversation.ended')).length;
+    const before = (await eventsOf(t, w.ws, 'conversation.ended')).length;
     const first = await end(s);
     expect(first.statusCode).toBe(200);
     expect(first.headers['access-control-allow-origin']).toBe(SITE);
@@ -300,7 +278,7 @@ describe('POST /api/widget/{assistantId}/sessions/{sessionId}/end', () => {
     expect(second.statusCode).toBe(200);
     expect(second.json().data).toEqual(result);
 
-    const ended = await eventsOf('conversation.ended');
+    const ended = await eventsOf(t, w.ws, 'conversation.ended');
     expect(ended.length).toBe(before + 1);
     const [session] = await t.ctx.db.select().from(widgetSessions).where(eq(widgetSessions.id, s.sessionId));
     expect(ended.at(-1)?.data).toMatchObject({
@@ -347,10 +325,10 @@ describe('POST /api/widget/{assistantId}/sessions/{sessionId}/end', () => {
 
   it('ends a session that never chatted (no conversation): messageCount 0, the event still sent', async () => {
     const s = await initWidget(t, asst);
-    const before = (await eventsOf('conversation.ended')).length;
+    const before = (await eventsOf(t, w.ws, 'conversation.ended')).length;
     const res = await end(s);
     expect(res.json().data).toMatchObject({ messageCount: 0, status: 'ended' });
-    const ended = await eventsOf('conversation.ended');
+    const ended = await eventsOf(t, w.ws, 'conversation.ended');
     expect(ended.length).toBe(before + 1);
     expect(ended.at(-1)?.data).toMatchObject({ sessionId: s.sessionId, conversationId: null });
   });

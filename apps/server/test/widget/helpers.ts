@@ -1,8 +1,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { createAssistant } from '../assistants/helpers.ts';
 import { type ChatEvent, parseEvents, textOf } from '../chat/helpers.ts';
-import type { TestUser } from '../support/factories.ts';
+import { createAssistant, type TestUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
 
 /** The customer's website that embeds the widget in these tests. */

@@ -1,20 +1,10 @@
-import { and, asc, eq } from 'drizzle-orm';
-import { events, invitations, type Role } from '../../src/db/schema/index.ts';
+import { invitations, type Role } from '../../src/db/schema/index.ts';
 import { addDays, now } from '../../src/lib/clock.ts';
 import { randomToken, sha256Hex } from '../../src/lib/crypto.ts';
 import { newId } from '../../src/lib/ids.ts';
 import type { TestUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
 import { addMember, insertWorkspace, type World } from '../support/world.ts';
-
-/** Events of one type recorded for a workspace (the outbox table). */
-export async function eventsOf(t: TestApp, workspaceId: string, type: string) {
-  return t.ctx.db
-    .select()
-    .from(events)
-    .where(and(eq(events.workspaceId, workspaceId), eq(events.type, type)))
-    .orderBy(asc(events.id));
-}
 
 /** A fresh workspace owned by the world's owner with the world's admin, member and guest. */
 export async function cloneWorld(t: TestApp, w: World): Promise<string> {

@@ -7,8 +7,9 @@ import { setClockOffset } from '../../src/lib/clock.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { personalToken, signupUser, uniqueEmail } from '../support/factories.ts';
 import { createTestApp, ORIGIN, type TestApp } from '../support/harness.ts';
+import { eventsOf } from '../support/webhooks.ts';
 import { addMember, createWorld, type World } from '../support/world.ts';
-import { cloneWorld, eventsOf, insertInvitation } from './helpers.ts';
+import { cloneWorld, insertInvitation } from './helpers.ts';
 
 let t: TestApp;
 let w: World;

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { personalToken, signupUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { eventsOf } from '../support/webhooks.ts';
 import { addMember, createWorld, type World } from '../support/world.ts';
-import { cloneWorld, eventsOf } from './helpers.ts';
+import { cloneWorld } from './helpers.ts';
 
 let t: TestApp;
 let w: World;
