@@ -14,10 +14,8 @@ import { registerAuth } from './http/auth.ts';
 import { registerErrorHandler, sendError, toAppError } from './http/error-handler.ts';
 import { typed } from './http/feature.ts';
 import { registerForeground } from './http/foreground.ts';
-import { setCursorSecret } from './http/pagination.ts';
 import { documentRoute } from './http/route-docs.ts';
 import { registerTenantResolver } from './http/tenant.ts';
-import { hmacSha256 } from './lib/crypto.ts';
 
 export type App = FastifyInstance;
 
@@ -39,7 +37,6 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     // Router-level failures (bad URL encoding, over-long params) use the one error model too.
     frameworkErrors: (err, request, reply) => sendError(reply, toAppError(err, request)),
   });
-  setCursorSecret(hmacSha256(ctx.config.encryptionKey, 'cursor'));
   await ctx.limits.ready();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

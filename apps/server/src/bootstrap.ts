@@ -4,8 +4,10 @@ import type { AppContext } from './context.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { createEmbedder } from './features/knowledge/embedder.ts';
+import { createCursors } from './http/pagination.ts';
 import { createRateLimits } from './http/rate-limits.ts';
 import { Jobs } from './jobs/runner.ts';
+import { hmacSha256 } from './lib/crypto.ts';
 import { createFanout } from './lib/fanout.ts';
 import { Lanes } from './lib/lanes.ts';
 import { LogSink } from './lib/log.ts';
@@ -42,6 +44,9 @@ export function createContext(config: Config, database: Database): AppContext {
     embedder: createEmbedder(config.embeddings),
     vectors: {},
     sheets: new Map(),
+    // The same derivation as before cursors moved here: cursors handed out earlier stay valid.
+    cursors: createCursors(hmacSha256(config.encryptionKey, 'cursor')),
+    credentialTouches: new Map(),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { SheetCache } from './features/knowledge/realtime/spreadsheet.ts';
 import type { VectorState } from './features/knowledge/retrieval/vector-index.ts';
+import type { Cursors } from './http/pagination.ts';
 import type { RateLimits } from './http/rate-limits.ts';
 import type { Jobs } from './jobs/runner.ts';
 import type { Fanout } from './lib/fanout.ts';
@@ -31,6 +32,10 @@ export type AppContext = {
   vectors: VectorState;
   /** Live spreadsheet rows read recently (features/knowledge/realtime/spreadsheet.ts). */
   sheets: SheetCache;
+  /** Signed keyset cursors of cursor-paged lists (http/pagination.ts). */
+  cursors: Cursors;
+  /** When this process last stamped each bearer credential's lastUsedAt (features/auth/credentials.service.ts). */
+  credentialTouches: Map<string, number>;
 };
 
 /** The public origin the app is served from (decisions §3 CSRF guard, invite links). */

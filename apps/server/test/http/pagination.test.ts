@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cursorQuery,
-  decodeCursor,
-  encodeCursor,
-  offsetQuery,
-  toCursorPage,
-} from '../../src/http/pagination.ts';
+import { createCursors, cursorQuery, offsetQuery } from '../../src/http/pagination.ts';
 import { signupUser, type TestUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { insertWorkspace } from '../support/world.ts';
@@ -33,6 +27,15 @@ describe('offset and limit', () => {
 
 describe('cursors', () => {
   const key = { t: Date.parse('2026-11-22T01:02:03.004Z'), id: 'msg_01jd0000000000000000000000' };
+  const cursors = createCursors(Buffer.from('a test key'));
+  const decodeCursor = cursors.decode;
+  const encodeCursor = cursors.encode;
+  const toCursorPage = cursors.page;
+
+  it('refuses a cursor signed with another key (another installation)', () => {
+    const other = createCursors(Buffer.from('another key'));
+    expect(() => decodeCursor(other.encode(key))).toThrow('Invalid cursor');
+  });
 
   it('round-trips an encoded position', () => {
     expect(decodeCursor(encodeCursor(key))).toEqual(key);

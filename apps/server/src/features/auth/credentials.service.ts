@@ -100,8 +100,6 @@ export async function actorFromBearer(
   return null;
 }
 
-/** When this process last stamped each bearer credential (ms); bounded, a miss costs one UPDATE. */
-const lastTouched = new Map<string, number>();
 const TOUCH_EVERY_MS = 60_000;
 
 /**
@@ -113,6 +111,8 @@ export async function touchCredential(ctx: AppContext, actor: Actor): Promise<vo
   if (actor.kind === 'user' && actor.via === 'session') return;
   const id = actor.kind === 'apiKey' ? actor.keyId : actor.tokenId;
   const at = now();
+  // When this process last stamped it (ms; ctx.credentialTouches): bounded, a miss costs one UPDATE.
+  const lastTouched = ctx.credentialTouches;
   const last = lastTouched.get(id);
   if (last !== undefined && at.getTime() - last < TOUCH_EVERY_MS) return;
   if (lastTouched.size >= 10_000) lastTouched.clear();

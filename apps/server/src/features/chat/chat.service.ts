@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { Tenant } from '../../http/actor.ts';
 import { AppError } from '../../http/errors.ts';
-import { decodeCursor, toCursorPage } from '../../http/pagination.ts';
 import type { AssistantRow } from '../assistants/assistants.repo.ts';
 import type { LoadedAssistant } from '../assistants/assistants.resource.ts';
 import * as conversations from '../conversations/conversations.service.ts';
@@ -70,9 +69,9 @@ export async function listChats(
     assistantId: assistant.id,
     userId,
     limit: q.limit,
-    after: decodeCursor(q.cursor),
+    after: ctx.cursors.decode(q.cursor),
   });
-  return toCursorPage(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
+  return ctx.cursors.page(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
 }
 
 /** The messages of one of the caller's chats (chat.resource.ts), oldest first. */
@@ -85,7 +84,7 @@ export async function listChatMessages(
     workspaceId: chat.workspaceId,
     conversationId: chat.id,
     limit: q.limit,
-    after: decodeCursor(q.cursor),
+    after: ctx.cursors.decode(q.cursor),
   });
-  return toCursorPage(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
+  return ctx.cursors.page(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { conflictResponse, dataOf, errorBody, idParam } from '../../http/envelope.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Feature } from '../../http/feature.ts';
-import { cursorPage, cursorQuery, decodeCursor, toCursorPage } from '../../http/pagination.ts';
+import { cursorPage, cursorQuery } from '../../http/pagination.ts';
 import { resourceOf, tenantOf } from '../../http/tenant.ts';
 import { messageSchema } from '../chat/chat.schemas.ts';
 import { findConversation, listMessages, postAgentMessage, toMessage } from './conversations.service.ts';
@@ -29,9 +29,9 @@ export const messagesV1Routes: Feature = (app, ctx) => {
         workspaceId: conversation.workspaceId,
         conversationId: conversation.id,
         limit: q.limit,
-        after: decodeCursor(q.cursor),
+        after: ctx.cursors.decode(q.cursor),
       });
-      const page = toCursorPage(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
+      const page = ctx.cursors.page(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
       return { ...page, data: page.data.map(toMessage) };
     },
   );

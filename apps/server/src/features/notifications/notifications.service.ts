@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { notFound } from '../../http/errors.ts';
-import { decodeCursor, toCursorPage } from '../../http/pagination.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import * as repo from './notifications.repo.ts';
@@ -41,8 +40,8 @@ export async function listNotifications(
   userId: string,
   q: { limit: number; cursor?: string },
 ) {
-  const rows = await repo.listForUser(ctx.db, userId, q.limit, decodeCursor(q.cursor));
-  return toCursorPage(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
+  const rows = await repo.listForUser(ctx.db, userId, q.limit, ctx.cursors.decode(q.cursor));
+  return ctx.cursors.page(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
 }
 
 export async function readNotification(ctx: AppContext, userId: string, id: string) {

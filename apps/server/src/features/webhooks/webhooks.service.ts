@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { WebhookFormat } from '../../db/schema/index.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
-import { decodeCursor, toCursorPage } from '../../http/pagination.ts';
 import { now } from '../../lib/clock.ts';
 import { encrypt } from '../../lib/crypto.ts';
 import { newId } from '../../lib/ids.ts';
@@ -119,8 +118,14 @@ export async function listDeliveries(
   q: { limit: number; cursor?: string },
 ) {
   await getWebhook(ctx, workspaceId, 'A', webhookId);
-  const rows = await repo.listDeliveries(ctx.db, workspaceId, webhookId, q.limit, decodeCursor(q.cursor));
-  return toCursorPage(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
+  const rows = await repo.listDeliveries(
+    ctx.db,
+    workspaceId,
+    webhookId,
+    q.limit,
+    ctx.cursors.decode(q.cursor),
+  );
+  return ctx.cursors.page(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
 }
 
 /** Manual retry (decisions §9): any final status → one new attempt, now. */
