@@ -103,7 +103,7 @@ async function memoryOf(
   const t0 = performance.now();
   const streams = await open();
   const opened = streams.length / ((performance.now() - t0) / 1000);
-  await sleep(1000);
+  await sleep(1000); // measurement pacing: the streams settle before the memory reading
   const during = await server.memory();
   const n = streams.length;
   const per = (a: number, b: number) => (a - b) / n / 1024;
@@ -188,7 +188,7 @@ async function fanOutOne(
       content: `Agent reply ${r}`,
     });
     await t.wait((r + 1) * n);
-    await sleep(200);
+    await sleep(200); // measurement pacing: a gap between rounds
   }
   for (const st of streams) st.close();
   await sleep(1000); // the server has seen them close before the next memory reading
@@ -320,7 +320,7 @@ export async function runWidgetBench() {
     server = await startServer(serverDir, env, join(dir, 'app-2.log'));
     const srv = server;
     for (const st of await openAll(srv, a.id, visitors.slice(0, 100))) st.close(); // warm-up
-    await sleep(500);
+    await sleep(500); // measurement pacing: the warm-up streams are gone before the memory run
     const open = (s: Server) => () => openAll(s, a.id, visitors);
     const mem = [(await memoryOf(srv, `app: ${total} streams, one session each`, open(srv), false, true)).m];
     const lat = [await fanOutOne(srv, a, chatted[0]![0], chatted[0]![1], fan)];
@@ -332,7 +332,7 @@ export async function runWidgetBench() {
     server = await startServer(serverDir, env, join(dir, 'floor.log'), [self, '--floor'], 'floor');
     const floor = server;
     for (const st of await openAll(floor, a.id, visitors.slice(0, 100))) st.close();
-    await sleep(500);
+    await sleep(500); // measurement pacing: as above
     mem.push((await memoryOf(floor, `floor: ${total} streams`, open(floor), false, true)).m);
     lat.push(await fanOutOne(floor, a, visitors[0]!, visitors[0]!.sessionId, fan));
     const floorBurst = await fanOutBurst(

@@ -98,6 +98,7 @@ describe('at-least-once delivery across processes', () => {
             return out;
           });
           emitted.push(...ids);
+          // Paced on purpose (not a wait for anything): events keep coming while the servers are killed.
           await new Promise((r) => setTimeout(r, 50));
         }
       })();
