@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { userIdOf } from '../../http/auth.ts';
-import { dataOf, errorBody, iso, isoOrNull } from '../../http/envelope.ts';
+import { dataOf, iso, isoOrNull } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../http/pagination.ts';
 import { tenantOf } from '../../http/tenant.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { actorOf } from '../../http/auth.ts';
-import { dataOf, errorBody } from '../../http/envelope.ts';
+import { dataOf } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { offsetPage } from '../../http/pagination.ts';
 import { resourceOf, tenantOf } from '../../http/tenant.ts';

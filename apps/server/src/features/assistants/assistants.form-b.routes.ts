@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { actorOf } from '../../http/auth.ts';
-import { conflictResponse, dataOf, errorBody, iso } from '../../http/envelope.ts';
+import { conflictResponse, dataOf, iso } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../http/pagination.ts';
 import { resourceOf, tenantOf } from '../../http/tenant.ts';

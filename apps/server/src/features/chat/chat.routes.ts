@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { userIdOf } from '../../http/auth.ts';
-import { errorBody, idParam } from '../../http/envelope.ts';
+import { idParam } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { cursorPage, cursorQuery } from '../../http/pagination.ts';
 import { resourceOf, tenantOf } from '../../http/tenant.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { conflictResponse, dataOf, errorBody, idParam } from '../../http/envelope.ts';
+import { conflictResponse, dataOf, idParam } from '../../http/envelope.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Feature } from '../../http/feature.ts';
 import { cursorPage, cursorQuery } from '../../http/pagination.ts';

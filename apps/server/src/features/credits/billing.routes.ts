@@ -1,4 +1,4 @@
-import { dataOf, errorBody } from '../../http/envelope.ts';
+import { dataOf } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { billingParams, billingSchema, checkoutBody } from './billing.schemas.ts';
 import { billingSummary, startCheckout } from './billing.service.ts';

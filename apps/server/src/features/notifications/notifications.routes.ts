@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { userIdOf } from '../../http/auth.ts';
-import { dataOf, errorBody, idParam, iso, isoOrNull } from '../../http/envelope.ts';
+import { dataOf, idParam, iso, isoOrNull } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { cursorPage, cursorQuery } from '../../http/pagination.ts';
 import type { NotificationRow } from './notifications.repo.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { conflictResponse, dataOf, errorBody, idParam } from '../../http/envelope.ts';
+import { conflictResponse, dataOf, idParam } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../http/pagination.ts';
 import { resourceOf, tenantOf } from '../../http/tenant.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { publicBaseUrl } from '../../context.ts';
-import { dataOf, errorBody, idParam } from '../../http/envelope.ts';
+import { dataOf, idParam } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { resourceOf } from '../../http/tenant.ts';
 import { widgetConfigPatch, widgetSettings } from './widget-config.schemas.ts';

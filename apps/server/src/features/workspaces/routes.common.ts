@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Role } from '../../db/schema/index.ts';
-import { conflictResponse, errorBody } from '../../http/envelope.ts';
+import { conflictResponse } from '../../http/envelope.ts';
 import { forbidden } from '../../http/errors.ts';
 import { tenantOf } from '../../http/tenant.ts';
 

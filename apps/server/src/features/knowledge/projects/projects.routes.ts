@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { dataOf, errorBody, iso } from '../../../http/envelope.ts';
+import { dataOf, iso } from '../../../http/envelope.ts';
 import type { Feature } from '../../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../../http/pagination.ts';
 import { resourceOf, tenantOf } from '../../../http/tenant.ts';
