@@ -54,7 +54,8 @@ const REFUSED = [
   'https://[::]/',
   'https://[::ffff:127.0.0.1]/',
   'https://[::ffff:7f00:1]/',
-  'https://[::ffff:8.8.8.8]/', // IPv4-mapped: refused whatever it maps to
+  'https://[::ffff:0:127.0.0.1]/', // IPv4-translated loopback
+  'https://[::ffff:0:7f00:1]/',
   'https://[fc00::1]/',
   'https://[fd12:3456::1]/',
   'https://[fe80::1]/',

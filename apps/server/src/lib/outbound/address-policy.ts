@@ -1,48 +1,99 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * The SSRF address policy (issue 3 item 5; decisions §9): every outgoing request Parley makes on
- * a customer's behalf (webhooks now, website crawling later) may only reach public unicast
- * addresses. Ranges: IANA special-purpose registries for IPv4 and IPv6.
+ * The SSRF address policy (docs/webhooks.md "Addresses Parley will not call"): every request Parley makes on a
+ * customer's behalf (webhooks, website and sitemap crawls, spreadsheet and store sources) may only
+ * reach globally reachable unicast addresses. It allows, it does not forbid:
+ *
+ * - IPv6: only global unicast `2000::/3`, minus the IANA special-purpose ranges inside it. An
+ *   address that embeds an IPv4 one (mapped, translated, compatible, NAT64, 6to4, Teredo) is
+ *   judged by that IPv4 address, since that is where a connection would go.
+ * - IPv4: anything but the IANA special-purpose ranges, multicast and the reserved block.
  */
-// Two lists: Node's BlockList matches IPv4 addresses against IPv4-mapped IPv6 rules, and
-// ::ffff:0:0/96 below would otherwise refuse every IPv4 address.
 const blocked4 = new BlockList();
-const blocked6 = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], // "this network", unspecified
-  ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // CGNAT
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local (cloud metadata lives here)
-  ['172.16.0.0', 12], // private
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.0.2.0', 24], // documentation
-  ['192.88.99.0', 24], // 6to4 relay anycast
-  ['192.168.0.0', 16], // private
-  ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24], // documentation
-  ['203.0.113.0', 24], // documentation
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  blocked4.addSubnet(net, prefix, 'ipv4');
+/** IANA IPv4 special-purpose registry, plus multicast (224/4) and reserved (240/4). */
+export const SPECIAL_IPV4: ReadonlyArray<readonly [string, number, string]> = [
+  ['0.0.0.0', 8, '"this network"'],
+  ['10.0.0.0', 8, 'private'],
+  ['100.64.0.0', 10, 'shared address space (CGNAT)'],
+  ['127.0.0.0', 8, 'loopback'],
+  ['169.254.0.0', 16, 'link-local (cloud metadata)'],
+  ['172.16.0.0', 12, 'private'],
+  ['192.0.0.0', 24, 'IETF protocol assignments'],
+  ['192.0.2.0', 24, 'documentation (TEST-NET-1)'],
+  ['192.31.196.0', 24, 'AS112-v4'],
+  ['192.52.193.0', 24, 'AMT'],
+  ['192.88.99.0', 24, 'deprecated 6to4 relay anycast'],
+  ['192.168.0.0', 16, 'private'],
+  ['192.175.48.0', 24, 'direct delegation AS112'],
+  ['198.18.0.0', 15, 'benchmarking'],
+  ['198.51.100.0', 24, 'documentation (TEST-NET-2)'],
+  ['203.0.113.0', 24, 'documentation (TEST-NET-3)'],
+  ['224.0.0.0', 4, 'multicast'],
+  ['240.0.0.0', 4, 'reserved, limited broadcast'],
+];
+for (const [net, prefix] of SPECIAL_IPV4) blocked4.addSubnet(net, prefix, 'ipv4');
+
+/** IANA IPv6 special-purpose ranges inside 2000::/3 (everything outside it is refused anyway). */
+export const SPECIAL_IPV6_GLOBAL: ReadonlyArray<readonly [string, number, string]> = [
+  ['2001::', 23, 'IETF protocol assignments (Teredo is judged by its IPv4 addresses)'],
+  ['2001:db8::', 32, 'documentation'],
+  ['2002::', 16, '6to4 (judged by its IPv4 address)'],
+  ['2620:4f:8000::', 48, 'direct delegation AS112'],
+  ['3fff::', 20, 'documentation'],
+  ['5f00::', 16, 'segment routing (SRv6) SIDs'],
+];
+
+const MASK_32 = 0xffff_ffffn;
+
+/** An IPv6 literal as a 128-bit number (WHATWG URL parsing normalises the text first). */
+function ipv6Value(address: string): bigint | undefined {
+  let host: string;
+  try {
+    host = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return undefined;
+  }
+  const [head = '', tail] = host.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups =
+    tail === undefined ? left : [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
+  if (groups.length !== 8) return undefined;
+  return groups.reduce((acc, g) => (acc << 16n) | BigInt(Number.parseInt(g, 16)), 0n);
 }
-for (const [net, prefix] of [
-  ['::', 96], // unspecified, loopback, IPv4-compatible (deprecated)
-  ['::ffff:0:0', 96], // IPv4-mapped
-  ['64:ff9b::', 96], // NAT64 (reaches IPv4 space)
-  ['64:ff9b:1::', 48], // local-use NAT64
-  ['100::', 64], // discard-only
-  ['2001::', 23], // IETF protocol assignments (Teredo among them)
-  ['2001:db8::', 32], // documentation
-  ['2002::', 16], // 6to4 (embeds IPv4)
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-] as const) {
-  blocked6.addSubnet(net, prefix, 'ipv6');
+
+function inPrefix(value: bigint, net: string, prefix: number): boolean {
+  const base = ipv6Value(net);
+  if (base === undefined) return false;
+  const shift = BigInt(128 - prefix);
+  return value >> shift === base >> shift;
+}
+
+const ipv4Text = (n: bigint) => [24n, 16n, 8n, 0n].map((s) => Number((n >> s) & 0xffn)).join('.');
+
+/**
+ * The IPv4 addresses an IPv6 address carries, where a connection to it ends at IPv4: mapped
+ * (::ffff:0:0/96), translated (::ffff:0:0:0/96), compatible (::/96), NAT64 (64:ff9b::/96),
+ * 6to4 (2002::/16) and Teredo (2001::/32: the server's, and the client's, stored inverted).
+ * undefined when it embeds none.
+ */
+export function embeddedIPv4(value: bigint): string[] | undefined {
+  const low = value & MASK_32;
+  if (value >> 32n === 0xffffn) return [ipv4Text(low)]; // mapped
+  if (value >> 32n === 0xffff0000n) return [ipv4Text(low)]; // translated
+  if (value >> 32n === 0n && low > 1n) return [ipv4Text(low)]; // compatible (not :: or ::1)
+  if (inPrefix(value, '64:ff9b::', 96)) return [ipv4Text(low)]; // NAT64
+  if (inPrefix(value, '2002::', 16)) return [ipv4Text((value >> 80n) & MASK_32)]; // 6to4
+  if (inPrefix(value, '2001::', 32)) return [ipv4Text((value >> 64n) & MASK_32), ipv4Text(~low & MASK_32)];
+  return undefined;
+}
+
+function allowed6(value: bigint): boolean {
+  const carried = embeddedIPv4(value);
+  if (carried) return carried.every((v4) => !blocked4.check(v4, 'ipv4'));
+  if (value >> 125n !== 1n) return false; // outside 2000::/3
+  return !SPECIAL_IPV6_GLOBAL.some(([net, prefix]) => inPrefix(value, net, prefix));
 }
 
 /** True when `address` (an IP literal) is one we must never connect to on a customer's behalf. */
@@ -53,7 +104,8 @@ export function isBlockedAddress(address: string): boolean {
   if (family === 6) {
     // Zone ids (fe80::1%eth0) only appear on link-local addresses.
     if (bare.includes('%')) return true;
-    return blocked6.check(bare, 'ipv6');
+    const value = ipv6Value(bare);
+    return value === undefined || !allowed6(value);
   }
   return true; // not an IP at all: refuse rather than guess
 }
