@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.ts';
 import { addDays, now } from '../../lib/clock.ts';
 import { decrypt } from '../../lib/crypto.ts';
 import { postOutbound } from '../../lib/outbound/http.ts';
+import { httpStatusReason } from '../../lib/outbound/reasons.ts';
 import { emailNotice, notifyWorkspaceAdmins } from '../notifications/notifications.service.ts';
 import * as queue from './queue.repo.ts';
 import { signatureHeaders } from './signing.ts';
@@ -51,6 +52,10 @@ export async function attemptDelivery(
     timeoutMs: cfg.timeoutMs,
     allowPrivateNetworks: cfg.allowPrivateNetworks,
   });
+  // The delivery log shows the reason; what the socket said goes to the server log only.
+  if (result.cause !== undefined) {
+    log?.warn({ webhookId: d.webhookId, deliveryId: d.id, err: result.cause }, 'webhook attempt got no answer');
+  }
   const at = now();
   const attempt = d.attempt + 1;
   const ok = result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300;
@@ -61,7 +66,7 @@ export async function attemptDelivery(
     attempt,
     statusCode: result.statusCode ?? null,
     durationMs: result.durationMs,
-    lastError: ok ? null : (result.error ?? `HTTP ${result.statusCode}`),
+    lastError: ok ? null : (result.error ?? httpStatusReason(result.statusCode ?? 0)),
     updatedAt: at,
   };
   if (ok) {

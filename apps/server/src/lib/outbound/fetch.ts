@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { send } from './client.ts';
 import { type GuardOptions, OutboundRefused } from './guard.ts';
+import { OutboundError, outboundReason } from './reasons.ts';
 
 export type FetchOptions = GuardOptions & {
   timeoutMs: number;
@@ -19,6 +20,15 @@ export type FetchResult = { status: number; contentType: string; body: Buffer; f
  * re-checked, time and size are bounded.
  */
 export async function fetchOutbound(rawUrl: string, opts: FetchOptions): Promise<FetchResult> {
+  try {
+    return await fetchHops(rawUrl, opts);
+  } catch (err) {
+    // The message says what a user can act on; the socket's own words stay in `cause` (reasons.ts).
+    throw err instanceof OutboundError ? err : new OutboundError(outboundReason(err), err);
+  }
+}
+
+async function fetchHops(rawUrl: string, opts: FetchOptions): Promise<FetchResult> {
   let url = new URL(rawUrl);
   const deadline = Date.now() + opts.timeoutMs;
   for (let hop = 0; ; hop++) {
@@ -29,7 +39,7 @@ export async function fetchOutbound(rawUrl: string, opts: FetchOptions): Promise
     const location = res.headers.location;
     if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && location) {
       res.resume();
-      if (hop >= (opts.maxRedirects ?? 5)) throw new OutboundRefused('Too many redirects');
+      if (hop >= (opts.maxRedirects ?? 5)) throw new OutboundError('Too many redirects', undefined);
       url = new URL(location, url);
       continue;
     }
@@ -78,7 +88,7 @@ function readBody(res: IncomingMessage, maxBytes: number): Promise<Buffer> {
       size += chunk.length;
       if (size > maxBytes) {
         res.destroy();
-        reject(new Error(`Response larger than ${maxBytes} bytes`));
+        reject(new OutboundError('The answer was too large', new Error(`Response larger than ${maxBytes} bytes`)));
         return;
       }
       parts.push(chunk);

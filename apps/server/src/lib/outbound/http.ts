@@ -1,5 +1,6 @@
 import { send } from './client.ts';
 import { type GuardOptions, OutboundRefused } from './guard.ts';
+import { OutboundError, type OutboundReason, outboundReason } from './reasons.ts';
 
 export { closeOutboundAgents } from './client.ts';
 
@@ -7,7 +8,10 @@ export type PostResult = {
   /** HTTP status of the receiver; undefined when no response came (time-out, refused, network). */
   statusCode: number | undefined;
   durationMs: number;
-  error: string | undefined;
+  /** Why no answer came, in words a user can act on (reasons.ts); undefined when one came. */
+  error: OutboundReason | undefined;
+  /** The raw error behind `error`, for the server log only. */
+  cause?: unknown;
 };
 
 /**
@@ -22,9 +26,10 @@ export function postOutbound(
   opts: GuardOptions & { timeoutMs: number },
 ): Promise<PostResult> {
   const started = performance.now();
-  const done = (statusCode: number | undefined, error: string | undefined): PostResult => ({
+  const done = (statusCode: number | undefined, cause: unknown): PostResult => ({
     statusCode,
-    error,
+    error: cause === undefined ? undefined : outboundReason(cause),
+    ...(cause === undefined ? {} : { cause }),
     durationMs: Math.max(0, Math.round(performance.now() - started)),
   });
   return new Promise((resolve) => {
@@ -37,27 +42,27 @@ export function postOutbound(
         headers: { ...headers, 'content-length': Buffer.byteLength(body).toString() },
       });
     } catch (err) {
-      resolve(done(undefined, (err as Error).message));
+      resolve(done(undefined, err));
       return;
     }
     let settled = false;
-    const finish = (statusCode: number | undefined, error: string | undefined) => {
+    const finish = (statusCode: number | undefined, cause: unknown) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve(done(statusCode, error));
+      resolve(done(statusCode, cause));
     };
     const timer = setTimeout(() => {
-      finish(undefined, `Timed out after ${opts.timeoutMs} ms`);
+      finish(undefined, new OutboundError('Timed out', new Error(`Timed out after ${opts.timeoutMs} ms`)));
       req.destroy();
     }, opts.timeoutMs);
     req.on('response', (res) => {
       const status = res.statusCode;
       res.on('data', () => undefined);
       res.on('end', () => finish(status, undefined));
-      res.on('error', (err) => finish(status, err.message));
+      res.on('error', (err) => finish(status, err));
     });
-    req.on('error', (err) => finish(undefined, err.message));
+    req.on('error', (err) => finish(undefined, err));
     req.end(body);
   });
 }

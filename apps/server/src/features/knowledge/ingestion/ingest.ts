@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../context.ts';
 import { isForeignKeyViolation } from '../../../db/client.ts';
 import { addDays, now } from '../../../lib/clock.ts';
+import { outboundReason } from '../../../lib/outbound/reasons.ts';
 import { newId } from '../../../lib/ids.ts';
 import { fetchForKnowledge } from '../outbound.ts';
 import { fillGeneration, hasVectorColumn, requestIfLarge } from '../retrieval/vector-backfill.ts';
@@ -45,7 +46,9 @@ const loaders: Partial<Record<repo.SourceRow['type'], DocumentLoader>> = {
       return pages.map((p) => ({ text: p.text, title: p.title, url: p.url }));
     } catch (err) {
       if (err instanceof WebsiteError) throw new IngestError(err.message);
-      throw new IngestError(`Could not read the website: ${(err as Error).message}`);
+      // A reason a user can act on (lib/outbound/reasons.ts); the raw error to the server log.
+      ctx.log.warn({ err, sourceId: s.id }, 'website source could not be read');
+      throw new IngestError(`Could not read the website: ${outboundReason(err)}`);
     }
   },
   file: async (ctx, s) => {

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../context.ts';
 import { badRequest } from '../../../http/errors.ts';
 import { decrypt } from '../../../lib/crypto.ts';
+import { outboundReason } from '../../../lib/outbound/reasons.ts';
 import type { SourceRow } from '../sources/sources.repo.ts';
 import { matchRows, RealtimeError, readSheet } from './spreadsheet.ts';
 import { lookupOrder, type StoreConfig, type StoreSecret, searchProducts } from './store.ts';
@@ -42,7 +43,10 @@ export async function realtimeLookup(
     }
   } catch (err) {
     if (err instanceof RealtimeError) throw badRequest(err.message, { source: err.message });
-    throw badRequest(`Could not reach the source: ${(err as Error).message}`, { source: 'unreachable' });
+    // A reason a user can act on (lib/outbound/reasons.ts); the raw error to the server log.
+    ctx.log.warn({ err, sourceId: source.id }, 'realtime source lookup failed');
+    const reason = outboundReason(err);
+    throw badRequest(`Could not reach the source: ${reason}`, { source: reason });
   }
   throw badRequest('This source is indexed, not read live; use search instead');
 }
