@@ -54,7 +54,10 @@ export async function attemptDelivery(
   });
   // The delivery log shows the reason; what the socket said goes to the server log only.
   if (result.cause !== undefined) {
-    log?.warn({ webhookId: d.webhookId, deliveryId: d.id, err: result.cause }, 'webhook attempt got no answer');
+    log?.warn(
+      { webhookId: d.webhookId, deliveryId: d.id, err: result.cause },
+      'webhook attempt got no answer',
+    );
   }
   const at = now();
   const attempt = d.attempt + 1;

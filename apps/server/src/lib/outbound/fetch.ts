@@ -88,7 +88,9 @@ function readBody(res: IncomingMessage, maxBytes: number): Promise<Buffer> {
       size += chunk.length;
       if (size > maxBytes) {
         res.destroy();
-        reject(new OutboundError('The answer was too large', new Error(`Response larger than ${maxBytes} bytes`)));
+        reject(
+          new OutboundError('The answer was too large', new Error(`Response larger than ${maxBytes} bytes`)),
+        );
         return;
       }
       parts.push(chunk);

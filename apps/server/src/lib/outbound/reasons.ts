@@ -24,7 +24,8 @@ export class OutboundError extends Error {
   }
 }
 
-const TLS = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH|EPROTO)/;
+const TLS =
+  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH|EPROTO)/;
 
 /** The reason for any error an outbound request ended with. */
 export function outboundReason(err: unknown): OutboundReason {
@@ -36,7 +37,12 @@ export function outboundReason(err: unknown): OutboundReason {
     return /redirect/i.test(message) ? 'Too many redirects' : 'Not a public address';
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA') return 'Name not found';
-  if (code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT' || /timed? ?out/i.test(message) || code.includes('TIMEOUT')) {
+  if (
+    code === 'ETIMEDOUT' ||
+    code === 'ESOCKETTIMEDOUT' ||
+    /timed? ?out/i.test(message) ||
+    code.includes('TIMEOUT')
+  ) {
     return 'Timed out';
   }
   if (TLS.test(code)) return 'TLS failed';

@@ -1,8 +1,8 @@
 import type { AppContext } from '../../../context.ts';
 import { isForeignKeyViolation } from '../../../db/client.ts';
 import { addDays, now } from '../../../lib/clock.ts';
-import { outboundReason } from '../../../lib/outbound/reasons.ts';
 import { newId } from '../../../lib/ids.ts';
+import { outboundReason } from '../../../lib/outbound/reasons.ts';
 import { fetchForKnowledge } from '../outbound.ts';
 import { fillGeneration, hasVectorColumn, requestIfLarge } from '../retrieval/vector-backfill.ts';
 import { EXACT_MAX_CHUNKS } from '../retrieval/vector-index.ts';
