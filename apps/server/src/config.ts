@@ -18,7 +18,9 @@ const delays = z
 export const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
+  // Loopback by default: a laptop running `npm start` does not serve sign-up to its network; a
+  // container or server sets HOST=0.0.0.0 (README.md "Configuration").
+  HOST: z.string().default('127.0.0.1'),
   PUBLIC_BASE_URL: z.url().optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
