@@ -14,6 +14,7 @@ import { registerAuth } from './http/auth.ts';
 import { registerErrorHandler, sendError, toAppError } from './http/error-handler.ts';
 import { typed } from './http/feature.ts';
 import { registerForeground } from './http/foreground.ts';
+import { registerMetricsRoute } from './http/metrics-route.ts';
 import { documentRoute } from './http/route-docs.ts';
 import { registerTenantResolver } from './http/tenant.ts';
 
@@ -105,6 +106,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     }
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  registerMetricsRoute(app, ctx);
 
   for (const feature of features) {
     await app.register(async (scope) => feature(typed(scope), ctx));

@@ -6,11 +6,13 @@ import { migrateDatabase } from './db/migrate.ts';
 import { createEmbedder } from './features/knowledge/embedder.ts';
 import { createCursors } from './http/pagination.ts';
 import { createRateLimits } from './http/rate-limits.ts';
+import { registerQueueMetrics } from './jobs/queue-metrics.ts';
 import { Jobs } from './jobs/runner.ts';
 import { hmacSha256 } from './lib/crypto.ts';
 import { createFanout } from './lib/fanout.ts';
 import { Lanes } from './lib/lanes.ts';
 import { LogSink } from './lib/log.ts';
+import { createMetrics } from './lib/metrics.ts';
 import { createMailer } from './providers/mail/mailer.ts';
 
 /** Opens the configured database: PostgreSQL with DATABASE_URL, else PGlite under DATA_DIR. */
@@ -25,7 +27,7 @@ export function openConfiguredDatabase(config: Config): Promise<Database> {
  * here. The caller owns `database`; background jobs start separately (`startJobs`, jobs/catalog.ts).
  */
 export function createContext(config: Config, database: Database): AppContext {
-  return {
+  const ctx: AppContext = {
     config,
     database,
     db: database.db,
@@ -47,7 +49,10 @@ export function createContext(config: Config, database: Database): AppContext {
     // The same derivation as before cursors moved here: cursors handed out earlier stay valid.
     cursors: createCursors(hmacSha256(config.encryptionKey, 'cursor')),
     credentialTouches: new Map(),
+    metrics: createMetrics(),
   };
+  registerQueueMetrics(ctx);
+  return ctx;
 }
 
 export { migrateDatabase };

@@ -41,6 +41,8 @@ export const envSchema = z.object({
     .min(1024)
     .default(2 * 1024 * 1024),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  // Unset: no /metrics at all. Set: Prometheus scrapes with it as a bearer token (docs/metrics.md).
+  METRICS_TOKEN: z.string().min(16, 'Use at least 16 characters').max(200).optional(),
   EMBEDDINGS_PROVIDER: z.enum(['offline', 'openai']).default('offline'),
   EMBEDDINGS_BASE_URL: z.string().default('https://api.openai.com/v1'),
   EMBEDDINGS_API_KEY: z.string().optional(),
@@ -90,6 +92,7 @@ export type Config = {
   sessionTtlDays: number;
   bodyLimitBytes: number;
   shutdownGraceMs: number;
+  metricsToken: string | undefined;
   embeddings: {
     provider: 'offline' | 'openai';
     baseUrl: string;
@@ -148,6 +151,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionTtlDays: e.SESSION_TTL_DAYS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    metricsToken: e.METRICS_TOKEN,
     embeddings: {
       provider: e.EMBEDDINGS_PROVIDER,
       baseUrl: e.EMBEDDINGS_BASE_URL,

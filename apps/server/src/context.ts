@@ -8,6 +8,7 @@ import type { Jobs } from './jobs/runner.ts';
 import type { Fanout } from './lib/fanout.ts';
 import type { Lanes } from './lib/lanes.ts';
 import type { LogSink } from './lib/log.ts';
+import type { Metrics } from './lib/metrics.ts';
 import type { Embedder } from './providers/embeddings/types.ts';
 import type { Mailer } from './providers/mail/mailer.ts';
 
@@ -32,6 +33,8 @@ export type AppContext = {
   vectors: VectorState;
   /** Live spreadsheet rows read recently (features/knowledge/realtime/spreadsheet.ts). */
   sheets: SheetCache;
+  /** What /metrics shows (lib/metrics.ts, docs/metrics.md). */
+  metrics: Metrics;
   /** Signed keyset cursors of cursor-paged lists (http/pagination.ts). */
   cursors: Cursors;
   /** When this process last stamped each bearer credential's lastUsedAt (features/auth/credentials.service.ts). */

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { openEventStream } from '../../http/sse.ts';
+import { trackStream } from '../../lib/metrics.ts';
 import { runReply } from './engine.ts';
 import type { Turn } from './turn.ts';
 
@@ -17,21 +18,30 @@ export async function streamTurn(
   log: FastifyBaseLogger,
 ): Promise<void> {
   const stream = openEventStream(reply, headers, ctx.config.ai.keepAliveMs, { headersWithFirstEvent: true });
+  const surface = reply.request.url.startsWith('/api/widget/') ? 'widget' : 'chat';
+  trackStream(ctx.metrics, 'chat', stream);
+  let first = true;
+  const send: typeof stream.send = (event) => {
+    if (first) ctx.metrics.chatFirstEvent.observe({ surface }, reply.elapsedTime / 1000);
+    first = false;
+    stream.send(event);
+  };
   try {
     if (turn.kind === 'handoff') {
-      stream.send({ type: 'finish', messageId: null, usage: { promptTokens: 0, completionTokens: 0 } });
+      send({ type: 'finish', messageId: null, usage: { promptTokens: 0, completionTokens: 0 } });
       return;
     }
-    await runReply(ctx, turn, stream.send, stream.signal, log);
+    await runReply(ctx, turn, send, stream.signal, log);
   } catch (err) {
     // The stream has started: a failure can only be told as an `error` event (decisions §7).
     log.error({ err, conversationId: turn.conversation.id }, 'chat reply failed');
-    stream.send({
+    send({
       type: 'error',
       error: 'Something went wrong; please try again.',
       code: 'internal_server_error:api',
     });
   } finally {
     stream.end();
+    ctx.metrics.chatDuration.observe({ surface }, reply.elapsedTime / 1000);
   }
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Feature } from '../../http/feature.ts';
 import { openEventStream } from '../../http/sse.ts';
 import { resourceOf } from '../../http/tenant.ts';
+import { trackStream } from '../../lib/metrics.ts';
 import { conversationChannel } from '../conversations/conversations.service.ts';
 import { sessionParams } from './widget.schemas.ts';
 import { corsHeaders } from './widget-access.ts';
@@ -73,6 +74,7 @@ export const widgetEventsRoutes: Feature = (app, ctx) => {
       const session = access.session;
       const sessionId = request.params.sessionId;
       const stream = openEventStream(reply, corsHeaders(access.origin), ctx.config.ai.keepAliveMs);
+      trackStream(ctx.metrics, 'widget', stream);
       const unsubscribes: Array<() => void> = [];
       let closed = false;
       stream.onClose(() => {
