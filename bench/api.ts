@@ -1,6 +1,6 @@
 /**
- * Issue 2 item 10: the two hottest authenticated reads, through the real server, beside a floor
- * measured in the same run (bench/floor-server.ts: bare node:http, same credential lookup and
+ * docs/performance.md "The API benchmark": the two hottest authenticated reads, through the real server,
+ * beside a floor measured in the same run (bench/floor-server.ts: bare node:http, same credential lookup and
  * one-row SELECT through the same driver). Each target runs in its own process; autocannon runs
  * here. PostgreSQL when DATABASE_URL is set (point it at a scratch database), else PGlite.
  */

@@ -1,5 +1,5 @@
 /**
- * Chat benchmark (issue 5 item 8): chats/s and time to first event (TTFE: the first `data:` line)
+ * Chat benchmark (docs/performance.md "Chat"): chats/s and time to first event (TTFE: the first `data:` line)
  * and to `finish`, at 1, 50 and 200 concurrent clients, through the real server (session cookie,
  * retrieval over a few hundred chunks, a credit per reply, conversation and messages stored) with
  * AI_PROVIDER=openai pointed at the instant stand-in model (test/support/llm-server.ts). Beside it,

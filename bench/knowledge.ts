@@ -1,6 +1,6 @@
 /**
- * Knowledge benchmark (issue 4 item 9): ingestion throughput through the real pipeline (chunk,
- * built-in embedder, store) and retrieval latency for a 10,000-chunk namespace among 100,000,
+ * Knowledge benchmark (docs/performance.md "Knowledge"): ingestion throughput through the real pipeline
+ * (chunk, built-in embedder, store) and retrieval latency for a 10,000-chunk namespace among 100,000,
  * with recall@10 of the index against exact search. Runs on PGlite, or on PostgreSQL when
  * DATABASE_URL is set (a scratch database is created and dropped).
  *

@@ -1,6 +1,6 @@
 /**
- * Webhook delivery benchmark (issue 3 item 8): deliveries per second to a local HTTPS receiver
- * with 1, 10 and 100 webhooks, and the p99 lag from an event's commit to its first attempt.
+ * Webhook delivery benchmark (docs/performance.md "Webhook delivery"): deliveries per second to a local HTTPS
+ * receiver with 1, 10 and 100 webhooks, and the p99 lag from an event's commit to its first attempt.
  * Targets (one process, PostgreSQL): at least 1,000 deliveries/s; p99 lag under 250 ms.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/webhooks.ts

@@ -1,5 +1,5 @@
 /**
- * Widget benchmark (issue 6 point 8): memory per open session event stream, the latency of agent
+ * Widget benchmark (docs/performance.md "Widget"): memory per open session event stream, the latency of agent
  * replies fanned out to 2,000 open streams, and widget chat throughput with many client IPs.
  * Target: 5,000 open streams at under 30 KB each. Results in docs/performance.md.
  *

@@ -1,4 +1,4 @@
-// Builds the dashboard into dist/ with Vite (issue 7 point 1: `npm install` and `npm start` build
+// Builds the dashboard into dist/ with Vite (docs/dashboard.md: `npm install` and `npm start` build
 // it with no extra step). `node build.mjs` always builds; `--if-missing` only when dist/ has no
 // index.html (the `prestart` path, so a checkout without the install step still starts).
 import { existsSync } from 'node:fs';

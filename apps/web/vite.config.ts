@@ -2,7 +2,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 /**
- * The dashboard (issue 7): built into dist/, which the server serves at `/`
+ * The dashboard (docs/dashboard.md): built into dist/, which the server serves at `/`
  * (apps/server/src/features/web/web.routes.ts). `npm run dev` proxies /api to a local server.
  */
 export default defineConfig({

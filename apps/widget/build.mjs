@@ -1,6 +1,6 @@
-// Builds the embeddable script into ONE file, dist/widget.js (issue 6 point 6).
+// Builds the embeddable script into ONE file, dist/widget.js (docs/widget-script.md).
 //
-// esbuild rather than Vite's library mode (ARCHITECTURE.md suggests Vite): esbuild is already a
+// esbuild rather than Vite's library mode (the first plan): esbuild is already a
 // production dependency of the server (through tsx, which `npm start` runs), so the script can be
 // built on a production install (`npm ci --omit=dev`) and by the server itself when dist/ is
 // missing; Vite only arrives with vitest, a dev dependency. A plain-TS IIFE needs none of Vite's

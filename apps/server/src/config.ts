@@ -3,7 +3,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
-/** The one place that reads process.env (ARCHITECTURE.md: config.ts). Every variable is documented in README.md. */
+/**
+ * The one place that reads process.env (docs/architecture.md "Rules"). Every variable is documented in
+ * README.md.
+ */
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
   .default('false')
@@ -53,13 +56,14 @@ export const envSchema = z.object({
     .int()
     .min(1024)
     .default(20 * 1024 * 1024),
-  // Webhooks (decisions §9): retry delays in seconds after each failed attempt, per format.
+  // Webhooks (docs/webhooks.md "Delivery, retries and replay"): retry delays in seconds after each failed
+  // attempt, per format.
   WEBHOOK_RETRY_DELAYS_A: delays.prefault('60,300'),
   WEBHOOK_RETRY_DELAYS_B: delays.prefault('60,300,1800'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(30_000),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool,
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(100),
-  // Chat engine (issue 5): the model behind every assistant, and credits (decisions §13).
+  // Chat engine (docs/chat.md "Models"): the model behind every assistant, and credits (docs/credits.md).
   AI_PROVIDER: z.enum(['offline', 'openai', 'anthropic']).default('offline'),
   AI_BASE_URL: z.string().optional(),
   AI_API_KEY: z.string().optional(),
@@ -68,7 +72,7 @@ export const envSchema = z.object({
   CHAT_HISTORY_TOKENS: z.coerce.number().int().min(100).max(1_000_000).default(6000),
   CHAT_KEEPALIVE_MS: z.coerce.number().int().min(10).max(600_000).default(15_000),
   ENTERPRISE_MONTHLY_CREDITS: z.coerce.number().int().min(0).default(100_000),
-  // Widget (decisions §8): POSTs per minute per client IP on the public widget paths.
+  // Widget (docs/widget.md "Limits"): POSTs per minute per client IP on the public widget paths.
   WIDGET_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
 });
 
@@ -183,7 +187,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /**
  * ENCRYPTION_KEY is 32 bytes as hex or base64. When absent, one is generated once into
- * DATA_DIR/encryption.key so that a first `npm start` needs no setup (decisions §14).
+ * DATA_DIR/encryption.key so that a first `npm start` needs no setup (docs/configuration.md).
  */
 function resolveEncryptionKey(value: string | undefined, dataDir: string): Buffer {
   if (value) {

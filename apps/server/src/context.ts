@@ -41,7 +41,10 @@ export type AppContext = {
   credentialTouches: Map<string, number>;
 };
 
-/** The public origin the app is served from (decisions §3 CSRF guard, invite links). */
+/**
+ * The public origin the app is served from (the CSRF guard of docs/api.md "Surfaces and credentials"; invite
+ * links).
+ */
 export function publicBaseUrl(ctx: AppContext, fallbackHost?: string): string {
   return ctx.config.publicBaseUrl ?? `http://${fallbackHost ?? `localhost:${ctx.config.port}`}`;
 }

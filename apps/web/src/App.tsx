@@ -18,10 +18,10 @@ import { Layout } from './shell/Layout.tsx';
 import { useApplyTheme } from './shell/theme.ts';
 import { Loading } from './shell/ui.tsx';
 
-/** Routes (issue 7): signed-out pages, then everything else inside the shell. */
+/** Routes (docs/dashboard.md): signed-out pages, then everything else inside the shell. */
 export function App() {
   const session = useSession();
-  // Signed out: the system's scheme; signed in: the user's preference (issue 7 point 1).
+  // Signed out: the system's scheme; signed in: the user's preference (docs/dashboard.md).
   useApplyTheme(session.data?.preferences.theme ?? 'system');
   if (session.isPending) return <Loading />;
   if (!session.data) {

@@ -1,7 +1,7 @@
 import type { Role } from '@parley/server/src/api-types.ts';
 
 /**
- * The dashboard talks only to the public API with the session cookie (issue 7 point 1). A
+ * The dashboard talks only to the public API with the session cookie (docs/dashboard.md). A
  * same-origin fetch sends the cookie and the Origin header the CSRF guard wants (docs/api.md).
  * Every error body is `{error, code, details?}`; `ApiError.message` is the text shown to people.
  */
@@ -76,5 +76,5 @@ export type {
   Workspace,
 } from '@parley/server/src/api-types.ts';
 
-/** Roles allowed to create and edit assistants and their knowledge (spec permission table). */
+/** Roles allowed to create and edit assistants and their knowledge (docs/api.md "Roles and permissions"). */
 export const canManage = (role: Role | undefined) => role === 'owner' || role === 'admin';

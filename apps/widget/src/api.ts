@@ -41,7 +41,10 @@ export class Api {
     readonly assistantId: string,
   ) {}
 
-  /** Init creates a session (sessionId null) or resumes one with its own token (decisions §8). */
+  /**
+   * Init creates a session (sessionId null) or resumes one with its own token
+   * (docs/widget.md "Form A: the init flow").
+   */
   async init(resume: Session | null): Promise<InitData> {
     const metadata = { page: location.href, referrer: document.referrer, userAgent: navigator.userAgent };
     this.token = resume?.sessionToken ?? '';
@@ -66,7 +69,7 @@ export class Api {
     return this.call('POST', `/sessions/${sessionId}/lead`, body);
   }
 
-  /** Spec Feedback: `rating` is `positive` or `negative`. */
+  /** docs/widget.md "Leads and feedback": `rating` is `positive` or `negative`. */
   feedback(sessionId: string, messageId: string, rating: 'positive' | 'negative') {
     return this.call('POST', `/sessions/${sessionId}/feedback`, { messageId, rating });
   }
@@ -75,7 +78,7 @@ export class Api {
     return this.call('POST', `/sessions/${sessionId}/end`, {});
   }
 
-  /** Agent replies as server-sent events (decisions §8); the caller reconnects. */
+  /** Agent replies as server-sent events (docs/widget.md "Live agent replies"); the caller reconnects. */
   events(sessionId: string, signal: AbortSignal) {
     return this.call('GET', `/sessions/${sessionId}/events`, undefined, signal);
   }

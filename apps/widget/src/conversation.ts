@@ -181,7 +181,7 @@ export class Conversation {
           this.typing(true, 'Looking that up…');
         } else if (event.type === 'finish') {
           if (bot && event.messageId) bot.id = event.messageId;
-          // No AI reply while a person has taken over (decisions §7): say where the answer will come.
+          // No AI reply while a person has taken over (docs/chat.md): say where the answer will come.
           if (!bot) user.note = 'Sent to our team. They will reply here.';
         } else if (event.type === 'error') {
           throw new ApiError(500, event.code ?? '', event.error ?? '');
@@ -214,7 +214,7 @@ export class Conversation {
   private fail(err: unknown, text: string, retried: boolean) {
     const { w, v } = this;
     // 401: the token is no longer good; 400 without field errors: the session has ended (after
-    // inactivity, decisions §8). Either way a new session, and the message goes again, once.
+    // inactivity, docs/widget.md). Either way a new session, and the message goes again, once.
     const gone =
       err instanceof ApiError &&
       (err.status === 401 || (err.status === 400 && !Object.keys(err.details).length));

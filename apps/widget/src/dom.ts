@@ -1,7 +1,7 @@
 /**
  * The one way this script makes elements. Text only ever enters the DOM as text nodes
  * (`textContent`); no string from the server, the model or an agent is parsed as HTML
- * (issue 6 point 6: nothing from the model or an agent can run script).
+ * (docs/widget-script.md: nothing from the model or an agent can run script).
  */
 type Attrs = Record<string, string | boolean | undefined>;
 type Child = Node | string | null | undefined | false;

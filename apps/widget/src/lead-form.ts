@@ -1,7 +1,10 @@
 import type { WidgetConfig } from './api.ts';
 import { h } from './dom.ts';
 
-/** Spec "Lead": these three are top-level fields; any other configured key is a custom field. */
+/**
+ * docs/widget.md "Leads and feedback": these three are top-level fields; any other configured key is a custom
+ * field.
+ */
 const STANDARD: Record<string, string> = { name: 'Name', email: 'Email', phone: 'Phone' };
 const TYPES: Record<string, string> = { email: 'email', phone: 'tel' };
 const AUTOCOMPLETE: Record<string, string> = { name: 'name', email: 'email', phone: 'tel' };
@@ -9,9 +12,9 @@ const AUTOCOMPLETE: Record<string, string> = { name: 'name', email: 'email', pho
 export type LeadResult = { ok: true } | { ok: false; fieldErrors?: Record<string, string>; message?: string };
 
 /**
- * The lead form card (issue 6 point 6: lead form when enabled). Required fields are checked here
+ * The lead form card (docs/widget-script.md: lead form when enabled). Required fields are checked here
  * too, with a message per field tied to its input (`aria-describedby`, `aria-invalid`), and focus
- * goes to the first field in error. `submit` gets the spec's lead body.
+ * goes to the first field in error. `submit` gets the API's lead body.
  */
 export function buildLeadForm(
   config: WidgetConfig,
@@ -34,7 +37,7 @@ export function buildLeadForm(
       type: TYPES[field] ?? 'text',
       autocomplete: AUTOCOMPLETE[field] ?? 'off',
       maxlength: '200',
-      // The server takes phone numbers in E.164 (spec Lead; widget.schemas.ts).
+      // The server takes phone numbers in E.164 (docs/widget.md "Leads and feedback").
       placeholder: field === 'phone' ? '+14155550100' : undefined,
       required: required.has(field),
       'aria-required': required.has(field) ? 'true' : undefined,

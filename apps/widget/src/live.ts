@@ -1,7 +1,7 @@
 import { type Api, ApiError, events, type Session } from './api.ts';
 
 /**
- * Agent replies arriving live (issue 6 point 6; decisions §8: `GET .../sessions/{sid}/events`,
+ * Agent replies arriving live (docs/widget.md "Live agent replies": `GET .../sessions/{sid}/events`,
  * server-sent events with the session's token). Any event means "read the history again", so
  * the event shapes need not be known here. The endpoint may be missing on an older server (404)
  * and connections drop: reconnect with exponential back-off (2 s doubling to 5 min, with

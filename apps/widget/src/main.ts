@@ -1,7 +1,7 @@
 import { Widget } from './widget.ts';
 
 /**
- * Entry point of `/widget.js` (decisions §8): a site embeds
+ * Entry point of `/widget.js` (docs/widget-script.md "Embedding"): a site embeds
  * `<script src="{base}/widget.js" data-assistant-id="..." async></script>`. The assistant comes from
  * the tag's `data-assistant-id`, the API base from the script's own URL, so one file serves every
  * installation. The only global is `window.Parley` (open/close for the host page's own buttons).

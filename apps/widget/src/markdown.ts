@@ -7,7 +7,7 @@ const LIST = /^\s*([-*+]|\d{1,9}[.)])\s+(.*)$/;
  * lines), bullet and numbered lists, quotes, fenced and inline code, bold, italic, links and bare
  * URLs (http, https and mailto only), and `[n]` citation markers.
  *
- * Written here rather than taken from a library (issue 6 point 6): `marked` plus DOMPurify is
+ * Written here rather than taken from a library (docs/widget-script.md): `marked` plus DOMPurify is
  * about 20 KB gzipped, most of the 25 KB budget, and still builds HTML strings that must be
  * cleaned afterwards. This renderer never builds HTML: every character of the input ends up in a
  * text node or in an attribute we set ourselves (a checked URL), so `<script>`, `onerror=` and

@@ -9,7 +9,10 @@ export type Item = {
   role: 'user' | 'assistant';
   content: string;
   citations: Citation[];
-  /** A human agent's name (decisions §7: agent replies come as `assistant` with an `author`). */
+  /**
+   * A human agent's name (docs/widget.md "Form A: the init flow": agent replies come as `assistant` with an
+   * `author`).
+   */
   author?: string;
   note?: string;
   streaming?: boolean;

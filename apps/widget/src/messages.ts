@@ -1,7 +1,7 @@
 import { ApiError } from './api.ts';
 
 /**
- * What the visitor reads when something fails (issue 6 point 6: clear, friendly messages for 429,
+ * What the visitor reads when something fails (docs/widget-script.md: clear, friendly messages for 429,
  * 403, exhausted credits and lost network). Never the server's raw text: it is written for
  * developers, and the visitor cannot act on it.
  */

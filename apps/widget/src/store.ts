@@ -1,7 +1,7 @@
 import type { Session, WidgetConfig } from './api.ts';
 
 /**
- * What survives a reload, per assistant, in the host page's localStorage (issue 6 point 6:
+ * What survives a reload, per assistant, in the host page's localStorage (docs/widget-script.md:
  * resumes after reload): the session and its token, the last config (so a rate-limited init can
  * still show the widget), whether the lead form is done, ratings given and whether the panel was
  * open. Storage may be unavailable (privacy modes): then the widget still works, without resuming.

@@ -1,7 +1,7 @@
 /**
  * Styles live inside the shadow root: the host page's CSS cannot reach in and ours cannot leak
  * out. `:host { all: initial }` stops inherited fonts and colours. Under 480 px wide the panel
- * fills the screen (issue 6 point 6: usable on a phone-sized screen); motion stops for visitors
+ * fills the screen (docs/widget-script.md: usable on a phone-sized screen); motion stops for visitors
  * who ask for reduced motion.
  */
 export const STYLES = `

@@ -31,7 +31,7 @@ export type View = {
 let counter = 0;
 
 /**
- * Builds launcher and panel. Accessibility (issue 6 point 6): the launcher is a button with
+ * Builds launcher and panel. Accessibility (docs/widget-script.md): the launcher is a button with
  * `aria-expanded`/`aria-controls`; the panel is a labelled, non-modal dialog (the page stays
  * usable); the conversation is a `log` live region; failures go to an `alert`; every icon button
  * has a label.

@@ -27,7 +27,7 @@ export class Widget {
   }
 
   /**
-   * Init, resuming the stored session when there is one (decisions §8). Disabled widget (404) or
+   * Init, resuming the stored session when there is one (docs/widget.md). Disabled widget (404) or
    * a website not on the allowlist (403): no widget at all. Rate-limited or offline with a stored
    * session: the widget still appears from the saved config and resumes with the saved token,
    * since reading history is a GET and does not count against the widget's POST budget.
@@ -59,12 +59,14 @@ export class Widget {
     this.mount(saved);
     if (data) this.chat?.show(data.messages ?? []);
     else void this.chat?.sync();
-    // Resumed after the session ended (inactivity, decisions §8): the history, then a new chat.
+    // Resumed after the session ended (inactivity, docs/widget.md): the history, then a new chat.
     if (data?.status === 'ended') this.showEnded(false);
     if (saved.open) this.open(false);
   }
 
-  /** init; a token the server refuses (401) means a new session (spec: clients re-authenticate). */
+  /**
+   * init; a token the server refuses (401) means a new session (docs/api.md "Errors": a 401 is not retried).
+   */
   private async start(resume: Session | null) {
     let data: InitData;
     try {
@@ -215,7 +217,7 @@ export class Widget {
     return { ok: true };
   }
 
-  /** End chat (decisions §8): the server closes the session; the visitor can start a new one. */
+  /** End chat (docs/widget.md): the server closes the session; the visitor can start a new one. */
   private async end() {
     const view = this.view;
     if (!view || !this.session) return;

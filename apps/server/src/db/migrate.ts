@@ -8,7 +8,7 @@ const coreFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 const vectorFolder = fileURLToPath(new URL('./vector-migrations', import.meta.url));
 
 /**
- * Two histories (ARCHITECTURE.md facts): drizzle runs a history in one transaction, so
+ * Two histories (docs/architecture.md "Technical notes"): drizzle runs a history in one transaction, so
  * `CREATE EXTENSION vector` in the core history would roll everything back where the
  * extension is missing. The vector history has its own table and runs only where it exists.
  */

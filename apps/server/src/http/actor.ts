@@ -1,6 +1,9 @@
 import type { Plan, Role } from '../db/schema/index.ts';
 
-/** Who is calling, resolved once per request from exactly one credential (decisions §3). */
+/**
+ * Who is calling, resolved once per request from exactly one credential
+ * (docs/api.md "Surfaces and credentials").
+ */
 export type Actor = (
   | { kind: 'user'; userId: string; via: 'session'; sessionId: string }
   | { kind: 'user'; userId: string; via: 'pat'; tokenId: string }
@@ -38,7 +41,7 @@ export type Tenant = {
   monthlyCredits: number | null;
 };
 
-/** Spec "Workspace" permission table: one row per action. */
+/** Who may do what (docs/api.md "Roles and permissions"): one row per action. */
 export const PERMISSIONS = {
   'workspace.view': ['owner', 'admin', 'member', 'guest'],
   'assistants.use': ['owner', 'admin', 'member'],
@@ -59,7 +62,7 @@ export function can(role: Role | null, permission: Permission): boolean {
   return role !== null && (PERMISSIONS[permission] as readonly Role[]).includes(role);
 }
 
-/** Plan features (spec "Plans"). */
+/** Plan features (docs/api.md "Plans"). */
 const PLAN_FEATURES: Record<Plan, readonly PlanFeature[]> = {
   free: [],
   pro: ['api_v1_write', 'channels'],

@@ -17,7 +17,7 @@ export type Credentials = {
   touch(ctx: AppContext, actor: Actor): Promise<void>;
 };
 
-/** Which bearer kinds each mode takes (decisions §3); anything else is a 401. */
+/** Which bearer kinds each mode takes (docs/api.md "Surfaces and credentials"); anything else is a 401. */
 function bearerAllowed(creds: Credentials, mode: AuthMode, token: string): boolean {
   if (token.startsWith(creds.patPrefix)) return mode === 'user' || mode === 'user-or-key';
   if (token.startsWith(creds.apiKeyPrefix)) return mode === 'key' || mode === 'user-or-key';
@@ -55,7 +55,8 @@ async function resolveActor(
   if (cookie && cookieAllowed(mode)) {
     const actor = await creds.fromSession(ctx, cookie, workspaceId);
     if (actor) {
-      // CSRF guard (decisions §3): cookie-authenticated writes come from our own origin.
+      // CSRF guard (docs/api.md "Surfaces and credentials"): cookie-authenticated writes come from our own
+      // origin.
       if (!SAFE_METHODS.has(request.method)) {
         const origin = request.headers.origin;
         if (!origin || !isOwnOrigin(ctx, request, origin)) throw forbidden('Cross-origin request refused');
@@ -71,7 +72,7 @@ const rateKey = (actor: Actor) => (actor.kind === 'apiKey' ? `k:${actor.keyId}` 
 
 /**
  * onRequest hook: authenticates per the route's `config.auth` before the body is parsed,
- * then applies the per-caller rate limit (decisions §2).
+ * then applies the per-caller rate limit (docs/api.md "Rate limits").
  */
 export function registerAuth(app: FastifyInstance, ctx: AppContext, creds: Credentials) {
   app.decorateRequest('actor', null);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** decisions §2: a single resource comes back as `{data: resource}`. */
+/** docs/api.md "Requests and responses": a single resource comes back as `{data: resource}`. */
 export const dataOf = <T extends z.ZodType>(item: T) => z.object({ data: item });
 
 export const errorBody = z.object({

@@ -5,7 +5,10 @@ import { AppError, ERROR_STATUS, type ErrorCode } from './errors.ts';
 
 type Body = { error: string; code: ErrorCode; details?: Record<string, unknown> };
 
-/** Which bad_request / not_found flavour a path uses (spec: chat and widget have their own codes). */
+/**
+ * Which bad_request / not_found flavour a path uses (docs/api.md "Errors": chat and widget have their own
+ * codes).
+ */
 function surface(url: string): 'chat' | 'widget' | 'api' {
   if (url.startsWith('/api/widget/')) return 'widget';
   if (url.startsWith('/api/chat')) return 'chat';
@@ -54,7 +57,7 @@ function fastifyValidationIssues(err: FastifyError) {
   }));
 }
 
-/** Maps any thrown value to the spec's error body; unexpected errors become a logged 500. */
+/** Maps any thrown value to the error body of docs/api.md "Errors"; unexpected errors become a logged 500. */
 export function toAppError(err: unknown, request: FastifyRequest): AppError {
   if (err instanceof AppError) return onSurface(err, request.url);
   if (err instanceof ZodError) return validationError(request, err.issues);
@@ -65,7 +68,8 @@ export function toAppError(err: unknown, request: FastifyRequest): AppError {
   switch (fe?.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('payload_too_large:api', 'Request body is too large');
-    // decisions §2: a wrong Content-Type is a 400 like malformed JSON (not Fastify's 415).
+    // docs/api.md "Requests and responses": a wrong Content-Type is a 400 like malformed JSON (not Fastify's
+    // 415).
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('bad_request:api', 'Unsupported Content-Type; send application/json');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -92,7 +96,9 @@ export function toAppError(err: unknown, request: FastifyRequest): AppError {
   return new AppError('internal_server_error:api', 'Internal server error');
 }
 
-/** The spec's per-surface codes: a missing credential on the chat or widget surface says so. */
+/**
+ * The per-surface codes (docs/api.md "Errors"): a missing credential on the chat or widget surface says so.
+ */
 function onSurface(err: AppError, url: string): AppError {
   if (err.code !== 'unauthorized:api') return err;
   const where = surface(url);

@@ -1,6 +1,6 @@
 /**
- * The one error model (ARCHITECTURE.md; spec "Errors"; decisions §2). Services throw AppError
- * with a spec code; the handler in error-handler.ts maps it to its status.
+ * The one error model (docs/architecture.md "Rules"; docs/api.md "Errors"). Services throw AppError
+ * with a code of that table; the handler in error-handler.ts maps it to its status.
  */
 export const ERROR_STATUS = {
   'unauthorized:api': 401,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { constantTimeEqual, hmacSha256 } from '../lib/crypto.ts';
 import { badRequest } from './errors.ts';
 
-/** Spec "Pagination shapes": limit 1..100 default 25; offset >= 0 default 0. */
+/** docs/api.md "Pagination": limit 1..100 default 25; offset >= 0 default 0. */
 const limit = z.coerce.number().int().min(1).max(100).default(25);
 
 export const offsetQuery = z.object({

@@ -8,15 +8,15 @@ import {
 import { AppError, type ErrorCode } from './errors.ts';
 
 export type RateLimits = {
-  /** Authenticated requests per user or API key per minute (decisions §2). */
+  /** Authenticated requests per user or API key per minute (docs/api.md "Rate limits"). */
   api: RateLimiterAbstract;
   /** Sign-up and sign-in attempts per client IP per minute. */
   auth: RateLimiterAbstract;
   /** Failed sign-ins per account per 15 minutes. */
   loginFailures: RateLimiterAbstract;
-  /** File downloads per user per minute (spec "Limits": 20). */
+  /** File downloads per user per minute (docs/api.md "Rate limits": 20). */
   downloads: RateLimiterAbstract;
-  /** POSTs to the public widget API per client IP per minute (spec "Limits"; decisions §8). */
+  /** POSTs to the public widget API per client IP per minute (docs/widget.md "Limits"). */
   widget: RateLimiterAbstract;
   /** Resolves once Redis is connected (or could not be), so the first requests count there too. */
   ready(): Promise<void>;

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 
 export type EventStream = {
-  /** Writes one event as a JSON object on a `data:` line (spec: widget streaming events). */
+  /** Writes one event as a JSON object on a `data:` line (docs/chat.md "Stream events"). */
   send(event: object): void;
   /** Writes an event already encoded as JSON (one encoding shared by many streams). */
   sendEncoded(json: string): void;
@@ -15,7 +15,7 @@ export type EventStream = {
 
 /**
  * Takes over the response for server-sent events: status 200, the given headers, a keep-alive
- * comment every `keepAliveMs` (issue 5 item 4: proxies drop silent connections), and an abort
+ * comment every `keepAliveMs` (docs/chat.md "Stream events": proxies drop silent connections), and an abort
  * signal that fires when the client disconnects, so the model call can stop.
  */
 export function openEventStream(

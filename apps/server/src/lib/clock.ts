@@ -1,5 +1,5 @@
 /**
- * The only source of "now" (ARCHITECTURE.md): tests move time with setClockOffset
+ * The only source of "now" (docs/architecture.md "Rules"): tests move time with setClockOffset
  * instead of waiting.
  */
 let offsetMs = 0;

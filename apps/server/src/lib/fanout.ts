@@ -3,10 +3,10 @@ import { Redis } from 'ioredis';
 export type Listener = (payload: unknown) => void;
 
 /**
- * Live fan-out of small messages to open streams (agent replies to a widget, decisions §8). In
- * one process it is a map of listeners; with REDIS_URL every process publishes through Redis and
- * each keeps one subscriber connection, so a reply posted on one instance reaches a visitor whose
- * stream is open on another (decisions §14: "live fan-out across instances"). Delivery is
+ * Live fan-out of small messages to open streams (agent replies to a widget,
+ * docs/widget.md "Live agent replies"). In one process it is a map of listeners; with REDIS_URL every process
+ * publishes through Redis and each keeps one subscriber connection, so a reply posted on one instance reaches
+ * a visitor whose stream is open on another (docs/configuration.md "Redis (optional)"). Delivery is
  * best-effort: the message is already stored, and history shows it to anyone who missed it.
  */
 export type Fanout = {

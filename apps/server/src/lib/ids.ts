@@ -18,7 +18,10 @@ function randomUnit(): number {
 
 const ulid = monotonicFactory(randomUnit);
 
-/** Type prefixes of every id Parley issues (decisions §2: prefixed, time-ordered, random). */
+/**
+ * Type prefixes of every id Parley issues (docs/api.md "Requests and responses": prefixed, time-ordered,
+ * random).
+ */
 export type IdPrefix =
   | 'usr'
   | 'ses'

@@ -1,5 +1,5 @@
 /**
- * Foreground and background work of one process (issue 5 item 8; docs/decisions/0009-lanes.md).
+ * Foreground and background work of one process (docs/decisions/0009-lanes.md).
  *
  * A chat is foreground from its arrival until its first event leaves: that wait is what a person
  * feels. Work nobody is waiting to see start (storing a reply whose text has already been sent,

@@ -2,7 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestApp } from '../support/harness.ts';
 
-/** Decoded bodies of the mails written to DATA_DIR/mail for `to` (the file transport, decisions §14). */
+/**
+ * Decoded bodies of the mails written to DATA_DIR/mail for `to` (the file transport,
+ * docs/configuration.md "Email").
+ */
 export function mailsTo(t: TestApp, to: string): string[] {
   const dir = join(t.dataDir, 'mail');
   let files: string[] = [];

@@ -3,7 +3,10 @@ import { signupUser, uniqueEmail } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { createWorld, insertApiKey } from '../support/world.ts';
 
-/** decisions §2: per-IP sign-up/sign-in attempts, failed sign-ins per account, per-caller API limit. */
+/**
+ * docs/api.md "Rate limits": per-IP sign-up/sign-in attempts, failed sign-ins per account, per-caller API
+ * limit.
+ */
 describe('sign-up and sign-in attempts per client IP', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { TestApp } from '../support/harness.ts';
 import { launchBrowser, shot, startApp } from './helpers.ts';
 
-/** Shared steps of the dashboard's browser tests (issue 7 point 4). */
+/** Shared steps of the dashboard's browser tests (docs/dashboard.md). */
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 

@@ -11,7 +11,7 @@ import { checkPage, startDashboard } from './dashboard-helpers.ts';
 import { hasChromium, pageErrors, shot } from './helpers.ts';
 
 /**
- * Webhooks and widget settings in the dashboard (issue 7), in Chromium against the real server,
+ * Webhooks and widget settings in the dashboard (docs/dashboard.md), in Chromium against the real server,
  * its background workers and a local HTTPS receiver (support/receiver.ts; private addresses are
  * allowed by configuration, as docs/webhooks.md says for development):
  * - webhooks: the https refusal in words; create one in the UI, its secret shown once; an event
@@ -80,7 +80,7 @@ const api = async (method: 'GET' | 'PATCH', url: string, headers: Record<string,
 
 /**
  * Elements of the page's own content (inside <main>) reaching past the viewport: none on a phone.
- * (The shell's top navigation is not these pages' part; see the report of issue 7's helper w2.)
+ * (The shell's top navigation is not these pages' part.)
  */
 const contentFits = (page: Page) =>
   page.evaluate(() =>

@@ -15,7 +15,7 @@ import { checkPage, fitsWidth, startDashboard } from './dashboard-helpers.ts';
 import { hasChromium, pageErrors, shot } from './helpers.ts';
 
 /**
- * The knowledge page's sources in Chromium (issue 7, docs/dashboard.md "Knowledge") against the
+ * The knowledge page's sources in Chromium (docs/dashboard.md "Knowledge") against the
  * real server and its real ingestion worker: files (several at once, a refused type, one over
  * the server's upload limit refused in the page before sending), websites from
  * a local site (a crawl that becomes ready, a page answering 500 that fails in words, re-sync),

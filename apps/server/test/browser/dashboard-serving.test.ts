@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
 import { ensureDashboardBuilt } from './dashboard-helpers.ts';
 
 /**
- * The dashboard served by the same server (issue 7 point 1; docs/dashboard.md): `/` and client
+ * The dashboard served by the same server (docs/dashboard.md): `/` and client
  * routes get index.html when a browser asks for HTML, hashed assets are immutable, and the API's
  * JSON 404s and the other top-level routes are untouched.
  */

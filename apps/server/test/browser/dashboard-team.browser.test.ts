@@ -7,7 +7,7 @@ import { checkPage, fitsWidth, openMenu, startDashboard } from './dashboard-help
 import { hasChromium, pageErrors } from './helpers.ts';
 
 /**
- * The dashboard's team and account pages in Chromium (issue 7) against the real server: members
+ * The dashboard's team and account pages in Chromium (docs/dashboard.md) against the real server: members
  * and invitations (an invitee signs up from the link and joins; the owner promotes them), what a
  * member is not offered, API keys (shown once, working on /api/v1, refused once revoked), and the
  * account page (name, password, theme, personal tokens, export, deletion). Each page: no serious

@@ -10,7 +10,7 @@ import { checkPage, fitsWidth, openMenu, startDashboard } from './dashboard-help
 import { hasChromium, pageErrors, shot } from './helpers.ts';
 
 /**
- * The dashboard in Chromium (issue 7 points 2 to 4) against the real server: sign up, create a
+ * The dashboard in Chromium (docs/dashboard.md) against the real server: sign up, create a
  * workspace, create an assistant, add Q&A knowledge and watch it become ready, search it, chat
  * with a streamed answer and its citation, see credits used and the 80%/100% warnings, the help
  * sheet and the shortcuts preference, the theme preference, sign out and sign in again, a phone.

@@ -10,9 +10,9 @@ import type { TestUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 
 /**
- * Browser tests of the embeddable widget (issue 6 point 7): Debian's Chromium driven by
- * playwright-core (ARCHITECTURE.md facts), the real app on a real port, and a customer's page
- * served from a second local server, i.e. another origin.
+ * Browser tests of the embeddable widget (docs/widget-script.md "Tests"): Debian's Chromium driven by
+ * playwright-core (docs/architecture.md "Technical notes"), the real app on a real port, and a customer's
+ * page served from a second local server, i.e. another origin.
  */
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -52,7 +52,8 @@ export type Site = {
 
 /**
  * A customer's website: `/a/{assistantId}` is a page that embeds the script exactly as the
- * embed snippet says (decisions §8). `window.pwned` stays 0 unless something injected runs.
+ * embed snippet says (docs/widget.md "Embedding and configuration"). `window.pwned` stays 0 unless something
+ * injected runs.
  */
 const NONCE = 'c2l0ZS1ub25jZQ';
 

@@ -6,7 +6,7 @@ import { hasChromium, launchBrowser } from './helpers.ts';
 
 /**
  * The widget's Markdown renderer (apps/widget/src/markdown.ts) in a real DOM: the safe subset it
- * supports, and that markup in the text only ever becomes text (issue 6 point 6).
+ * supports, and that markup in the text only ever becomes text (docs/widget-script.md).
  */
 
 let browser: Browser;

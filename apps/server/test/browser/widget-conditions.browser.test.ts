@@ -19,9 +19,9 @@ import {
 
 /**
  * The widget under hard conditions, in a real browser against the real server. What the visitor
- * reads when something fails (issue 6 point 6): no credits left (403 `credits_limit_exceeded`),
- * the network gone, the per-IP widget rate limit (429 `rate_limit:widget`, decisions §8). And a
- * customer site with a strict Content-Security-Policy.
+ * reads when something fails (docs/widget-script.md "When things go wrong"): no credits left (403
+ * `credits_limit_exceeded`), the network gone, the per-IP widget rate limit (429 `rate_limit:widget`,
+ * docs/widget.md "Limits"). And a customer site with a strict Content-Security-Policy.
  */
 
 const PAIRS = [

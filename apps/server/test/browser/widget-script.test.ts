@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptsGzip } from '../../src/features/widget/widget-script.routes.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 
-/** `GET /widget.js` (decisions §8; issue 6 point 6: one file, under 25 KB gzipped). */
+/** `GET /widget.js` (docs/widget-script.md "Building and serving": one file, under 25 KB gzipped). */
 
 let t: TestApp;
 beforeAll(async () => {

@@ -22,8 +22,8 @@ import {
 } from './helpers.ts';
 
 /**
- * The widget on a customer's page in Chromium (issue 6 point 7), against the real server and the
- * built-in offline responder: open, welcome, ask, streamed answer with its source, lead form,
+ * The widget on a customer's page in Chromium (docs/widget-script.md "Tests"), against the real server and
+ * the built-in offline responder: open, welcome, ask, streamed answer with its source, lead form,
  * thumbs, reload and resume, end; keyboard; hostile answers rendered inert; a phone-sized screen;
  * a website not on the allowlist gets no widget. Screenshots go to <repo>/test-results/.
  */
@@ -214,7 +214,8 @@ describe.skipIf(!hasChromium)('the widget on a customer page', { timeout: 90_000
     const answer = answerTo(page, 'Here it is:');
     await answer.waitFor();
 
-    // An agent's reply with the same payload, read back through history (decisions §7).
+    // An agent's reply with the same payload, read back through history
+    // (docs/widget.md "Form A: the init flow").
     const sessionId = await storedSession(page, asst);
     const [session] = await t.ctx.db.select().from(widgetSessions).where(eq(widgetSessions.id, sessionId));
     await t.ctx.db.insert(messages).values({

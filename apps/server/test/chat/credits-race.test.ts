@@ -16,7 +16,7 @@ import { createWorld, type World } from '../support/world.ts';
 import { parseEvents } from './helpers.ts';
 
 /**
- * Issue 5 item 6 (spec Credits; docs/decisions/0005-credits.md): with 50 credits left, 200
+ * docs/credits.md and docs/decisions/0005-credits.md: with 50 credits left, 200
  * concurrent chats get exactly 50 replies and 150 × 403 `credits_limit_exceeded`, and the counter
  * stops at the limit, within one process and across two server processes on one database. The
  * reservation is one conditional statement, so only PostgreSQL (many connections) can race it;

@@ -70,7 +70,10 @@ const replyOf = (conversationId: string) =>
     .from(messages)
     .where(and(eq(messages.conversationId, conversationId), eq(messages.role, 'assistant')));
 
-/** Issue 5 item 8, lib/lanes.ts: a chat waiting for its first event comes before storing another's reply. */
+/**
+ * docs/decisions/0009-lanes.md, lib/lanes.ts: a chat waiting for its first event comes before storing
+ * another's reply.
+ */
 describe('foreground before background', () => {
   it('a sent reply is stored, and finished, once no other chat waits for its first event', async () => {
     t.ctx.lanes = new Lanes({ maxWaitMs: 60_000 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { sourceFiles, srcDir } from '../support/sources.ts';
 
 /**
- * The layers of ARCHITECTURE.md as a test: `lib/` imports nothing of ours, `http/` imports no
+ * The layers of docs/architecture.md "Rules" as a test: `lib/` imports nothing of ours, `http/` imports no
  * feature, and no feature imports `app.ts` (features get their types from `http/feature.ts`).
  * Type-only imports count too: they are a dependency a reader has to follow.
  */

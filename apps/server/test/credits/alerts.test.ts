@@ -45,7 +45,7 @@ const count = async (ws: string, type: string) => (await noticesOf(t, ws, type))
 const mailCount = (user: TestUser, subject: string) =>
   mailsTo(t, user.email).filter((m) => m.includes(subject)).length;
 
-describe('credit alerts at 80% and 100% (spec Credits 4; decisions §13)', () => {
+describe('credit alerts at 80% and 100% (docs/credits.md)', () => {
   it('each alert goes once per period to owners and admins, in the app and by email', async () => {
     const { ws, owner, admin, member } = await team('free');
     expect(await reserveMany(t, ws, 39)).toBe(39);
@@ -135,7 +135,7 @@ describe('credit alerts at 80% and 100% (spec Credits 4; decisions §13)', () =>
   });
 });
 
-describe('scheduled monthly reset (spec States: any → monthly reset)', () => {
+describe('scheduled monthly reset (docs/credits.md)', () => {
   it('starts the new period at zero for ended rows only; its data untouched', async () => {
     const ended = await team('free');
     const current = await team('free');

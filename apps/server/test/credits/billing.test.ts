@@ -28,7 +28,7 @@ securitySuite(() => t, {
   name: 'POST /api/workspaces/:workspaceId/billing/checkout',
   auth: 'user',
   minRole: 'owner',
-  // Without Stripe the owner's answer is 400 billing_not_configured (decisions §13).
+  // Without Stripe the owner's answer is 400 billing_not_configured (docs/credits.md).
   allowed: (s) => s === 400,
   request: (ws) => ({
     method: 'POST',
@@ -40,7 +40,7 @@ securitySuite(() => t, {
 const billing = (ws: string, headers: Record<string, string>) =>
   t.request({ method: 'GET', url: `/api/workspaces/${ws}/billing`, headers });
 
-describe('GET /api/workspaces/{ws}/billing (decisions §13)', () => {
+describe('GET /api/workspaces/{ws}/billing (docs/credits.md)', () => {
   it('a Pro trial: plan, status, trial end, period end, credits and usage', async () => {
     const res = await billing(w.ws, w.owner.headers);
     expect(res.statusCode, res.body).toBe(200);
@@ -129,7 +129,7 @@ describe('GET /api/workspaces/{ws}/billing (decisions §13)', () => {
   });
 });
 
-describe('POST /api/workspaces/{ws}/billing/checkout (decisions §13)', () => {
+describe('POST /api/workspaces/{ws}/billing/checkout (docs/credits.md)', () => {
   const checkout = (payload: unknown, headers = w.owner.headers, ws = w.ws) =>
     t.request({
       method: 'POST',

@@ -36,7 +36,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-describe('reserveCredit (spec Credits; decisions §13)', () => {
+describe('reserveCredit (docs/credits.md)', () => {
   it('one credit per reservation up to the Free allowance, then 403 credits_limit_exceeded', async () => {
     const ws = await workspaceOn(t, owner, 'free');
     const at = midMonth(0);
@@ -150,7 +150,7 @@ describe('monthly period (calendar month, UTC; no rollover)', () => {
   });
 });
 
-describe('plan allowances (spec Plans: Free 50, Pro and trial 1,200, Enterprise custom)', () => {
+describe('plan allowances (Free 50, Pro and trial 1,200, Enterprise custom)', () => {
   const config = { enterpriseMonthlyCredits: 100_000 };
   const base = { trialEndsAt: null, billingStatus: 'active', monthlyCredits: null };
 
@@ -202,7 +202,7 @@ describe('plan allowances (spec Plans: Free 50, Pro and trial 1,200, Enterprise 
   });
 });
 
-describe('upgrade and downgrade (spec States: Credits)', () => {
+describe('upgrade and downgrade (docs/credits.md)', () => {
   it('an upgrade raises the limit at once: a blocked workspace resumes', async () => {
     const ws = await workspaceOn(t, owner, 'free');
     await setUsed(t, ws, 50);

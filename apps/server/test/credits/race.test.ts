@@ -13,9 +13,9 @@ import { addMember } from '../support/world.ts';
 import { clockTo, creditsRow, midMonth, monthStart, noticesOf, setUsed, workspaceOn } from './helpers.ts';
 
 /**
- * Issue 5 point 6: 200 concurrent replies with 50 credits left give exactly 50 reservations and
- * 150 × 403, and the counter ends at the limit, also split over two server processes (two pools,
- * two contexts on one PostgreSQL). PGlite has one connection, so the race needs PostgreSQL.
+ * docs/credits.md "What a credit is": 200 concurrent replies with 50 credits left give exactly 50
+ * reservations and 150 × 403, and the counter ends at the limit, also split over two server processes (two
+ * pools, two contexts on one PostgreSQL). PGlite has one connection, so the race needs PostgreSQL.
  */
 let t: TestApp | undefined;
 let other: AppContext | undefined;

@@ -20,7 +20,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-describe('events outbox (issue 3 item 1)', () => {
+describe('events outbox (docs/webhooks.md, How events are recorded)', () => {
   it('an event commits with its change and gets a unique id', async () => {
     const a = await t.ctx.db.transaction((tx) =>
       recordEvent(tx, { workspaceId: w.ws, type: 'member.joined', data: { n: 1 } }),

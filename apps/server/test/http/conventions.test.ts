@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signupUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 
-/** decisions §2 conventions, through the real app: body parsing, unknown routes, request ids. */
+/** docs/api.md "Requests and responses", through the real app: body parsing, unknown routes, request ids. */
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
@@ -33,7 +33,7 @@ describe('request bodies', () => {
     expectBadRequest(await signup(''));
   });
 
-  it('answers a wrong Content-Type with 400 (decisions §2), never 415', async () => {
+  it('answers a wrong Content-Type with 400 (docs/api.md), never 415', async () => {
     const body = JSON.stringify({ email: 'a@example.com', password: 'long enough pw', name: 'A' });
     for (const type of [
       'application/xml',

@@ -12,8 +12,9 @@ import { freshDatabase, type TestDatabase } from '../support/database.ts';
 import { ORIGIN } from '../support/harness.ts';
 
 /**
- * Health, readiness and the unexpected-error path (decisions §2, §14). The failure is real:
- * the app's database is closed under it, no test-only code in production.
+ * Health, readiness and the unexpected-error path (docs/configuration.md "Health and shutdown";
+ * docs/api.md "Errors"). The failure is real: the app's database is closed under it, no test-only code in
+ * production.
  */
 let app: FastifyInstance;
 let ctx: AppContext;

@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 
-/** decisions §14: an OpenAPI 3.1 document generated from the route schemas describes every endpoint. */
+/** docs/api.md: an OpenAPI 3.1 document generated from the route schemas describes every endpoint. */
 let t: TestApp;
 let doc: {
   openapi: string;

@@ -4,7 +4,7 @@ import { signupUser, type TestUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { insertWorkspace } from '../support/world.ts';
 
-/** Spec "Pagination shapes" and decisions §2: limit 1..100 (default 25), offset >= 0, signed cursors. */
+/** docs/api.md "Pagination": limit 1..100 (default 25), offset >= 0, signed cursors. */
 describe('offset and limit', () => {
   it('defaults to limit 25, offset 0 and coerces query strings', () => {
     expect(offsetQuery.parse({})).toEqual({ limit: 25, offset: 0 });

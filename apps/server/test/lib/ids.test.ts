@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.ts';
 
-/** decisions §2: ids are prefixed, time-ordered and random. */
+/** docs/api.md "Requests and responses": ids are prefixed, time-ordered and random. */
 describe('newId', () => {
   it('is the prefix and a lowercase ULID', () => {
     expect(newId('msg')).toMatch(/^msg_[0-9a-hjkmnp-tv-z]{26}$/);

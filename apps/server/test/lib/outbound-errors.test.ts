@@ -64,7 +64,8 @@ describe('webhook deliveries', () => {
     const delivery = await stored();
     expect(delivery?.lastError).toBe(reason);
     expectNoNetwork(delivery?.lastError ?? '');
-    // The API's delivery list says only what the spec shows, and nothing of the network either.
+    // The API's delivery list says only what docs/webhooks.md "Delivery, retries and replay" lists,
+    // and nothing of the network either.
     const path = `/api/workspaces/${w.ws}/webhooks/${hook.id}/deliveries`;
     const res = await t.request({ method: 'GET', url: path, headers: w.owner.headers });
     expect(res.json().data[0]).toMatchObject({ status: 'failed' });

@@ -13,9 +13,9 @@ import type { Config } from '../../src/config.ts';
 import { createRemoteModel } from '../../src/providers/llm/remote.ts';
 import { DEFAULT_TEXT, type LlmServer, type Protocol, startLlmServer } from '../support/llm-server.ts';
 
-// The remote providers (issue 5 item 1) against the local stand-in (item 7), through the real AI
-// SDK providers: these prove the stand-in speaks each protocol as the SDK expects, so the chat
-// engine's tests can rely on it.
+// The remote providers (docs/chat.md "Models") against the local stand-in (test/support/llm-server.ts),
+// through the real AI SDK providers: these prove the stand-in speaks each protocol as the SDK expects, so the
+// chat engine's tests can rely on it.
 
 let llm: LlmServer;
 beforeAll(async () => {

@@ -9,8 +9,8 @@ import { waitFor } from '../support/wait.ts';
 import { type Server, serverEnv, startServer } from './process.ts';
 
 /**
- * The real process (decisions §14): `npm start` prints its URL and serves; SIGTERM drains:
- * in-flight requests finish, new connections are refused, the process exits 0.
+ * The real process (docs/configuration.md "Health and shutdown"): `npm start` prints its URL and serves;
+ * SIGTERM drains: in-flight requests finish, new connections are refused, the process exits 0.
  */
 const serverDir = fileURLToPath(new URL('../..', import.meta.url));
 const repoDir = fileURLToPath(new URL('../../../..', import.meta.url));

@@ -1,7 +1,7 @@
 import { type Agent, request } from 'node:http';
 
 /**
- * `POST /api/chat` (or anything answering with the spec's server-sent events) over a real
+ * `POST /api/chat` (or anything answering with the stream events of docs/chat.md) over a real
  * socket, for tests that need several server processes and for bench/chat.ts. Times are in ms
  * from the request's start: `ttfe` to the first `data:` line, `finish` to the `finish` event
  * (0 when none came).

@@ -7,7 +7,7 @@ import { migrateDatabase } from '../../src/db/migrate.ts';
 import { resetCoverage, uncovered } from './security-coverage.ts';
 
 /**
- * One migrated template per run (ARCHITECTURE.md facts): a dumped PGlite data dir, or a
+ * One migrated template per run (docs/architecture.md "Technical notes"): a dumped PGlite data dir, or a
  * PostgreSQL template database when DATABASE_URL is set. Each test file copies it.
  */
 export default async function setup(project: TestProject) {

@@ -1,6 +1,6 @@
 /**
- * A local stand-in for a remote model (issue 5 item 7) that speaks the real wire protocols, so
- * tests and benchmarks run the AI SDK providers unchanged:
+ * A local stand-in for a remote model (docs/architecture.md "Stack": local stand-ins) that speaks the real
+ * wire protocols, so tests and benchmarks run the AI SDK providers unchanged:
  * - OpenAI Chat Completions: `POST …/chat/completions`, JSON or `stream: true` SSE chunks
  *   (`choices[0].delta.content` / `delta.tool_calls`, a usage chunk when
  *   `stream_options.include_usage`, then `data: [DONE]`).

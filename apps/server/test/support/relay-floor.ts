@@ -2,11 +2,11 @@ import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * The floor of bench/chat.ts (issue 5 item 8): a bare node:http server that does only what any
+ * The floor of bench/chat.ts (docs/performance.md "Chat"): a bare node:http server that does only what any
  * chat server must do with a streaming model. On any POST `{content}` it makes one streamed Chat
  * Completions request to `modelBaseUrl` (the stand-in of llm-server.ts), with a system prompt of
- * `systemPrompt`, and relays the text as the spec's events: `text-delta` per piece, then
- * `finish` with the usage. No auth, no database, no retrieval: the lower bound for the same
+ * `systemPrompt`, and relays the text as the chat's stream events (docs/chat.md): `text-delta` per piece,
+ * then `finish` with the usage. No auth, no database, no retrieval: the lower bound for the same
  * model stream.
  */
 export async function startRelayFloor(modelBaseUrl: string, systemPrompt: string) {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestApp } from './harness.ts';
 
 /**
- * House rule (ARCHITECTURE.md): every operation of /api/openapi.json that takes a credential has
+ * House rule (docs/architecture.md "Rules"): every operation of /api/openapi.json that takes a credential has
  * an entry in the shared security suite. Each suite records the operation its requests reached
  * (as the document names it); the conventions test records the document's credentialed
  * operations; after a whole run, the global teardown (global-setup.ts) fails naming any

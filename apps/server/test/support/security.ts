@@ -12,7 +12,7 @@ const ROLES: Role[] = ['owner', 'admin', 'member', 'guest'];
 export type SecurityTarget = {
   /** For the test names, e.g. 'PATCH /api/workspaces/:workspaceId'. */
   name: string;
-  /** Which credentials the route accepts (decisions §3). */
+  /** Which credentials the route accepts (docs/api.md "Surfaces and credentials"). */
   auth: Exclude<AuthMode, 'none'>;
   /**
    * Builds the request against `workspaceId`. `prepare` output (if any) is passed as `extra`:
@@ -34,14 +34,14 @@ export type SecurityTarget = {
    * key routes (`/api/v1/*`) on the key's own workspace.
    */
   noWorkspace?: boolean;
-  /** The 401 code of the route's surface (spec Errors: `unauthorized:chat` on the chat). */
+  /** The 401 code of the route's surface (docs/api.md "Errors": `unauthorized:chat` on the chat). */
   unauthorizedCode?: string;
   /** The 404 code when the addressed resource has its own (`not_found:chat` for a conversation). */
   notFoundCode?: string;
 };
 
 /**
- * The shared security suite (ARCHITECTURE.md): no credential → 401, wrong kind of credential
+ * The shared security suite (docs/architecture.md "Rules"): no credential → 401, wrong kind of credential
  * → 401, other workspace → 404, too low a role → 403, missing scope → 403, plan without the
  * feature → 403. Every route registers itself here.
  */

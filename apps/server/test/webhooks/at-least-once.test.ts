@@ -15,9 +15,9 @@ import { createHookA } from '../support/webhooks.ts';
 import { createWorld } from '../support/world.ts';
 
 /**
- * Issue 3 item 6: on PostgreSQL, two server processes deliver 2,000 events while one of them is
- * killed with SIGKILL twice; every event reaches the receiver at least once, with its own
- * envelope id. PGlite is one process's embedded database, so there is nothing to share: skipped.
+ * docs/webhooks.md "Delivery, retries and replay": on PostgreSQL, two server processes deliver 2,000 events
+ * while one of them is killed with SIGKILL twice; every event reaches the receiver at least once, with its
+ * own envelope id. PGlite is one process's embedded database, so there is nothing to share: skipped.
  */
 const EVENTS = 2000;
 const serverDir = fileURLToPath(new URL('../..', import.meta.url));

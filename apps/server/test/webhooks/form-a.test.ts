@@ -190,7 +190,7 @@ describe('Form A webhooks', () => {
       payload: { secret: 'x'.repeat(20) },
     });
     expect(extra.statusCode).toBe(400);
-    // 404 wins over 400 for a missing webhook (decisions §2 order).
+    // 404 wins over 400 for a missing webhook (docs/api.md "Order of checks").
     const missing = await t.request({
       method: 'PATCH',
       url: `${base(w.ws)}/whk_nope`,
@@ -280,7 +280,8 @@ describe('Form A webhooks', () => {
       headers: w.owner.headers,
     });
     expect(missing.statusCode).toBe(404);
-    // Deactivation ends pending deliveries as failed (decisions §9); retry then needs re-activation.
+    // Deactivation ends pending deliveries as failed (docs/webhooks.md "Auto-disable"); retry then needs
+    // re-activation.
     await t.request({
       method: 'PATCH',
       url: `${base(w.ws)}/${id}`,

@@ -51,7 +51,7 @@ securitySuite(() => t, {
   request: (_ws, x) => ({ method: 'POST', url: `/api/notifications/${x.id}/read` }),
 });
 
-describe('notifications (decisions §13)', () => {
+describe('notifications (docs/accounts.md)', () => {
   it('lists own notifications newest first with cursor pages; read and read-all', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push(await notify(w.member, w.ws));

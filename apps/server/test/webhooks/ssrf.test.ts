@@ -64,7 +64,7 @@ const REFUSED = [
   'https://[2002:7f00:1::]/',
 ];
 
-describe('SSRF guard (issue 3 item 5)', () => {
+describe('SSRF guard', () => {
   it('refuses private, loopback, link-local, CGNAT, multicast, reserved and odd IP forms at creation', async () => {
     for (const url of REFUSED) {
       const res = await t.request({

@@ -14,9 +14,9 @@ import {
 } from './helpers.ts';
 
 /**
- * The three-layer check on every public widget endpoint (spec Authentication 4; decisions §8):
+ * The three-layer check on every public widget endpoint (docs/widget.md):
  * enabled widget (404) → allowlisted Origin/Referer (403) → session token bound to its session
- * (401); and the CORS answers (spec Widget Form A: CORS response headers).
+ * (401); and the CORS answers (docs/widget.md "CORS").
  */
 let t: TestApp;
 let w: World;
@@ -199,7 +199,7 @@ describe.each(ENDPOINTS)('three layers: $name', (endpoint) => {
   }
 });
 
-describe('allowlist matching (decisions §8)', () => {
+describe('allowlist matching (docs/widget.md)', () => {
   /** One request against a fresh widget, disabled afterwards (a `*` list would admit everyone later). */
   const check = async (domains: string[], origin: string) => {
     const id = await widgetAssistant(t, w.owner, w.ws, { allowedDomains: domains });

@@ -7,7 +7,10 @@ import { securitySuite } from '../support/security.ts';
 import { createWorld, ownerOf, personalToken, type World } from '../support/world.ts';
 import { configureWidget, fromSite } from './helpers.ts';
 
-/** decisions §8: `GET/PATCH /api/assistants/{id}/widget` for owners and admins, with the embed snippet. */
+/**
+ * docs/widget.md "Embedding and configuration": `GET/PATCH /api/assistants/{id}/widget` for owners and
+ * admins, with the embed snippet.
+ */
 let t: TestApp;
 let w: World;
 
@@ -95,7 +98,7 @@ describe('PATCH /api/assistants/{id}/widget', () => {
     expect(updated.at(-1)?.data).toMatchObject({ id, widget: { position: 'bottom-right' } });
   });
 
-  it('is the flag Form B calls widgetEnabled (decisions §1)', async () => {
+  it('is the flag Form B calls widgetEnabled (docs/api.md, Form A and Form B)', async () => {
     const id = await createAssistant(t, w.owner, w.ws);
     await configureWidget(t, w.owner, id, { isEnabled: true });
     const pat = await personalToken(t, w.owner);

@@ -19,7 +19,7 @@ import {
   widgetChat,
 } from './helpers.ts';
 
-/** Spec "Widget, Form A" (init flow) and decisions §8, through the real stack. */
+/** docs/widget.md "Form A: the init flow", through the real stack. */
 let t: TestApp;
 let w: World;
 let asst: string;

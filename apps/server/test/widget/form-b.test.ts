@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
 import { createWorld, type World } from '../support/world.ts';
 import { fromSite, NO_RATE_LIMIT, type Session, SITE, widgetAssistant, widgetChat } from './helpers.ts';
 
-/** Spec "Widget, Form B" with decisions §8's shapes, over the same sessions as Form A. */
+/** docs/widget.md "Form B: the path list", over the same sessions as Form A. */
 let t: TestApp;
 let w: World;
 let asst: string;

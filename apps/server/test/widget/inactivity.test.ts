@@ -8,7 +8,7 @@ import { waitFor } from '../support/wait.ts';
 import { createWorld, type World } from '../support/world.ts';
 import { initWidget, NO_RATE_LIMIT, type Session, widgetAssistant, widgetChat } from './helpers.ts';
 
-/** States → Widget session: active → ended after the configured inactivity (default 30 minutes). */
+/** docs/widget.md "Inactivity": a session ends after the configured inactivity (default 30 minutes). */
 let t: TestApp;
 let w: World;
 let asst: string;

@@ -14,7 +14,7 @@ import {
   widgetChat,
 } from './helpers.ts';
 
-/** decisions §8 lead form and feedback; States → Widget session (anonymous → linked to a contact). */
+/** docs/widget.md "Leads and feedback": the lead form (it links the session to a contact) and feedback. */
 let t: TestApp;
 let w: World;
 let asst: string;
@@ -242,7 +242,7 @@ describe('feedback', () => {
   });
 });
 
-it('contact events carry the decisions §10 contact shape', async () => {
+it('contact events carry the contact shape of docs/contacts-and-tickets.md', async () => {
   const rows = await t.ctx.db
     .select()
     .from(events)

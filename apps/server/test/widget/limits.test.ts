@@ -14,7 +14,7 @@ import {
   widgetChat,
 } from './helpers.ts';
 
-/** decisions §8 limits: 5 POSTs per minute per client IP (default), and the daily message quota. */
+/** docs/widget.md "Limits": 5 POSTs per minute per client IP (default), and the daily message quota. */
 
 describe('per-IP limit on public widget POSTs (default 5 per minute)', () => {
   let t: TestApp;

@@ -6,7 +6,10 @@ import {
   requestOrigin,
 } from '../../src/features/widget/widget-origin.ts';
 
-/** decisions §8 allowlist rules, as pure functions (the HTTP matrix is in access.test.ts). */
+/**
+ * The allowlist rules of docs/widget.md "Embedding and configuration", as pure functions (the HTTP matrix is
+ * in access.test.ts).
+ */
 describe('allowlist entries and matching', () => {
   it('normalises entries: lowercase, punycode, trailing dot; refuses schemes, ports, paths, odd wildcards', () => {
     expect(normalizeDomainEntry(' Shop.Example.COM. ')).toBe('shop.example.com');

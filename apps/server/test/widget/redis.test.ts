@@ -7,7 +7,7 @@ import { insertWorkspace } from '../support/world.ts';
 import { fromSite, widgetAssistant } from './helpers.ts';
 
 /**
- * decisions §8 + ARCHITECTURE.md: with `REDIS_URL`, two server processes hold the per-IP widget
+ * docs/widget.md "Limits": with `REDIS_URL`, two server processes hold the per-IP widget
  * limit exactly between them. Runs whenever a Redis answers (REDIS_URL, else the local default).
  */
 const available = await redisAnswers();

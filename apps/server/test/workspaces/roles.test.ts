@@ -7,8 +7,8 @@ import { addMember, createWorld, type World } from '../support/world.ts';
 import { cloneWorld, insertInvitation } from './helpers.ts';
 
 /**
- * The spec's "Workspace" role table, row by row, for the actions this feature serves. Every
- * case runs on a fresh copy of the world's workspace, so destructive ones do not interfere.
+ * The role table of docs/api.md "Roles and permissions", row by row, for the actions this feature serves.
+ * Every case runs on a fresh copy of the world's workspace, so destructive ones do not interfere.
  */
 let t: TestApp;
 let w: World;

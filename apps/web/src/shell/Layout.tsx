@@ -9,7 +9,7 @@ import { ErrorText } from './ui.tsx';
 /** The switcher's "create another" entry (never a workspace id: those start with `ws_`). */
 const NEW = 'new';
 
-/** The app shell (issue 7 point 1): header with workspace switcher, settings, help sheet. */
+/** The app shell (docs/dashboard.md): header with workspace switcher, settings, help sheet. */
 export function Layout({ user }: { user: User }) {
   const ws = useMatch({ path: '/w/:ws', end: false })?.params.ws;
   const navigate = useNavigate();

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { type NavigateFunction, useNavigate } from 'react-router';
 
 /**
- * Keyboard shortcuts (issue 7 point 1): `?` opens the help sheet; `g` then a letter goes to a
+ * Keyboard shortcuts (docs/dashboard.md): `?` opens the help sheet; `g` then a letter goes to a
  * page. Off entirely when the user's `keyboardShortcuts` preference is false. Keys typed into a
  * field never trigger anything.
  */

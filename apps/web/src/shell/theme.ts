@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import type { Theme } from '../api.ts';
 
 /**
- * The user's theme preference (issue 7 point 1) as `data-theme` on <html>; `system` follows
+ * The user's theme preference (docs/dashboard.md) as `data-theme` on <html>; `system` follows
  * `prefers-color-scheme` and keeps following it while the page is open.
  */
 export function useApplyTheme(theme: Theme) {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-/** Small shared pieces: loading, errors in words (issue 7 point 3), empty states, pagers. */
+/** Small shared pieces: loading, errors in words (docs/dashboard.md), empty states, pagers. */
 
 export const Loading = ({ label = 'Loading…' }: { label?: string }) => (
   <p className="muted" role="status">

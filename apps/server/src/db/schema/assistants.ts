@@ -6,7 +6,7 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 
 export type Visibility = 'private' | 'workspace' | 'public';
 
-/** The assistant record (spec: Assistant). The knowledge issue extends what hangs off it. */
+/** The assistant record (docs/assistants.md "Fields"). */
 export const assistants = pgTable(
   'assistants',
   {

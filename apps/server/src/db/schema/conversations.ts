@@ -23,7 +23,10 @@ export type Citation = {
 export type ToolStep = { toolCallId: string; toolName: string; args: unknown; result?: unknown };
 export type Usage = { promptTokens: number; completionTokens: number };
 
-/** A conversation (decisions §7). Deleting the assistant deletes its conversations (issue 4). */
+/**
+ * A conversation (docs/chat.md "Conversations and messages"). Deleting the assistant deletes its
+ * conversations.
+ */
 export const conversations = pgTable(
   'conversations',
   {

@@ -4,7 +4,7 @@ import { workspaces } from './workspaces.ts';
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
- * The workspace's credit counter for the current period (spec Credits; decisions §13). One row per
+ * The workspace's credit counter for the current period (docs/credits.md). One row per
  * workspace, changed only by single conditional UPDATEs (features/credits), so concurrent replies
  * across processes can never spend past the limit. The alert columns hold the period start for
  * which the 80% / 100% alert was sent: once per period each.

@@ -8,7 +8,10 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 export type TicketStatus = 'open' | 'pending' | 'resolved' | 'closed';
 export type TicketPriority = 'low' | 'medium' | 'high' | 'urgent';
 
-/** CRM contact (decisions §10): email (case-insensitive) and E.164 phone unique per workspace. */
+/**
+ * CRM contact (docs/contacts-and-tickets.md "Contacts"): email (case-insensitive) and E.164 phone unique per
+ * workspace.
+ */
 export const contacts = pgTable(
   'contacts',
   {
@@ -31,7 +34,10 @@ export const contacts = pgTable(
   ],
 );
 
-/** Support ticket (decisions §10). `conversationId` is a plain reference: tickets outlive chats. */
+/**
+ * Support ticket (docs/contacts-and-tickets.md "Tickets"). `conversationId` is a plain reference: tickets
+ * outlive chats.
+ */
 export const tickets = pgTable(
   'tickets',
   {

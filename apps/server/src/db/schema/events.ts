@@ -5,8 +5,9 @@ import { workspaces } from './workspaces.ts';
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
- * The outbox (decisions §9): one row per happening, written in the same transaction as the
- * change that caused it. `type` is the internal (Form A) name; Form B names are mapped on delivery.
+ * The outbox (docs/webhooks.md "How events are recorded"): one row per happening, written in the same
+ * transaction as the change that caused it. `type` is the internal (Form A) name; Form B names are mapped on
+ * delivery.
  */
 export const events = pgTable(
   'events',

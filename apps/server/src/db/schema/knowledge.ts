@@ -25,7 +25,7 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 export type SourceType = 'text' | 'qa' | 'file' | 'website' | 'store' | 'spreadsheet';
 export type SourceStatus = 'pending' | 'processing' | 'ready' | 'failed';
 
-/** Form B projects: workspace-level document collections connected to assistants (decisions §1, §6). */
+/** Form B projects: workspace-level document collections connected to assistants (docs/knowledge.md). */
 export const projects = pgTable(
   'projects',
   {

@@ -4,7 +4,7 @@ import { workspaces } from './workspaces.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-/** In-app notifications (decisions §13). */
+/** In-app notifications (docs/accounts.md "Notifications"). */
 export const notifications = pgTable(
   'notifications',
   {

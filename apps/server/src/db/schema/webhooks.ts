@@ -9,8 +9,8 @@ export type WebhookFormat = 'A' | 'B';
 export type DeliveryStatus = 'pending' | 'success' | 'failed';
 
 /**
- * Webhooks (spec "Webhook"; decisions §1: `format` is fixed by the endpoint family that created
- * it). The secret is stored AES-GCM encrypted: deliveries need it in clear to sign.
+ * Webhooks (docs/webhooks.md; docs/api.md "Form A and Form B": `format` is fixed by the endpoint family that
+ * created it). The secret is stored AES-GCM encrypted: deliveries need it in clear to sign.
  */
 export const webhooks = pgTable(
   'webhooks',
@@ -32,9 +32,9 @@ export const webhooks = pgTable(
 );
 
 /**
- * One event to one webhook (decisions §9). This table is also the delivery queue: a pending row
- * whose `next_attempt_at` has come is claimed with FOR UPDATE SKIP LOCKED and leased until
- * `locked_until`, so a crashed worker's claim expires and another process retries it.
+ * One event to one webhook (docs/webhooks.md "Delivery, retries and replay"). This table is also the delivery
+ * queue: a pending row whose `next_attempt_at` has come is claimed with FOR UPDATE SKIP LOCKED and leased
+ * until `locked_until`, so a crashed worker's claim expires and another process retries it.
  */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
@@ -70,7 +70,10 @@ export const webhookDeliveries = pgTable(
   ],
 );
 
-/** Failed attempts of the current streak (decisions §9: older than 7 days drop out of the count). */
+/**
+ * Failed attempts of the current streak (docs/webhooks.md "Auto-disable": older than 7 days drop out of the
+ * count).
+ */
 export const webhookFailures = pgTable(
   'webhook_failures',
   {

@@ -18,8 +18,9 @@ import { workspaces } from './workspaces.ts';
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
- * The widget configuration of an assistant (decisions §8). `isEnabled` is Form A's flag and
- * Form B's `widgetEnabled` (decisions §1). A missing row means the defaults (disabled).
+ * The widget configuration of an assistant (docs/widget.md "Embedding and configuration"). `isEnabled` is
+ * Form A's flag and Form B's `widgetEnabled` (docs/api.md "Form A and Form B"). A missing row means the
+ * defaults (disabled).
  */
 export const widgetConfigs = pgTable('widget_configs', {
   assistantId: text('assistant_id')
@@ -45,7 +46,7 @@ export const widgetConfigs = pgTable('widget_configs', {
 export type WidgetSessionStatus = 'active' | 'ended';
 
 /**
- * A visitor's widget session (spec: Widget session; decisions §8). The token is stored only as
+ * A visitor's widget session (docs/widget.md). The token is stored only as
  * its SHA-256; the conversation is created with the first message, so page views that never chat
  * leave no conversation behind.
  */
@@ -75,7 +76,10 @@ export const widgetSessions = pgTable(
   ],
 );
 
-/** Thumbs up or down from a visitor, optionally on one assistant message (decisions §8). */
+/**
+ * Thumbs up or down from a visitor, optionally on one assistant message
+ * (docs/widget.md "Leads and feedback").
+ */
 export const widgetFeedback = pgTable(
   'widget_feedback',
   {
@@ -94,7 +98,7 @@ export const widgetFeedback = pgTable(
   (t) => [index('widget_feedback_session_idx').on(t.sessionId)],
 );
 
-/** Widget messages per assistant per UTC day: the plan's daily quota (decisions §8). */
+/** Widget messages per assistant per UTC day: the plan's daily quota (docs/widget.md "Limits"). */
 export const widgetUsage = pgTable(
   'widget_usage',
   {

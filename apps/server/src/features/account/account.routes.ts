@@ -12,7 +12,7 @@ import { changePasswordBody, deleteAccountBody, exportParams, patchAccountBody }
 import * as account from './account.service.ts';
 import { openExport, requestExport } from './export.service.ts';
 
-/** Account routes are the session surface: the browser cookie only (decisions §3, §4). */
+/** Account routes are the session surface: the browser cookie only (docs/accounts.md). */
 const config = { auth: 'session' } as const;
 const tags = ['account'];
 
@@ -22,7 +22,7 @@ function sessionOf(request: FastifyRequest) {
   return actor;
 }
 
-/** decisions §4: the signed-in user's profile, password, data export and deletion. */
+/** docs/accounts.md: the signed-in user's profile, password, data export and deletion. */
 export const accountRoutes: Feature = (app, ctx) => {
   app.get(
     '/api/account',
@@ -78,7 +78,7 @@ export const accountRoutes: Feature = (app, ctx) => {
     },
     async (request, reply) => {
       const { userId } = sessionOf(request);
-      // spec "Limits": file downloads, 20 a minute per user; unknown tokens count too.
+      // docs/api.md "Rate limits": file downloads, 20 a minute per user; unknown tokens count too.
       await consume(ctx.limits.downloads, `u:${userId}`, 'rate_limit:api');
       const file = await openExport(ctx, userId, request.params.token);
       const name = `parley-export-${iso(file.createdAt).slice(0, 10)}.json`;

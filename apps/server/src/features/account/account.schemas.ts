@@ -11,8 +11,8 @@ const isHttpsUrl = (value: string) => {
 };
 
 /**
- * decisions §4: name, avatarUrl and preferences (a partial merge) change here; the login email
- * is changed through support only (spec "Account and billing behaviour"), so it is a 400 that
+ * docs/accounts.md "Profile": name, avatarUrl and preferences (a partial merge) change here; the login email
+ * is changed through support only, so it is a 400 that
  * says so rather than the generic unknown-field message.
  */
 export const patchAccountBody = z.strictObject({

@@ -9,7 +9,7 @@ import * as repo from './account.repo.ts';
 import type { PatchAccountInput } from './account.schemas.ts';
 import { removeExports } from './export.service.ts';
 
-/** decisions §4: the signed-in user's own profile. */
+/** docs/accounts.md "Profile": the signed-in user's own profile. */
 export const getAccount = (ctx: AppContext, userId: string) => getUser(ctx, userId);
 
 export async function updateAccount(ctx: AppContext, userId: string, input: PatchAccountInput) {
@@ -19,7 +19,7 @@ export async function updateAccount(ctx: AppContext, userId: string, input: Patc
 }
 
 /**
- * decisions §4: the current password must match (else 400); accounts from an identity provider
+ * docs/accounts.md "Password": the current password must match (else 400); accounts from an identity provider
  * have none (400). Success signs out every other session and keeps this one; personal access
  * tokens stay (they are revoked one by one under Tokens). Wrong guesses count against the same
  * per-account failure budget as sign-in, so a stolen session cannot brute-force the password.
@@ -51,9 +51,9 @@ export async function changePassword(
 }
 
 /**
- * decisions §4 / spec "Account deletion": irreversible. Workspaces the user owns are deleted
- * with everything in them; in the others the user leaves (`member.left`, decisions §9). The user
- * row's cascade removes sessions, personal tokens, memberships and notifications.
+ * docs/accounts.md "Deleting the account": irreversible. Workspaces the user owns are deleted
+ * with everything in them; in the others the user leaves (`member.left`, docs/webhooks.md "Event names"). The
+ * user row's cascade removes sessions, personal tokens, memberships and notifications.
  */
 export async function deleteAccount(ctx: AppContext, userId: string) {
   await ctx.db.transaction(async (tx) => {

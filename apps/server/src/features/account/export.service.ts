@@ -17,7 +17,7 @@ const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * Sections of the export. Each later feature that holds a user's data (conversations, ...) adds
- * one line here calling its own service (spec "Data export": all conversations and settings).
+ * one line here calling its own service (docs/accounts.md "Data export": conversations are planned).
  */
 type Section = (ctx: AppContext, userId: string) => Promise<unknown>;
 const sections: Record<string, Section> = {
@@ -95,7 +95,7 @@ export async function removeExports(ctx: AppContext, userId: string) {
   await rm(userDir(ctx, userId), { recursive: true, force: true });
 }
 
-/** decisions §4: POST /api/account/export → 202, and the download link by email. */
+/** docs/accounts.md "Data export": POST /api/account/export → 202, and the download link by email. */
 export async function requestExport(ctx: AppContext, userId: string, baseUrl: string) {
   const { user, token, expiresAt } = await buildExport(ctx, userId);
   const link = `${baseUrl}/api/account/exports/${token}`;

@@ -14,7 +14,7 @@ import {
 } from './api-keys.schemas.ts';
 import * as keys from './api-keys.service.ts';
 
-/** Owner or admin, by cookie or personal access token (decisions §3, §5). */
+/** Owner or admin, by cookie or personal access token (docs/api-keys.md "Managing keys (owner or admin)"). */
 const config = { auth: 'user', permission: 'apiKeys.manage' } as const;
 
 const toApiKey = (k: ApiKeyRow) => ({
@@ -26,7 +26,7 @@ const toApiKey = (k: ApiKeyRow) => ({
   lastUsedAt: isoOrNull(k.lastUsedAt),
 });
 
-/** Workspace API keys (spec "Workspace API key"; decisions §5). */
+/** Workspace API keys (docs/api-keys.md). */
 export const apiKeysRoutes: Feature = (app, ctx) => {
   app.post(
     '/api/workspaces/:workspaceId/api-keys',

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { SCOPES, type Scope } from '../../http/actor.ts';
 import { str } from '../../http/envelope.ts';
 
-/** Scopes that write through /api/v1 and so need the plan feature `api_v1_write` (spec "Plans"). */
+/**
+ * Scopes that write through /api/v1 and so need the plan feature `api_v1_write`
+ * (docs/api-keys.md "Scopes and plans").
+ */
 export const WRITE_SCOPES: readonly Scope[] = ['contacts:write', 'tickets:write', 'chat:write'];
 
 const scope = z.enum(SCOPES as [Scope, ...Scope[]]);
@@ -26,7 +29,7 @@ export const apiKeySchema = z.object({
   lastUsedAt: z.string().nullable(),
 });
 
-/** The create response: the only time `key` is shown (spec "Workspace API key"). */
+/** The create response: the only time `key` is shown (docs/api-keys.md "Managing keys (owner or admin)"). */
 export const createdApiKeySchema = z.object({
   id: z.string(),
   name: z.string(),

@@ -8,9 +8,9 @@ import * as repo from './api-keys.repo.ts';
 import { type CreateApiKeyInput, WRITE_SCOPES } from './api-keys.schemas.ts';
 
 /**
- * decisions §5: a key with a write scope needs `api_v1_write` (Free → 403 plan_upgrade_required);
- * `events:read` alone is fine on Free. The key is 256 random bits after `wsk_live_`, stored only
- * as its SHA-256 (decisions §3) and returned once.
+ * docs/api-keys.md "Scopes and plans": a key with a write scope needs `api_v1_write` (Free → 403
+ * plan_upgrade_required); `events:read` alone is fine on Free. The key is 256 random bits after `wsk_live_`,
+ * stored only as its SHA-256 (docs/api.md "Surfaces and credentials") and returned once.
  */
 export async function createApiKey(
   ctx: AppContext,
@@ -41,7 +41,10 @@ export async function createApiKey(
 export const listApiKeys = (ctx: AppContext, workspaceId: string, limit: number, offset: number) =>
   repo.listApiKeys(ctx.db, workspaceId, limit, offset);
 
-/** Revocation is immediate: every request looks the key up again (spec "Authentication" 2). */
+/**
+ * Revocation is immediate: every request looks the key up again
+ * (docs/api-keys.md "Managing keys (owner or admin)").
+ */
 export async function revokeApiKey(ctx: AppContext, workspaceId: string, keyId: string) {
   if (!(await repo.deleteApiKey(ctx.db, workspaceId, keyId))) throw notFound('API key');
 }

@@ -44,7 +44,7 @@ async function withFormB(ctx: AppContext, rows: AssistantRow[]) {
 }
 const one = async (ctx: AppContext, row: AssistantRow) => (await withFormB(ctx, [row]))[0]!;
 
-/** Spec "Assistants, Form B": the same assistant record at workspace-scoped paths (decisions §1). */
+/** Form B assistants (docs/assistants.md): the same assistant record at workspace-scoped paths. */
 export const assistantsFormBRoutes: Feature = (app, ctx) => {
   app.get(
     base,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { assistantSchema, createAssistantBody, patchAssistantBody } from './assistants.schemas.ts';
 
-/** Form B adds `widgetEnabled` and `projectCount` (spec Assistant; decisions §1). */
+/** Form B adds `widgetEnabled` and `projectCount` (docs/assistants.md). */
 export const formBAssistant = assistantSchema.extend({
   widgetEnabled: z.boolean(),
   projectCount: z.number().int(),

@@ -7,7 +7,10 @@ import { hasRealtimeSources } from '../knowledge/sources/sources.repo.ts';
 
 export type AssistantRow = typeof assistants.$inferSelect;
 
-/** Rows a user may see: all for managers; otherwise non-private, own, or granted (spec visibility table). */
+/**
+ * Rows a user may see: all for managers; otherwise non-private, own, or granted
+ * (docs/api.md "Roles and permissions").
+ */
 function visibleTo(userId: string | null) {
   if (userId === null) return undefined;
   return or(

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { iso, isoOrNull } from '../../http/envelope.ts';
 import type { AssistantRow } from './assistants.repo.ts';
 
-/** Spec "Assistant" fields and decisions §6 rules. */
+/** The fields and rules of docs/assistants.md "Fields". */
 const name = z.string().trim().min(1).max(100);
 const instructions = z.string().max(20_000);
 const temperature = z.number().min(0).max(2);
@@ -65,7 +65,7 @@ export const assistantListItem = assistantSchema.pick({
 
 export type AssistantOut = z.infer<typeof assistantSchema>;
 
-/** Every assistant uses the same model; listings and objects show `auto` (spec "What the service does"). */
+/** Every assistant uses the same model; listings and objects show `auto` (docs/assistants.md "Fields"). */
 export function toAssistant(a: AssistantRow): AssistantOut {
   return {
     id: a.id,

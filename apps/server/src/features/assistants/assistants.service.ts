@@ -60,7 +60,10 @@ export async function createAssistant(
 const publicRefused = () =>
   badRequest('Validation failed', { visibility: "'public' is legacy and cannot be set on new assistants" });
 
-/** `widgetEnabled` is Form B's name for the widget configuration's `isEnabled` (decisions §1). */
+/**
+ * `widgetEnabled` is Form B's name for the widget configuration's `isEnabled`
+ * (docs/api.md "Form A and Form B").
+ */
 export async function updateAssistant(
   ctx: AppContext,
   current: repo.AssistantRow,
@@ -83,12 +86,12 @@ export async function updateAssistant(
   });
 }
 
-/** Removes the assistant; its conversations, sessions, SMS config and knowledge go with it (FK cascades). */
+/** Removes the assistant; its conversations, widget sessions and knowledge go with it (FK cascades). */
 export async function deleteAssistant(ctx: AppContext, current: repo.AssistantRow) {
   if (!(await repo.deleteAssistant(ctx.db, current.workspaceId, current.id))) throw notFound('Assistant');
 }
 
-/** decisions §5: grants for private assistants. The grantee must belong to the workspace. */
+/** Grants for private assistants (docs/assistants.md). The grantee must belong to the workspace. */
 export async function setAccess(
   ctx: AppContext,
   current: repo.AssistantRow,

@@ -39,7 +39,7 @@ const userData = dataOf(z.object({ user: userSchema }));
 /** Sign-up and sign-in: an address taken (409) and the per-IP attempt limit (429), beside the derived ones. */
 const errors = { ...conflictResponse, 429: errorBody };
 
-/** decisions §4: accounts and personal access tokens. */
+/** Accounts and personal access tokens (docs/accounts.md). */
 export const authRoutes: Feature = (app, ctx) => {
   app.post(
     '/api/auth/signup',

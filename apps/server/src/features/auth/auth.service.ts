@@ -35,7 +35,7 @@ export async function signup(ctx: AppContext, input: { email: string; password: 
   }
 }
 
-/** Wrong pair and unknown email answer alike (decisions §4); failures per account are limited. */
+/** Wrong pair and unknown email answer alike (docs/accounts.md); failures per account are limited. */
 export async function login(ctx: AppContext, input: { email: string; password: string }) {
   const accountKey = `acct:${input.email}`;
   await assertNotBlocked(ctx.limits.loginFailures, accountKey, 'rate_limit:api');

@@ -40,8 +40,8 @@ function prefetched(workspaceId: string, row: MemberRow): Prefetched {
 }
 
 /**
- * Secrets are looked up by their SHA-256 only (decisions §3: stored only as hashes). With
- * `workspaceId` (the path's), the same query reads the user's membership there.
+ * Secrets are looked up by their SHA-256 only (docs/api.md "Surfaces and credentials": stored only as
+ * hashes). With `workspaceId` (the path's), the same query reads the user's membership there.
  */
 export async function actorFromSessionToken(
   ctx: AppContext,

@@ -8,7 +8,7 @@ import {
 import type { RetrievedChunk } from '../knowledge/retrieval/retrieval.ts';
 import type { SourceRow } from '../knowledge/sources/sources.repo.ts';
 
-/** What a reply is grounded on (issue 5 item 2): the best passages and the realtime sources. */
+/** What a reply is grounded on (docs/chat.md "The prompt"): the best passages and the realtime sources. */
 export type ReplyContext = { chunks: RetrievedChunk[]; realtime: SourceRow[] };
 
 export const PASSAGES = 5;

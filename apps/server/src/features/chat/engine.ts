@@ -19,8 +19,8 @@ export type ReplyOutcome = {
 const MAX_STEPS = 4;
 
 /**
- * Generates and stores the AI's reply to a turn begun by beginTurn (issue 5 items 2 to 4),
- * sending the spec's stream events through `emit`. Outcomes:
+ * Generates and stores the AI's reply to a turn begun by beginTurn (docs/chat.md),
+ * sending the stream events of docs/chat.md through `emit`. Outcomes:
  * - complete: the message is stored with citations, tool steps and usage; `finish` carries its id;
  * - the model fails before any text: the credit is refunded, nothing is stored, `error` is sent;
  * - it fails after some text: what was generated is stored as `partial`, then `error`;
@@ -114,7 +114,7 @@ export async function runReply(
     log?.warn({ err: messageOf(failure), assistantId: assistant.id }, 'model call failed');
   }
   if (text === '' && (failure !== undefined || clientGone)) {
-    // Failed before any text: the credit goes back (spec Credits; decisions §7). A client that
+    // Failed before any text: the credit goes back (docs/credits.md "What a credit is"). A client that
     // left before the first word keeps the charge only if the model did not fail.
     if (failure !== undefined) await refundCredit(ctx, turn.reservation);
     if (!clientGone) emit(modelError());

@@ -6,7 +6,7 @@ const MAX_PASSAGE_CHARS = 2000;
 
 /**
  * The passages of one reply, numbered across the up-front retrieval and any later
- * `search_knowledge` calls, so every `[n]` in the answer names exactly one chunk (issue 5 item 2).
+ * `search_knowledge` calls, so every `[n]` in the answer names exactly one chunk (docs/chat.md "The prompt").
  */
 export class PassageBook {
   readonly passages: Passage[] = [];

@@ -3,7 +3,7 @@ import type { MessageRole } from '../../db/schema/index.ts';
 import type { Passage } from '../../providers/llm/index.ts';
 
 /**
- * The system prompt (issue 5 item 2): the assistant's own instructions first, then the rules of
+ * The system prompt (docs/chat.md "The prompt"): the assistant's own instructions first, then the rules of
  * the house and the retrieved passages with their [n] markers.
  */
 export function systemPrompt(assistant: { name: string; instructions: string }, passages: Passage[]): string {

@@ -6,9 +6,9 @@ import { runReply } from './engine.ts';
 import type { Turn } from './turn.ts';
 
 /**
- * Streams a begun turn as server-sent events (the spec's event table), for every surface that
+ * Streams a begun turn as server-sent events (docs/chat.md "Stream events"), for every surface that
  * chats over HTTP: internal chat now, the widget next. `headers` adds e.g. `X-Conversation-Id`
- * or CORS. In `handoff` the stream carries only `finish` with a null message id (decisions §7).
+ * or CORS. In `handoff` the stream carries only `finish` with a null message id (docs/chat.md "Handoff").
  */
 export async function streamTurn(
   ctx: AppContext,
@@ -33,7 +33,7 @@ export async function streamTurn(
     }
     await runReply(ctx, turn, send, stream.signal, log);
   } catch (err) {
-    // The stream has started: a failure can only be told as an `error` event (decisions §7).
+    // The stream has started: a failure can only be told as an `error` event (docs/chat.md "Stream events").
     log.error({ err, conversationId: turn.conversation.id }, 'chat reply failed');
     send({
       type: 'error',

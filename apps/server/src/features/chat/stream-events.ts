@@ -1,7 +1,7 @@
 import type { TextStreamPart, ToolSet } from 'ai';
 import type { ErrorCode } from '../../http/errors.ts';
 
-/** The spec's streaming events (Widget Form A, "Streaming events"): the same on every surface. */
+/** The stream events (docs/chat.md "Stream events"): the same on every surface. */
 export type StreamEvent =
   | { type: 'text-delta'; textDelta: string }
   | { type: 'tool-call'; toolCallId: string; toolName: string; args: unknown }
@@ -18,7 +18,7 @@ export type Mapped =
   | { kind: 'none' };
 
 /**
- * The one mapper from the AI SDK's stream parts to ours (issue 5 item 4; ARCHITECTURE.md facts:
+ * The one mapper from the AI SDK's stream parts to ours (docs/architecture.md "Technical notes":
  * `text-delta.text` → `textDelta`, `tool-call.input` → `args`, `tool-result.output` → `result`,
  * `finish.totalUsage` → `usage`). A tool that throws becomes a `tool-result` carrying `{error}`,
  * so the client sees every call closed. `finish` is sent by the engine once the reply is stored.

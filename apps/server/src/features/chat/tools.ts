@@ -47,9 +47,9 @@ const failure = (err: unknown) => ({
 });
 
 /**
- * The tools an assistant may call while answering (issue 5 item 3). Each returns a small JSON
+ * The tools an assistant may call while answering (docs/chat.md "Tools"). Each returns a small JSON
  * result; a failure is a result with `error`, never an exception that ends the reply. Store
- * lookups need a plan with channels (spec Plans: e-commerce stores are a channel).
+ * lookups need a plan with channels (docs/api.md "Plans": store lookups are a channel).
  */
 export function buildTools(t: ToolContext): ToolSet {
   const tools: ToolSet = {

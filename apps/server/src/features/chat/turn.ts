@@ -51,7 +51,7 @@ export type Turn =
 const isRow = (c: ConversationRow | NewConversation): c is ConversationRow => 'id' in c;
 
 /**
- * The start of every customer turn, on every channel (decisions §7, spec Credits):
+ * The start of every customer turn, on every channel (docs/chat.md; docs/credits.md):
  * - in `handoff`, the message is stored for the humans and no credit is spent;
  * - otherwise one credit is reserved first (403 `credits_limit_exceeded` when none are left,
  *   with nothing stored: "conversations and data are untouched"), then the conversation (if new)

@@ -5,8 +5,8 @@ import { contacts } from '../../db/schema/index.ts';
 export type ContactRow = typeof contacts.$inferSelect;
 
 /**
- * CRM contacts (decisions §10): email is unique per workspace case-insensitively, phone (E.164)
- * exactly. Every query filters by workspace.
+ * CRM contacts (docs/contacts-and-tickets.md "Contacts"): email is unique per workspace case-insensitively,
+ * phone (E.164) exactly. Every query filters by workspace.
  */
 
 /** Serialises matching, quota checks and creation of one workspace's contacts until commit. */

@@ -9,7 +9,10 @@ import * as repo from './contacts.repo.ts';
 
 export type { ContactRow } from './contacts.repo.ts';
 
-/** The public shape of a contact (decisions §10): API responses and `contact.*` events. */
+/**
+ * The public shape of a contact (docs/contacts-and-tickets.md "Contacts"): API responses and `contact.*`
+ * events.
+ */
 export const toContact = (c: repo.ContactRow) => ({
   id: c.id,
   name: c.name,
@@ -39,7 +42,7 @@ export function normalizePhone(input: string): string | null {
 }
 
 /**
- * Finds the workspace's contact for these details, or creates one (decisions §8 lead form;
+ * Finds the workspace's contact for these details, or creates one (docs/widget.md "Leads and feedback";
  * reusable by the v1 API): matched by email (case-insensitive), else by phone. A match is
  * completed with what it lacks or what changed (`contact.updated`); a new contact counts against
  * the plan quota (403 `plan_limit_reached`) and records `contact.created`. Runs in the caller's
@@ -63,7 +66,8 @@ export async function matchOrCreateContact(
   if (match) {
     const patch: Partial<repo.ContactRow> = { updatedAt: at };
     if (details.name && details.name !== match.name) patch.name = details.name;
-    // A value another contact already holds stays where it is (uniqueness, decisions §10).
+    // A value another contact already holds stays where it is (uniqueness,
+    // docs/contacts-and-tickets.md "Contacts").
     if (email && !match.email && !(await repo.findByEmail(tx, workspaceId, email, match.id)))
       patch.email = email;
     if (phone && phone !== match.phone && !(await repo.findByPhone(tx, workspaceId, phone, match.id))) {

@@ -35,7 +35,10 @@ export type NewMessage = {
   usage?: Usage | null;
 };
 
-/** The public shape of a conversation: API responses and `conversation.created` (decisions §7). */
+/**
+ * The public shape of a conversation: API responses and `conversation.created`
+ * (docs/chat.md "Conversations and messages").
+ */
 export const toConversation = (c: repo.ConversationRow) => ({
   id: c.id,
   workspaceId: c.workspaceId,
@@ -106,7 +109,7 @@ export type Pending<C = repo.ConversationRow> = {
 /**
  * Starts a conversation with its first message, in two steps: the rows (ids and all) now, and
  * `store`, the one statement in which both rows, `conversation.created` and `message.created`
- * commit together (the outbox, decisions §9).
+ * commit together (the outbox, docs/webhooks.md "How events are recorded").
  */
 export function prepareStart(input: NewConversation, first: NewMessage): Pending {
   const at = now();
@@ -206,8 +209,9 @@ export const listChatConversations = repo.listChatConversations;
 export const listMessages = repo.listMessages;
 
 /**
- * The AI hands the conversation to humans (decisions §7): status `handoff`, so later user
- * messages reach the inbox and get no AI reply, with a system message saying why.
+ * The AI hands the conversation to humans (docs/chat.md "Handoff"): status `handoff`, so later user
+ * messages are stored for a person (the shared inbox is planned) and get no AI reply, with a system message
+ * saying why.
  */
 export async function requestHandoff(ctx: AppContext, conversation: repo.ConversationRow, reason: string) {
   return ctx.db.transaction(async (tx) => {
@@ -230,9 +234,9 @@ export async function requestHandoff(ctx: AppContext, conversation: repo.Convers
 export const conversationChannel = (conversationId: string) => `conversation:${conversationId}`;
 
 /**
- * A human's reply (the v1 API now, the inbox later): stored as role `agent` with
- * `message.created`, then delivered live to whoever is listening on the conversation (decisions
- * §10: "delivered to the live conversation's channel"). A closed conversation → 409.
+ * A human's reply (the v1 API; the shared inbox is planned): stored as role `agent` with
+ * `message.created`, then delivered live to whoever is listening on the conversation (docs/api-keys.md
+ * "The `/api/v1` surface"). A closed conversation → 409.
  */
 export async function postAgentMessage(
   ctx: AppContext,

@@ -4,7 +4,7 @@ import { warningThreshold } from './allowance.ts';
 import * as repo from './credits.repo.ts';
 
 /**
- * Credit alerts (spec Credits 4; decisions §13): at 80% and at 100% of the limit, once per period
+ * Credit alerts (docs/credits.md "Alerts"): at 80% and at 100% of the limit, once per period
  * each, to owners and admins, in the app and by email. The claim (a conditional UPDATE) and the
  * in-app rows commit together; the email goes out after commit without holding up the reply.
  * Failures are logged to `ctx.log` (the app's logger: no request is there to carry them).
@@ -61,7 +61,7 @@ export async function raiseAlert(
       return { notice, recipients: await notifyWorkspaceAdmins(tx, workspaceId, notice) };
     });
     if (!sent) return;
-    // After commit and not awaited: SMTP must not delay the reply (ARCHITECTURE.md side effects).
+    // After commit and not awaited: SMTP must not delay the reply (docs/architecture.md "Rules").
     void emailNotice(ctx, sent.recipients, sent.notice)
       .then((n) => {
         if (n < sent.recipients.length) {

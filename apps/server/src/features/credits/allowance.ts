@@ -3,7 +3,7 @@ import type { Plan } from '../../db/schema/index.ts';
 import { type PlanStanding, planStanding } from '../workspaces/plan.ts';
 import type { CreditRow, Period } from './credits.repo.ts';
 
-/** Spec Plans, "Monthly credits": Free 50, Pro (and the Pro trial) 1,200, Enterprise custom. */
+/** docs/credits.md "Allowances": Free 50, Pro (and the Pro trial) 1,200, Enterprise custom. */
 export const PLAN_CREDITS: Record<Exclude<Plan, 'enterprise'>, number> = { free: 50, pro: 1200 };
 
 export type AllowanceInput = {
@@ -14,7 +14,7 @@ export type AllowanceInput = {
 };
 
 /**
- * The monthly allowance of the plan in force (decisions §13): Free and Pro (trial included) by
+ * The monthly allowance of the plan in force (docs/credits.md "Allowances"): Free and Pro (trial included) by
  * the plan; Enterprise gets its agreed `monthly_credits`, else ENTERPRISE_MONTHLY_CREDITS. Taken
  * from the workspace row read in the same request, so an upgrade raises the limit at once and a
  * blocked workspace resumes.
@@ -42,7 +42,7 @@ export function periodOf(at: Date): Period {
   return { start: new Date(Date.UTC(y, m, 1)), end: new Date(Date.UTC(y, m + 1, 1)) };
 }
 
-/** The 80% alert fires at this many credits used ("about 80%", spec Credits: rounded up). */
+/** The 80% alert fires at this many credits used (docs/credits.md "Alerts": rounded up). */
 export const warningThreshold = (limit: number) => Math.ceil(limit * 0.8);
 
 /**

@@ -5,7 +5,7 @@ import { billingSummary, startCheckout } from './billing.service.ts';
 
 const tags = ['billing'];
 
-/** decisions §13: the billing summary (any member) and checkout (owner only, "Manage billing"). */
+/** The billing summary (any member) and checkout (owner only): docs/credits.md. */
 export const billingRoutes: Feature = (app, ctx) => {
   app.get(
     '/api/workspaces/:workspaceId/billing',

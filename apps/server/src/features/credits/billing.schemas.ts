@@ -9,7 +9,7 @@ const usage = z.object({
   limit: z.number().int().nullable(),
 });
 
-/** decisions §13: `GET /api/workspaces/{ws}/billing`. */
+/** docs/credits.md: `GET /api/workspaces/{ws}/billing`. */
 export const billingSchema = z.object({
   plan: z.enum(['free', 'pro', 'enterprise']),
   status: z.string(),

@@ -6,7 +6,7 @@ import { monthlyCreditsFor, standing } from './allowance.ts';
 import * as repo from './credits.repo.ts';
 
 /**
- * The billing summary (decisions §13): plan in force, billing status, trial end, the end of the
+ * The billing summary (docs/credits.md): plan in force, billing status, trial end, the end of the
  * current period (the credit month), credits and usage against the plan quotas.
  */
 export async function billingSummary(ctx: AppContext, workspaceId: string) {
@@ -36,7 +36,7 @@ export async function billingSummary(ctx: AppContext, workspaceId: string) {
 }
 
 /**
- * Plan changes (decisions §13): through Stripe Checkout once Stripe is configured; there is no
+ * Plan changes (docs/api.md "Plans"): through Stripe Checkout once Stripe is configured; there is no
  * Stripe configuration yet, so they are an operator command and the API answers 400.
  */
 export async function startCheckout(_ctx: AppContext, _workspaceId: string, _plan: 'pro' | 'enterprise') {

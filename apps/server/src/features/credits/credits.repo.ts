@@ -4,8 +4,8 @@ import { preparedFor } from '../../db/prepared.ts';
 import { contacts, tickets, workspaceCredits, workspaces } from '../../db/schema/index.ts';
 
 /**
- * Data access for credits (spec Credits; decisions §13). The counter row changes only through
- * single conditional statements, so concurrent replies on any number of processes can never
+ * Data access for credits (docs/credits.md; docs/decisions/0005-credits.md). The counter row changes only
+ * through single conditional statements, so concurrent replies on any number of processes can never
  * spend past the limit (docs/decisions/0005-credits.md). Every query filters by workspace.
  */
 
@@ -158,7 +158,7 @@ export async function findCredits(db: Executor, workspaceId: string): Promise<Cr
 }
 
 /**
- * The scheduled monthly reset (spec States: any → monthly reset): rows whose period has ended
+ * The scheduled monthly reset (docs/credits.md "The period"): rows whose period has ended
  * start the current one at zero, no rollover. SKIP LOCKED lets every process run it; a row a
  * reservation holds is skipped (that reservation rolls it over itself). Alerts need no clearing:
  * they name the period they were sent for. Returns how many rows were reset.
@@ -178,7 +178,7 @@ export async function resetEndedPeriods(db: Executor, period: Period, now: Date,
   return rows.length;
 }
 
-/** Rows counted against the plan quotas (spec Plans: CRM contacts, support tickets). */
+/** Rows counted against the plan quotas (docs/api.md "Plans": CRM contacts, support tickets). */
 export async function usageCounts(db: Executor, workspaceId: string) {
   const [[c], [t]] = await Promise.all([
     db.select({ n: count() }).from(contacts).where(eq(contacts.workspaceId, workspaceId)),

@@ -7,8 +7,8 @@ import { creditLimit, monthlyCreditsFor, periodOf, standing, warningThreshold } 
 import * as repo from './credits.repo.ts';
 
 /**
- * Credits (spec Credits; States → Credits; decisions §13): one credit per AI reply, reserved
- * here before the model is called (the one place credits are spent, ARCHITECTURE.md), given
+ * Credits (docs/credits.md): one credit per AI reply, reserved
+ * here before the model is called (the one place credits are spent, docs/architecture.md "Rules"), given
  * back if the model fails before any text. Periods are calendar months in UTC.
  */
 
@@ -66,7 +66,7 @@ export async function refundCredit(ctx: AppContext, r: Reservation): Promise<voi
   await repo.refund(ctx.db, r.workspaceId, r.periodStart, now());
 }
 
-/** The workspace's credits now: `{limit, used, remaining, resetsAt}` (decisions §13 billing). */
+/** The workspace's credits now: `{limit, used, remaining, resetsAt}` (docs/credits.md). */
 export async function creditSummary(ctx: AppContext, workspaceId: string): Promise<CreditSummary> {
   const ws = await workspaceOf(ctx, workspaceId);
   const row = await repo.findCredits(ctx.db, workspaceId);

@@ -1,4 +1,4 @@
-/** Form A's vocabulary (spec "Event types, Form A"): the internal names of happenings. */
+/** Form A's vocabulary (docs/webhooks.md "Event names"): the internal names of happenings. */
 export const FORMAT_A_EVENTS = [
   'message.created',
   'message.updated',
@@ -14,7 +14,10 @@ export const FORMAT_A_EVENTS = [
   'member.left',
 ] as const;
 
-/** Internal event names: Form A's, plus one happening with only a Form B name (decisions §9). */
+/**
+ * Internal event names: Form A's, plus one happening with only a Form B name
+ * (docs/webhooks.md "Event names").
+ */
 export const EVENT_TYPES = [...FORMAT_A_EVENTS, 'lead.captured'] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -15,9 +15,9 @@ export type EventRow = {
 export type NewEvent = { workspaceId: string; type: EventType; data: Record<string, unknown> };
 
 /**
- * The single way to record an event (the outbox, decisions §9): call it with the transaction
- * that makes the change, so a rollback leaves no event and no event exists without its change.
- * The outbox relay (features/webhooks/webhooks.jobs.ts) relays committed rows.
+ * The single way to record an event (the outbox, docs/webhooks.md "How events are recorded"): call it with
+ * the transaction that makes the change, so a rollback leaves no event and no event exists without its
+ * change. The outbox relay (features/webhooks/webhooks.jobs.ts) relays committed rows.
  */
 export async function recordEvent(tx: Executor, event: NewEvent) {
   return insertEvent(tx, eventRow(event));

@@ -24,7 +24,7 @@ export const scopeFromPairs = (pairs: [string, number | string][] | null): Scope
 
 /**
  * The namespaces an assistant answers from: its own, plus every connected project
- * (decisions §1 Knowledge), with their versions. The chat engine and the search endpoint both
+ * (docs/knowledge.md), with their versions. The chat engine and the search endpoint both
  * call this.
  */
 export async function scopeOf(ctx: AppContext, assistant: { id: string }): Promise<Scope> {
@@ -44,8 +44,9 @@ export async function retrieveForAssistant(
 }
 
 /**
- * The assistant's realtime sources, which the chat reads live through tools (decisions §6).
- * `known`: none are read when the caller already knows there are none.
+ * The assistant's realtime sources, which the chat reads live through tools
+ * (docs/knowledge.md "Realtime sources"). `known`: none are read when the caller already knows there are
+ * none.
  */
 export async function realtimeSourcesOf(
   ctx: AppContext,

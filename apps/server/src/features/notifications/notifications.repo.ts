@@ -5,7 +5,10 @@ import type { CursorKey } from '../../http/pagination.ts';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 
-/** Owners and admins of a workspace: who hears about its webhooks and billing (decisions §9, §13). */
+/**
+ * Owners and admins of a workspace: who hears about its webhooks and billing
+ * (docs/accounts.md "Notifications").
+ */
 export async function workspaceAdmins(db: Executor, workspaceId: string) {
   return db
     .select({ id: users.id, email: users.email, name: users.name })

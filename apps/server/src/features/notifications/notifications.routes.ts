@@ -26,7 +26,7 @@ const toNotification = (n: NotificationRow): z.infer<typeof notificationSchema> 
   createdAt: iso(n.createdAt),
 });
 
-/** decisions §13: a user's own in-app notifications, on the session surface. */
+/** docs/accounts.md "Notifications": a user's own in-app notifications, on the session surface. */
 export const notificationsRoutes: Feature = (app, ctx) => {
   app.get(
     '/api/notifications',

@@ -9,9 +9,9 @@ export type Notice = { type: string; title: string; body: string };
 export type Recipient = { email: string; name: string };
 
 /**
- * In-app notice to every owner and admin of a workspace (decisions §13), written with `tx` so it
- * commits with the change it reports. Returns the recipients so the caller can email them after
- * commit (ARCHITECTURE.md: no network calls inside a transaction).
+ * In-app notice to every owner and admin of a workspace (docs/accounts.md "Notifications"), written with `tx`
+ * so it commits with the change it reports. Returns the recipients so the caller can email them after
+ * commit (docs/architecture.md "Rules": no network calls inside a transaction).
  */
 export async function notifyWorkspaceAdmins(
   tx: Executor,

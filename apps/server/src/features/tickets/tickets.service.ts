@@ -17,7 +17,9 @@ export type NewTicket = {
   conversationId?: string | null;
 };
 
-/** The public shape of a ticket (decisions §10): API responses and `ticket.*` events. */
+/**
+ * The public shape of a ticket (docs/contacts-and-tickets.md "Tickets"): API responses and `ticket.*` events.
+ */
 export const toTicket = (t: repo.TicketRow) => ({
   id: t.id,
   subject: t.subject,
@@ -33,7 +35,7 @@ export const toTicket = (t: repo.TicketRow) => ({
 });
 
 /**
- * Opens a ticket within the plan's quota (spec Plans: Free 50, Pro 1,000) and records
+ * Opens a ticket within the plan's quota (docs/api.md "Plans": Free 50, Pro 1,000) and records
  * `ticket.created`. The quota check and the insert share one transaction under a per-workspace
  * lock, so concurrent creations cannot pass the quota together.
  */

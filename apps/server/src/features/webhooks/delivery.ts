@@ -9,11 +9,16 @@ import { signatureHeaders } from './signing.ts';
 import type { SuccessBatcher } from './success-batcher.ts';
 import { failPendingDeliveries } from './webhooks.repo.ts';
 
-/** decisions §9: more than 50 consecutive failed attempts within 7 days disable a webhook. */
+/**
+ * docs/webhooks.md "Auto-disable": more than 50 consecutive failed attempts within 7 days disable a webhook.
+ */
 export const AUTO_DISABLE_AFTER = 50;
 const FAILURE_WINDOW_DAYS = 7;
 
-/** Envelope A `{id, event, timestamp, workspaceId, data}`; B the same without `id` (spec Event envelope). */
+/**
+ * Envelope A `{id, event, timestamp, workspaceId, data}`; B the same without `id`
+ * (docs/webhooks.md "Two families: Format A and Format B").
+ */
 export function envelope(d: queue.ClaimedDelivery): string {
   const base = {
     event: d.event,
@@ -27,7 +32,7 @@ export function envelope(d: queue.ClaimedDelivery): string {
 export type AttemptLog = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
 /**
- * One attempt of one claimed delivery (spec States: Webhook delivery): success only on 2xx
+ * One attempt of one claimed delivery (docs/webhooks.md "Delivery, retries and replay"): success only on 2xx
  * within the time-out; otherwise the next attempt per the format's schedule, or `failed`.
  */
 export async function attemptDelivery(
@@ -83,7 +88,7 @@ export async function attemptDelivery(
           at,
         })
       : await queue.finishAttempt(ctx.db, d, { ...common, status: 'success', nextAttemptAt: null });
-    // A success ends the failure streak (decisions §9).
+    // A success ends the failure streak (docs/webhooks.md "Auto-disable").
     if (done && d.hasFailures) await queue.resetFailureStreak(ctx.db, d.webhookId);
     return;
   }

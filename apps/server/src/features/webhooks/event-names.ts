@@ -3,7 +3,7 @@ import { EVENT_TYPES, FORMAT_A_EVENTS } from '../events/event-types.ts';
 
 export { FORMAT_A_EVENTS };
 
-/** Form B's vocabulary (spec "Event types, Form B"). */
+/** Form B's vocabulary (docs/webhooks.md "Event names"). */
 export const FORMAT_B_EVENTS = [
   'chat.message.created',
   'chat.session.created',
@@ -14,7 +14,7 @@ export const FORMAT_B_EVENTS = [
 ] as const;
 
 /**
- * Internal type → Form B name (decisions §9 table); null = no Form B event. Internal types are
+ * Internal type → Form B name (docs/webhooks.md "Event names"); null = no Form B event. Internal types are
  * the Form A names, plus `lead.captured`, which has no Form A name.
  */
 const TO_B: Record<string, string | null> = {
@@ -37,7 +37,8 @@ const TO_A: Record<string, string | null> = { 'lead.captured': null };
 /**
  * The name an internal event type carries in `format`, or null when that format has no such
  * event. A type not in the tables (added after this code was written) keeps its own name in
- * both formats, so `["*"]` subscribers receive future types (spec Events rule 1).
+ * both formats, so `["*"]` subscribers receive future types
+ * (docs/webhooks.md "Two families: Format A and Format B").
  */
 export function nameInFormat(type: string, format: WebhookFormat): string | null {
   const table = format === 'A' ? TO_A : TO_B;

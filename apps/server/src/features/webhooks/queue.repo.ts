@@ -217,7 +217,7 @@ export async function finishAttempt(
 /** Records one failed attempt and returns the webhook's failures since `since`. */
 export async function addFailure(db: Executor, webhookId: string, at: Date, since: Date): Promise<number> {
   await db.insert(webhookFailures).values({ id: newId('whf'), webhookId, at });
-  // Failures older than the window drop out of the streak (decisions §9).
+  // Failures older than the window drop out of the streak (docs/webhooks.md "Auto-disable").
   await db
     .delete(webhookFailures)
     .where(and(eq(webhookFailures.webhookId, webhookId), lt(webhookFailures.at, since)));

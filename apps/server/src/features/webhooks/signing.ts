@@ -16,8 +16,8 @@ function standardKey(secret: string): Buffer {
 }
 
 /**
- * Headers of one attempt (decisions §9): X-Parley-Signature = lowercase hex HMAC-SHA256 of the
- * raw body keyed with the secret string; webhook-signature = `v1,` + base64 HMAC-SHA256 of
+ * Headers of one attempt (docs/webhooks.md "Verifying signatures"): X-Parley-Signature = lowercase hex
+ * HMAC-SHA256 of the raw body keyed with the secret string; webhook-signature = `v1,` + base64 HMAC-SHA256 of
  * `${id}.${timestamp}.${body}` with the Standard Webhooks key.
  */
 export function signatureHeaders(

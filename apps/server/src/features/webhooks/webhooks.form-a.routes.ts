@@ -19,8 +19,9 @@ const wsParams = z.object({ workspaceId: idParam });
 const hookParams = wsParams.extend({ webhookId: idParam });
 
 /**
- * Spec "Webhooks, Form A": owners and admins by session or personal token (permission
- * webhooks.manage), or a workspace API key with events:read (decisions §3). Manages format A only.
+ * Format A webhooks (docs/webhooks.md): owners and admins by session or personal token (permission
+ * webhooks.manage), or a workspace API key with events:read (docs/api.md "Surfaces and credentials"). Manages
+ * format A only.
  */
 const guard = { auth: 'user-or-key', permission: 'webhooks.manage', scope: 'events:read' } as const;
 const one = { ...guard, resources: ['webhook'] } as const;

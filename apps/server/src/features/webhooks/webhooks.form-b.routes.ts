@@ -20,8 +20,8 @@ const one = { auth: 'user', resources: ['webhookB'], permission: 'webhooks.manag
 const listQuery = offsetQuery.extend({ workspaceId: z.string().min(1).max(100).optional() }).strict();
 
 /**
- * Spec "Webhooks, Form B" (`/api/webhooks`, bearer token = personal access token, or the
- * session): format B webhooks only (decisions §1). Response shapes follow decisions §2.
+ * Format B webhooks (docs/webhooks.md; `/api/webhooks`, bearer token = personal access token, or the
+ * session): format B webhooks only. Response shapes follow docs/api.md "Requests and responses".
  */
 export const webhooksFormBRoutes: Feature = (app, ctx) => {
   app.post(

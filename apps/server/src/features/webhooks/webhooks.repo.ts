@@ -79,7 +79,7 @@ export async function updateWebhook(
   return row;
 }
 
-/** Deleting the webhook cascades to its deliveries and failure streak (spec: removes history). */
+/** Deleting the webhook cascades to its deliveries and failure streak (docs/webhooks.md). */
 export async function deleteWebhook(db: Executor, workspaceId: string, id: string) {
   await db.delete(webhooks).where(and(eq(webhooks.workspaceId, workspaceId), eq(webhooks.id, id)));
 }
@@ -88,7 +88,7 @@ export async function resetFailures(db: Executor, webhookId: string) {
   await db.delete(webhookFailures).where(eq(webhookFailures.webhookId, webhookId));
 }
 
-/** An inactive webhook's pending retries end as `failed` (decisions §9). */
+/** An inactive webhook's pending retries end as `failed` (docs/webhooks.md "Auto-disable"). */
 export async function failPendingDeliveries(db: Executor, workspaceId: string, webhookId: string, at: Date) {
   await db
     .update(webhookDeliveries)
@@ -145,7 +145,10 @@ export async function findDelivery(db: Executor, workspaceId: string, webhookId:
   return row;
 }
 
-/** Manual retry (decisions §9): a final delivery gets exactly one new attempt, now. */
+/**
+ * Manual retry (docs/webhooks.md "Delivery, retries and replay"): a final delivery gets exactly one new
+ * attempt, now.
+ */
 export async function requeueDelivery(db: Executor, workspaceId: string, id: string, at: Date) {
   const [row] = await db
     .update(webhookDeliveries)

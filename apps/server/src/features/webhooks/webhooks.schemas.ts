@@ -20,7 +20,10 @@ export const updateWebhookBody = z.strictObject({
   active: z.boolean().optional(),
 });
 
-/** Form B (decisions §2 last bullet): the workspace comes in the body, optional with one workspace. */
+/**
+ * Form B (docs/api.md "Surfaces and credentials", choosing the workspace): the workspace comes in the body,
+ * optional with one workspace.
+ */
 export const createWebhookBodyB = z.strictObject({
   url,
   events,

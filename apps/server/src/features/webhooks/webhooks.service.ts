@@ -12,7 +12,10 @@ import * as repo from './webhooks.repo.ts';
 export type CreateInput = { url: string; events: string[]; secret?: string; active?: boolean };
 export type UpdateInput = { url?: string; events?: string[]; active?: boolean };
 
-/** decisions §9: https only, never a private or reserved address (SSRF guard, creation time). */
+/**
+ * docs/webhooks.md "Addresses Parley will not call": https only, never a private or reserved address (SSRF
+ * guard, creation time).
+ */
 async function validUrl(ctx: AppContext, url: string): Promise<string> {
   const problem = await checkOutboundUrl(url, {
     allowPrivateNetworks: ctx.config.webhooks.allowPrivateNetworks,
@@ -21,7 +24,10 @@ async function validUrl(ctx: AppContext, url: string): Promise<string> {
   return new URL(url).toString();
 }
 
-/** Names of the webhook's own format, or exactly ["*"] (decisions §9). */
+/**
+ * Names of the webhook's own format, or exactly ["*"]
+ * (docs/webhooks.md "Two families: Format A and Format B").
+ */
 function validEvents(format: WebhookFormat, events: string[]): string[] {
   const unique = [...new Set(events)];
   if (unique.includes('*')) {
@@ -78,7 +84,7 @@ export async function getWebhook(ctx: AppContext, workspaceId: string, format: W
 
 /**
  * Deactivation ends pending retries as `failed`; re-activation resets the failure streak
- * (decisions §9).
+ * (docs/webhooks.md).
  */
 export async function updateWebhook(
   ctx: AppContext,
@@ -128,7 +134,9 @@ export async function listDeliveries(
   return ctx.cursors.page(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
 }
 
-/** Manual retry (decisions §9): any final status → one new attempt, now. */
+/**
+ * Manual retry (docs/webhooks.md "Delivery, retries and replay"): any final status → one new attempt, now.
+ */
 export async function retryDelivery(
   ctx: AppContext,
   workspaceId: string,

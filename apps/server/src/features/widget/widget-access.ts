@@ -11,7 +11,7 @@ import * as repo from './widget.repo.ts';
 import { hostAllowed, requestOrigin } from './widget-origin.ts';
 
 /**
- * The three-layer check of every public widget request (spec Authentication 4; decisions §8),
+ * The three-layer check of every public widget request (docs/widget.md),
  * in this order:
  * 1. the assistant exists and its widget is enabled, else 404 `not_found:widget`;
  * 2. `Origin` (else `Referer`) is on the widget's allowlist, else 403 `forbidden:api`;
@@ -41,7 +41,7 @@ export type WidgetAccessOptions = {
   requireToken: boolean;
 };
 
-/** The spec's CORS response headers (Widget, Form A), plus `Vary: Origin` for caches. */
+/** The CORS response headers (docs/widget.md "CORS"), plus `Vary: Origin` for caches. */
 export function corsHeaders(origin: string): Record<string, string> {
   return {
     'access-control-allow-origin': origin,

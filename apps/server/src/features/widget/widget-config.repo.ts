@@ -2,7 +2,10 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { widgetConfigs } from '../../db/schema/index.ts';
 
-/** `isEnabled` per assistant; a missing config row means disabled (decisions §8 default). */
+/**
+ * `isEnabled` per assistant; a missing config row means disabled
+ * (docs/widget.md "Embedding and configuration").
+ */
 export async function widgetEnabledMap(db: Executor, assistantIds: string[]): Promise<Map<string, boolean>> {
   if (assistantIds.length === 0) return new Map();
   const rows = await db
@@ -38,7 +41,10 @@ export type WidgetConfigPatch = Partial<
   Omit<typeof widgetConfigs.$inferInsert, 'assistantId' | 'workspaceId' | 'createdAt' | 'updatedAt'>
 >;
 
-/** Creates the configuration with the defaults plus `patch`, or applies `patch` to it (decisions §8). */
+/**
+ * Creates the configuration with the defaults plus `patch`, or applies `patch` to it
+ * (docs/widget.md "Embedding and configuration").
+ */
 export async function upsertWidgetConfig(
   db: Executor,
   workspaceId: string,

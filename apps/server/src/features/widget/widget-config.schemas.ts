@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { normalizeDomainEntry } from './widget-origin.ts';
 
-/** The widget configuration an owner or admin manages (decisions §8). */
+/** The widget configuration an owner or admin manages (docs/widget.md "Embedding and configuration"). */
 
 export const SESSION_TIMEOUT_MINUTES = { min: 1, max: 1440 } as const;
 
@@ -68,7 +68,7 @@ export const widgetSettings = z.object({
   leadFormFields: z.array(z.string()),
   leadFormRequiredFields: z.array(z.string()),
   sessionTimeoutMinutes: z.number().int(),
-  /** The tag a site pastes into its pages (decisions §8). */
+  /** The tag a site pastes into its pages (docs/widget.md "Embedding and configuration"). */
   embedSnippet: z.string(),
   createdAt: z.string().nullable(),
   updatedAt: z.string().nullable(),

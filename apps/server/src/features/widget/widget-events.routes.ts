@@ -27,8 +27,8 @@ function encode(payload: Live): string | null {
   let out: object | null = null;
   if (payload.type === 'message' && payload.message.role === 'agent') {
     const m = payload.message;
-    // Decisions §7: the widget's history roles are user and assistant; a human's reply is an
-    // `assistant` message with an `author`.
+    // docs/widget.md "Form A: the init flow": the widget's history roles are user and assistant; a human's
+    // reply is an `assistant` message with an `author`.
     out = {
       type: 'message',
       message: {
@@ -49,8 +49,8 @@ function encode(payload: Live): string | null {
 }
 
 /**
- * `GET /api/widget/{id}/sessions/{sid}/events` (decisions §8): server-sent events carrying human
- * agents' replies to an open widget as they are posted, on any instance (lib/fanout.ts), and
+ * `GET /api/widget/{id}/sessions/{sid}/events` (docs/widget.md "Live agent replies"): server-sent events
+ * carrying human agents' replies to an open widget as they are posted, on any instance (lib/fanout.ts), and
  * `{type: "ended"}` when the session ends. Same three-layer check as every widget route; GET, so
  * it does not count against the per-IP POST budget. Messages missed while disconnected are in the
  * history.

@@ -11,7 +11,7 @@ import type { WidgetAccess, WidgetConfig, WidgetSession } from './widget-access.
 
 /**
  * What a visitor leaves behind besides messages: the lead form, feedback, and (Form B) a ticket
- * (spec Widget configuration and session; States → Widget session; decisions §8, §9).
+ * (docs/widget.md "Leads and feedback").
  */
 
 export type LeadInput = ContactDetails & { customFields?: Record<string, string> };
@@ -28,8 +28,8 @@ const sessionOf = (access: WidgetAccess): WidgetSession => {
 };
 
 /**
- * The lead against the widget's configuration (decisions §8): custom keys must be configured
- * fields (else 400 naming them), required fields must be filled, and a lead names the person
+ * The lead against the widget's configuration (docs/widget.md "Leads and feedback"): custom keys must be
+ * configured fields (else 400 naming them), required fields must be filled, and a lead names the person
  * somehow (a name, an email or a phone number).
  */
 export function checkLead(config: WidgetConfig, lead: LeadInput): void {
@@ -51,10 +51,10 @@ export function checkLead(config: WidgetConfig, lead: LeadInput): void {
 }
 
 /**
- * The lead form (States → Widget session: anonymous → linked to a contact): the contact is
+ * The lead form (docs/widget.md: a session is anonymous until a lead links it to a contact): the contact is
  * matched or created (contacts.service), the session and its conversation are linked to it, and
  * `lead.captured` is recorded next to `contact.created` / `contact.updated`, all in one
- * transaction (decisions §9: Format A sees the contact events, Format B `lead.captured`).
+ * transaction (docs/webhooks.md "Event names": Format A sees the contact events, Format B `lead.captured`).
  */
 export async function captureLead(ctx: AppContext, access: WidgetAccess, lead: LeadInput) {
   const session = sessionOf(access);
@@ -90,8 +90,8 @@ export async function captureLead(ctx: AppContext, access: WidgetAccess, lead: L
 }
 
 /**
- * Thumbs up or down (spec Feedback). With `messageId` it must be an AI or agent reply of this
- * session (else 404); without it the feedback is about the whole session.
+ * Thumbs up or down (docs/widget.md "Leads and feedback"). With `messageId` it must be an AI or agent reply
+ * of this session (else 404); without it the feedback is about the whole session.
  */
 export async function leaveFeedback(ctx: AppContext, access: WidgetAccess, input: FeedbackInput) {
   const session = sessionOf(access);
@@ -115,9 +115,9 @@ export async function leaveFeedback(ctx: AppContext, access: WidgetAccess, input
 }
 
 /**
- * Form B `POST /api/widget/tickets/create` (decisions §8): a ticket for the session's contact
- * (or for the contact the optional email finds or creates), linked to its conversation, within
- * the plan's ticket quota (403 `plan_limit_reached`).
+ * Form B `POST /api/widget/tickets/create` (docs/widget.md "Form B: the path list"): a ticket for the
+ * session's contact (or for the contact the optional email finds or creates), linked to its conversation,
+ * within the plan's ticket quota (403 `plan_limit_reached`).
  */
 export async function openTicket(ctx: AppContext, access: WidgetAccess, input: TicketInput) {
   const session = sessionOf(access);

@@ -7,7 +7,7 @@ import * as repo from './widget.repo.ts';
 import { DAILY_MESSAGE_QUOTA } from './widget-quota.ts';
 
 /**
- * Limits of the public widget (spec Limits; decisions §8):
+ * Limits of the public widget (docs/widget.md "Limits"):
  * - every POST to a public widget path counts against one budget per client IP
  *   (`WIDGET_RATE_LIMIT_PER_MINUTE`, default 5): `ctx.limits.widget` (http/rate-limits.ts), in
  *   Redis when `REDIS_URL` is set so that all instances share it exactly;
@@ -18,7 +18,7 @@ import { DAILY_MESSAGE_QUOTA } from './widget-quota.ts';
 /**
  * Counts one POST from `ip`; beyond the budget a 429 `rate_limit:widget` with `Retry-After`
  * (and the same wait in `details.retryAfter`, since a cross-origin script cannot read that header
- * without an extra CORS header the spec does not list).
+ * without an extra CORS header that docs/widget.md "CORS" does not list).
  */
 export function consumeWidgetPost(ctx: AppContext, ip: string): Promise<void> {
   return consume(ctx.limits.widget, ip, 'rate_limit:widget', {

@@ -1,7 +1,7 @@
 import { domainToASCII } from 'node:url';
 
 /**
- * The widget's origin allowlist (spec Authentication 4; decisions §8). Entries are hostnames:
+ * The widget's origin allowlist (docs/widget.md "Embedding and configuration"). Entries are hostnames:
  * `example.com` matches exactly that host, `*.example.com` matches every subdomain of it (at
  * any depth) but not `example.com` itself, `*` matches any host. Scheme and port are not part of
  * the match (docs/decisions/0007-widget.md): `localhost` allows `http://localhost:5173`.
@@ -50,7 +50,7 @@ export function hostAllowed(allowedDomains: readonly string[], hostname: string 
 export type RequestOrigin = { origin: string; hostname: string };
 
 /**
- * The caller's origin: the `Origin` header, else the origin of `Referer` (spec Authentication 4).
+ * The caller's origin: the `Origin` header, else the origin of `Referer` (docs/widget.md).
  * `Origin: null` (sandboxed frames, file pages) and anything unparsable count as no origin.
  */
 export function requestOrigin(headers: { origin?: string; referer?: string }): RequestOrigin | null {

@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import type { Feature } from '../../http/feature.ts';
 
 /**
- * `GET /widget.js`: the embeddable script (decisions §8; issue 6 point 6), built by
+ * `GET /widget.js`: the embeddable script (docs/widget-script.md "Building and serving"), built by
  * apps/widget (`npm install` runs its build). Read and gzipped once when the app starts (no
  * compression plugin is registered, and the file never changes while the process runs); when
  * dist/ is missing (a checkout without the install step) it is built here first.

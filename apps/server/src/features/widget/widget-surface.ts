@@ -10,13 +10,13 @@ import { consumeWidgetPost } from './widget-limits.ts';
 import { hostAllowed, matchingEntries, requestOrigin } from './widget-origin.ts';
 
 /**
- * What every public widget route shares (decisions §8), registered on each widget route file's
+ * What every public widget route shares (docs/widget.md), registered on each widget route file's
  * own scope:
  * - every POST counts against the per-IP budget before anything else runs (GET and OPTIONS do
  *   not); the client IP is Fastify's `request.ip`, which honours `X-Forwarded-For` only with
  *   `TRUST_PROXY` (app.ts);
- * - every answer to an allowlisted origin carries the spec's CORS headers, errors included, so
- *   the script can read them; other origins get none.
+ * - every answer to an allowlisted origin carries the CORS headers of docs/widget.md "CORS", errors included,
+ *   so the script can read them; other origins get none.
  */
 export async function registerWidgetSurface(app: FeatureApp, ctx: AppContext) {
   app.addHook('onRequest', async (request) => {
@@ -40,7 +40,7 @@ export async function registerWidgetSurface(app: FeatureApp, ctx: AppContext) {
   });
 }
 
-/** The public routes' error answers (spec Errors; decisions §8). */
+/** The public routes' error answers (docs/widget.md "Errors"). */
 
 /** OpenAPI: routes after init carry the widget session token. */
 export const tokenSecurity = [{ widgetSession: [] }];

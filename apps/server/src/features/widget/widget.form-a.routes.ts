@@ -25,7 +25,7 @@ const config = { auth: 'widget', widgetToken: 'required' } as const;
 const open = { auth: 'widget', widgetToken: 'optional' } as const;
 
 /**
- * Spec "Widget, Form A" (init flow) and the chat both forms share (decisions §1, §8). Every
+ * docs/widget.md "Form A: the init flow", and the chat both forms share. Every
  * route runs the three-layer check (widget-access.ts) before it reads its input.
  */
 export const widgetFormARoutes: Feature = async (app, ctx) => {

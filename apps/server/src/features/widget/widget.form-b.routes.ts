@@ -23,9 +23,10 @@ const config = { auth: 'widget', widgetToken: 'required' } as const;
 const open = { auth: 'widget', widgetToken: 'optional' } as const;
 
 /**
- * Spec "Widget, Form B" with decisions §8's shapes: the same sessions, leads, feedback and
+ * docs/widget.md "Form B: the path list": the same sessions, leads, feedback and
  * history as Form A, addressed by `sessionId` in the body or query instead of the path. The chat
- * is the shared `POST /api/widget/{assistantId}/chat` (widget.form-a.routes.ts, decisions §1).
+ * is the shared `POST /api/widget/{assistantId}/chat` (widget.form-a.routes.ts;
+ * docs/api.md "Form A and Form B").
  */
 export const widgetFormBRoutes: Feature = async (app, ctx) => {
   await registerWidgetSurface(app, ctx);

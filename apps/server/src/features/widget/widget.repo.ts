@@ -13,7 +13,7 @@ import {
 } from '../../db/schema/index.ts';
 
 /**
- * Data access of the public widget (decisions §8). The public entry point is an assistant id: the
+ * Data access of the public widget (docs/widget.md). The public entry point is an assistant id: the
  * first query resolves its workspace, and every later one filters by that workspace or by the
  * session, which belongs to exactly one workspace.
  */
@@ -116,7 +116,7 @@ export async function findSessionWithCount(db: Executor, s: SessionRef) {
 
 /**
  * The visible messages of a conversation, oldest first, with the agent's name for human replies
- * (decisions §7): the newest `limit`, system notes left out.
+ * (docs/widget.md "Form A: the init flow"): the newest `limit`, system notes left out.
  */
 export async function historyRows(db: Executor, s: SessionRef & { conversationId: string }, limit: number) {
   const rows = await db
@@ -171,7 +171,7 @@ export async function insertFeedback(db: Executor, row: typeof widgetFeedback.$i
 
 /**
  * Counts one widget message against the assistant's daily quota in one conditional statement
- * (decisions §8): concurrent messages on any number of processes never pass the quota together.
+ * (docs/widget.md "Limits"): concurrent messages on any number of processes never pass the quota together.
  * Returns the new count, or undefined when the quota is already used up. `limit` null: no quota.
  */
 export async function countMessage(db: Executor, assistantId: string, day: string, limit: number | null) {
@@ -194,8 +194,8 @@ export async function uncountMessage(db: Executor, assistantId: string, day: str
 }
 
 /**
- * Active sessions idle past their widget's timeout (decisions §8: default 30 minutes), locked for
- * this transaction; SKIP LOCKED lets every process run the sweep. Idle means no visitor activity
+ * Active sessions idle past their widget's timeout (docs/widget.md "Inactivity": default 30 minutes), locked
+ * for this transaction; SKIP LOCKED lets every process run the sweep. Idle means no visitor activity
  * and no message in its conversation (an agent's reply keeps the session open).
  */
 export async function lockIdleSessions(tx: Executor, when: Date, limit: number): Promise<SessionRef[]> {

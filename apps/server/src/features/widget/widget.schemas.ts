@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { idParam } from '../../http/envelope.ts';
 import { normalizePhone } from '../contacts/contacts.service.ts';
 
-/** Request and response shapes of the public widget (spec Widget Form A and B; decisions §8). */
+/** Request and response shapes of the public widget (docs/widget.md). */
 
 const text = (max: number) => z.string().max(max);
 
-/** Spec: `metadata` (object: `page`, `referrer`, `userAgent`). */
+/** docs/widget.md "Form A: the init flow": `metadata` (object: `page`, `referrer`, `userAgent`). */
 export const metadata = z.strictObject({
   page: text(2000).optional(),
   referrer: text(2000).optional(),
@@ -22,7 +22,7 @@ export const initBody = z.strictObject({
 /** Form B `POST /session` `{metadata?}`. */
 export const sessionBody = z.strictObject({ metadata: metadata.optional() });
 
-/** The one chat body of both forms (decisions §1: Form A's). */
+/** The one chat body of both forms (docs/api.md "Form A and Form B": Form A's). */
 export const chatBody = z.strictObject({
   content: z.string().trim().min(1).max(8000),
   sessionId: idParam,
@@ -46,7 +46,10 @@ const email = z
   .max(254)
   .pipe(z.email({ message: 'Must be a valid email address' }));
 
-/** Spec Lead; custom field keys are checked against the configuration by the service. */
+/**
+ * docs/widget.md "Leads and feedback"; custom field keys are checked against the configuration by the
+ * service.
+ */
 export const leadFields = {
   name: z.string().trim().min(1).max(200).optional(),
   email: email.optional(),
@@ -56,7 +59,10 @@ export const leadFields = {
 export const leadBody = z.strictObject(leadFields);
 export const leadBodyB = z.strictObject({ sessionId: idParam, ...leadFields });
 
-/** Spec Feedback: `rating` `positive` or `negative`; without `messageId` it is about the session. */
+/**
+ * docs/widget.md "Leads and feedback": `rating` `positive` or `negative`; without `messageId` it is about the
+ * session.
+ */
 export const feedbackFields = {
   messageId: idParam.optional(),
   rating: z.enum(['positive', 'negative']),
@@ -65,7 +71,7 @@ export const feedbackFields = {
 export const feedbackBody = z.strictObject(feedbackFields);
 export const feedbackBodyB = z.strictObject({ sessionId: idParam, ...feedbackFields });
 
-/** decisions §8: Form B `POST /api/widget/tickets/create`. */
+/** docs/widget.md "Form B: the path list": `POST /api/widget/tickets/create`. */
 export const ticketBody = z.strictObject({
   assistantId: idParam,
   sessionId: idParam,
@@ -79,7 +85,7 @@ export const historyQuery = z.strictObject({ sessionId: idParam });
 export const assistantParams = z.object({ assistantId: idParam });
 export const sessionParams = z.object({ assistantId: idParam, sessionId: idParam });
 
-/** Spec "Widget configuration and session": what the page may know (never the allowlist). */
+/** docs/widget.md "Form A: the init flow": what the page may know (never the allowlist). */
 export const publicConfig = z.object({
   assistantName: z.string(),
   welcomeMessage: z.string().nullable(),
@@ -90,7 +96,7 @@ export const publicConfig = z.object({
   leadFormRequiredFields: z.array(z.string()),
 });
 
-/** Spec history message, plus citations and, for a human agent's reply, its author (decisions §7). */
+/** A history message, with citations and, for a human agent's reply, its author (docs/widget.md). */
 export const historyMessage = z.object({
   id: z.string(),
   role: z.enum(['user', 'assistant']),
@@ -120,7 +126,7 @@ export const initData = z.object({
 
 export const sessionData = z.object({ sessionId: z.string(), sessionToken: z.string() });
 
-/** decisions §8 end result; `duration` in seconds. */
+/** The end result (docs/widget.md "Form A: the init flow"); `duration` in seconds. */
 export const endResult = z.object({
   sessionId: z.string(),
   status: z.literal('ended'),

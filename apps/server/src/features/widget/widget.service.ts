@@ -14,8 +14,8 @@ import { countDailyMessage, refundDailyMessage } from './widget-limits.ts';
 import { widgetSessionChannel } from './widget-live.ts';
 
 /**
- * The public widget's sessions, chat, history and end (spec Widget Form A and B, States →
- * Widget session; decisions §7, §8). Both route files call these; the three-layer check has
+ * The public widget's sessions, chat, history and end (docs/widget.md, both
+ * forms). Both route files call these; the three-layer check has
  * already run (widget-access.ts), so every function gets a checked `WidgetAccess`.
  */
 
@@ -29,12 +29,13 @@ const sessionOf = (access: WidgetAccess): WidgetSession => {
   return access.session;
 };
 
-/** Spec "Widget configuration and session": the configuration a page may see. */
+/** docs/widget.md "Form A: the init flow": the configuration a page may see. */
 export function publicConfig(access: WidgetAccess) {
   const { config, assistant } = access;
   return {
     assistantName: assistant.name,
-    // decisions §8: the widget's welcome message falls back to the assistant's.
+    // docs/widget.md "Embedding and configuration": the widget's welcome message falls back to the
+    // assistant's.
     welcomeMessage: config.welcomeMessage ?? assistant.welcomeMessage,
     primaryColor: config.primaryColor,
     position: config.position,
@@ -45,7 +46,7 @@ export function publicConfig(access: WidgetAccess) {
 }
 
 /**
- * A new anonymous session (States → Widget session: anonymous until a lead form links it). The
+ * A new anonymous session (docs/widget.md: anonymous until a lead form links it). The
  * token is random (256 bits), returned once, and stored only as its SHA-256.
  */
 export async function startSession(ctx: AppContext, access: WidgetAccess, metadata: Metadata = {}) {
@@ -91,8 +92,9 @@ export async function initSession(
 type HistoryRow = Awaited<ReturnType<typeof repo.historyRows>>[number];
 
 /**
- * Spec history message (`user` or `assistant`); a human agent's reply shows as `assistant` with
- * an `author` (decisions §7). Citations ride along so the widget can show its sources again.
+ * A history message (`user` or `assistant`); a human agent's reply shows as `assistant` with
+ * an `author` (docs/widget.md "Form A: the init flow"). Citations ride along so the widget can show its
+ * sources again.
  */
 function toHistoryMessage(m: HistoryRow) {
   const agent = m.role === 'agent';
@@ -128,8 +130,8 @@ export async function history(ctx: AppContext, session: WidgetSession) {
 const chatRefused = (message: string) => new AppError('bad_request:chat', message);
 
 /**
- * The shared chat (decisions §1: Form A's request and stream) up to the point where the stream
- * opens: an ended session is a 400 `bad_request:chat` (States: no new messages accepted), then
+ * The shared chat (docs/api.md "Form A and Form B": Form A's request and stream) up to the point where the
+ * stream opens: an ended session is a 400 `bad_request:chat` (no new messages after the end), then
  * the daily quota (429), then the chat engine's own turn (credits, handoff). The conversation
  * is created with the first message and remembered on the session.
  */
@@ -187,9 +189,10 @@ const endResult = (s: WidgetSession, messageCount: number) => {
 };
 
 /**
- * Ends a session inside `tx` (States → Widget session: active → ended): its conversation closes
- * and `conversation.ended` is recorded in the same transaction (spec Events rule 2: at once).
- * Ending an ended session changes nothing and answers the same result (decisions §8).
+ * Ends a session inside `tx` (active → ended): its conversation closes
+ * and `conversation.ended` is recorded in the same transaction (docs/widget.md "Form A: the init flow": at
+ * once). Ending an ended session changes nothing and answers the same result
+ * (docs/widget.md "Form A: the init flow").
  */
 export async function endSessionIn(tx: Executor, session: repo.SessionRef, reason: EndReason) {
   const at = now();
@@ -223,7 +226,7 @@ export async function endWidgetSession(ctx: AppContext, access: WidgetAccess) {
   return result;
 }
 
-/** The inactivity sweep (decisions §8): ends up to `batch` idle sessions; returns how many. */
+/** The inactivity sweep (docs/widget.md "Inactivity"): ends up to `batch` idle sessions; returns how many. */
 export async function endIdleSessions(ctx: AppContext, batch: number): Promise<number> {
   const ids = await ctx.db.transaction(async (tx) => {
     const locked = await repo.lockIdleSessions(tx, now(), batch);

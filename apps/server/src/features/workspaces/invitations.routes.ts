@@ -17,7 +17,7 @@ import {
 
 const tags = ['invitations'];
 
-/** decisions §5: invitations, managed by owners and admins; accepted by the invited email. */
+/** docs/workspaces.md "Invitations": managed by owners and admins; accepted by the invited email. */
 export const invitationsRoutes: Feature = (app, ctx) => {
   app.post(
     '/api/workspaces/:workspaceId/invitations',

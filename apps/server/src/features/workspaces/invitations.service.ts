@@ -24,8 +24,8 @@ const toInvitation = (row: repo.InvitationRow) => ({
 export const inviteUrl = (baseUrl: string, token: string) => `${baseUrl}/invite/${token}`;
 
 /**
- * decisions §5: invites an email with a role. A second invitation for an email with one pending
- * is a 409 (revoke, then invite again, to re-send); an expired one is replaced silently. The
+ * docs/workspaces.md "Invitations": invites an email with a role. A second invitation for an email with one
+ * pending is a 409 (revoke, then invite again, to re-send); an expired one is replaced silently. The
  * token is random and stored only as its SHA-256. The email goes out after the commit and a
  * failure to send is reported to `onMailError`, never to the caller: the link is in the response.
  */
@@ -110,8 +110,8 @@ export async function revokeInvitation(ctx: AppContext, workspaceId: string, id:
 }
 
 /**
- * decisions §5: the signed-in invitee (the invited email, else 403) joins with the invited role.
- * Unknown, expired and already used tokens are all 404. The claim, the membership and
+ * docs/workspaces.md "Invitations": the signed-in invitee (the invited email, else 403) joins with the
+ * invited role. Unknown, expired and already used tokens are all 404. The claim, the membership and
  * `member.joined` share one transaction.
  */
 export async function acceptInvitation(ctx: AppContext, userId: string, token: string) {

@@ -48,7 +48,7 @@ export async function deleteMember(tx: Executor, workspaceId: string, userId: st
   return rows[0];
 }
 
-/** Is a user with this email already a member (invitations, decisions §5)? */
+/** Is a user with this email already a member (docs/workspaces.md "Invitations")? */
 export async function isMemberByEmail(db: Executor, workspaceId: string, email: string) {
   const rows = await db
     .select({ userId: memberships.userId })

@@ -11,7 +11,7 @@ import { memberParams, memberSchema, updateMemberBody, wsParams } from './worksp
 
 const tags = ['members'];
 
-/** decisions §5: members of a workspace. Any member lists; owners and admins manage; anyone leaves. */
+/** docs/workspaces.md "Members": any member lists; owners and admins manage; anyone leaves. */
 export const membersRoutes: Feature = (app, ctx) => {
   app.get(
     '/api/workspaces/:workspaceId/members',

@@ -21,7 +21,7 @@ export async function listMembers(ctx: AppContext, workspaceId: string, limit: n
 }
 
 /**
- * decisions §5: owners and admins change roles; the owner's role is never changed here (only
+ * docs/workspaces.md "Members": owners and admins change roles; the owner's role is never changed here (only
  * transfer-ownership moves it), and `owner` is never assigned (the body schema refuses it).
  */
 export async function changeRole(
@@ -47,9 +47,9 @@ export async function changeRole(
 }
 
 /**
- * decisions §5: owners and admins remove others; anyone may leave. The owner can neither leave
- * nor be removed until ownership is transferred. `member.left` is recorded in the same
- * transaction as the removal (decisions §9 outbox).
+ * docs/workspaces.md "Members": owners and admins remove others; anyone may leave. The owner can neither
+ * leave nor be removed until ownership is transferred. `member.left` is recorded in the same
+ * transaction as the removal (docs/webhooks.md "How events are recorded").
  */
 export async function removeMember(ctx: AppContext, workspaceId: string, caller: Caller, userId: string) {
   const self = userId === caller.userId;

@@ -2,8 +2,8 @@ import type { Plan } from '../../db/schema/index.ts';
 import { now } from '../../lib/clock.ts';
 
 /**
- * The plan in force (spec States: Workspace plan and trial): a Pro trial whose end has passed
- * is Free even before the scheduled job rewrites the row.
+ * The plan in force (docs/api.md "Plans"): a Pro trial whose end has passed
+ * is Free, whatever the stored row still says.
  */
 export function effectivePlan(ws: { plan: Plan; trialEndsAt: Date | null; billingStatus: string }): Plan {
   if (ws.billingStatus === 'trialing' && ws.trialEndsAt && ws.trialEndsAt.getTime() <= now().getTime()) {
@@ -26,7 +26,7 @@ export function planStanding(ws: {
 
 export const TRIAL_DAYS = 14;
 
-/** Plan quotas of the spec's Plans table; null is unlimited. */
+/** Plan quotas (docs/api.md "Plans"); null is unlimited. */
 export const PLAN_QUOTAS: Record<Plan, { contacts: number | null; tickets: number | null }> = {
   free: { contacts: 100, tickets: 50 },
   pro: { contacts: 5000, tickets: 1000 },

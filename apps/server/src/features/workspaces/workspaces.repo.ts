@@ -16,8 +16,8 @@ const listColumns = {
 };
 
 /**
- * Serializes workspace creation per user (decisions §5 one-workspace rule under concurrency):
- * concurrent transactions of one user queue on this row lock, so each sees the others' commits.
+ * Serializes workspace creation per user (the one-workspace rule of docs/workspaces.md "Workspaces", under
+ * concurrency): concurrent transactions of one user queue on this row lock, so each sees the others' commits.
  * NO KEY UPDATE still excludes itself but lets rows referencing the user (sessions, tokens) be inserted.
  */
 export async function lockUser(tx: Executor, userId: string): Promise<boolean> {

@@ -19,7 +19,7 @@ import * as workspaces from './workspaces.service.ts';
 const tags = ['workspaces'];
 const detail = dataOf(workspaceDetailSchema);
 
-/** Spec "Workspaces (bearer token)" and decisions §5; bearer = personal access token or cookie. */
+/** docs/workspaces.md "Workspaces"; bearer = personal access token or cookie. */
 const workspaceRoutes: Feature = (app, ctx) => {
   app.post(
     '/api/workspaces',

@@ -3,7 +3,10 @@ import { idParam } from '../../http/envelope.ts';
 import { SLUG_MAX, SLUG_PATTERN } from './slug.ts';
 
 export const ROLES = ['owner', 'admin', 'member', 'guest'] as const;
-/** Roles PATCH and invitations may assign: `owner` only moves through transfer-ownership (decisions §5). */
+/**
+ * Roles PATCH and invitations may assign: `owner` only moves through transfer-ownership
+ * (docs/workspaces.md "Members").
+ */
 export const ASSIGNABLE_ROLES = ['admin', 'member', 'guest'] as const;
 
 const name = z.string().trim().min(1).max(100);
@@ -39,7 +42,7 @@ export const tokenParams = z.object({ token: z.string().min(1).max(200) });
 
 const role = z.enum(ROLES);
 
-/** Spec "Workspace" list item, plus `trialEndsAt` (decisions §13). */
+/** A workspace in a list (docs/workspaces.md "Workspaces"), with `trialEndsAt`. */
 export const workspaceSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -49,7 +52,9 @@ export const workspaceSchema = z.object({
   createdAt: z.string(),
   trialEndsAt: z.string().nullable(),
 });
-/** Spec: the single-workspace response also has `memberCount` and `assistantCount`. */
+/**
+ * docs/workspaces.md "Workspaces": the single-workspace response also has `memberCount` and `assistantCount`.
+ */
 export const workspaceDetailSchema = workspaceSchema.extend({
   memberCount: z.number().int(),
   assistantCount: z.number().int(),

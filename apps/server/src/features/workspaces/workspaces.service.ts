@@ -14,7 +14,7 @@ type PlanRow = Parameters<typeof effectivePlan>[0];
 
 const slugTaken = () => conflict('This slug is already taken', { slug: 'Already taken' });
 
-/** The workspace as its caller sees it (spec "Workspace"). */
+/** The workspace as its caller sees it (docs/workspaces.md "Workspaces"). */
 export function toWorkspace<T extends PlanRow & { id: string; name: string; slug: string; createdAt: Date }>(
   row: T,
   role: Role,
@@ -31,8 +31,8 @@ export function toWorkspace<T extends PlanRow & { id: string; name: string; slug
 }
 
 /**
- * decisions §5: a user owns one workspace unless one they own is on Enterprise. The user row
- * lock makes concurrent creations by one user run one after another, so the count is exact.
+ * docs/workspaces.md "Workspaces": a user owns one workspace unless one they own is on Enterprise. The user
+ * row lock makes concurrent creations by one user run one after another, so the count is exact.
  */
 export async function createWorkspace(
   ctx: AppContext,
@@ -52,7 +52,7 @@ export async function createWorkspace(
     const base = {
       id: newId('ws'),
       name: input.name,
-      // spec States: a new workspace starts a 14-day Pro trial.
+      // docs/api.md "Plans": a new workspace starts a 14-day Pro trial.
       plan: 'pro' as const,
       billingStatus: 'trialing',
       trialEndsAt: addDays(at, TRIAL_DAYS),
@@ -121,14 +121,17 @@ export async function updateWorkspace(
   return getWorkspace(ctx, workspaceId, role);
 }
 
-/** decisions §5: owner only (route permission); everything in the workspace goes with it (FK cascades). */
+/**
+ * docs/workspaces.md "Workspaces": owner only (route permission); everything in the workspace goes with it
+ * (FK cascades).
+ */
 export async function deleteWorkspace(ctx: AppContext, workspaceId: string) {
   if (!(await repo.deleteWorkspace(ctx.db, workspaceId))) throw notFound('Workspace');
 }
 
 /**
- * decisions §5: the owner hands the workspace to another member and becomes an admin. Recipients
- * who already own a workspace are accepted: the one-workspace rule limits creating, not receiving.
+ * docs/workspaces.md "Workspaces": the owner hands the workspace to another member and becomes an admin.
+ * Recipients who already own a workspace are accepted: the one-workspace rule limits creating, not receiving.
  */
 export async function transferOwnership(
   ctx: AppContext,

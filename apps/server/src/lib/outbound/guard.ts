@@ -22,9 +22,9 @@ function resolveAll(hostname: string, timeoutMs: number): Promise<LookupAddress[
 }
 
 /**
- * Creation-time check (decisions §9): the URL's host must not be, or resolve to, a refused
- * address. A name that does not resolve now is accepted: the connect-time lookup below decides
- * on every attempt, which also defeats DNS rebinding.
+ * Creation-time check (docs/webhooks.md "Addresses Parley will not call"): the URL's host must not be, or
+ * resolve to, a refused address. A name that does not resolve now is accepted: the connect-time lookup below
+ * decides on every attempt, which also defeats DNS rebinding.
  */
 export async function checkOutboundUrl(raw: string, opts: GuardOptions): Promise<string | null> {
   let url: URL;

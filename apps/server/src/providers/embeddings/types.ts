@@ -1,4 +1,4 @@
-/** One interface for every embeddings backend (issue 4 item 4). */
+/** One interface for every embeddings backend (docs/knowledge.md "Embeddings"). */
 export interface Embedder {
   /** Stable identifier stored beside each vector, e.g. "offline-hash-v1" or "openai:text-embedding-3-small". */
   readonly id: string;

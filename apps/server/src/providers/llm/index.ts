@@ -7,7 +7,7 @@ export type { ChatModel, Passage, ReplyKnowledge } from './types.ts';
 export { TOOL_NAMES } from './types.ts';
 
 /**
- * The one model interface (issue 5 item 1): the built-in offline responder unless AI_PROVIDER
+ * The one model interface (docs/chat.md "Models"): the built-in offline responder unless AI_PROVIDER
  * names a remote one. Remote models are built once per configuration; the offline responder is
  * built per reply because it reads that reply's retrieved passages.
  */

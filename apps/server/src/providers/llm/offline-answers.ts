@@ -2,7 +2,7 @@ import { tokenize } from '../embeddings/offline.ts';
 import type { Passage } from './types.ts';
 
 /**
- * The built-in offline responder's wording (issue 5 item 1): deterministic answers composed only
+ * The built-in offline responder's wording (docs/chat.md "Models"): deterministic answers composed only
  * from what the assistant knows. It quotes the best Q&A answer, or the sentences of the top
  * passages that share the most words with the question, always with citation markers, and says
  * plainly when it does not know. It is not a language model and does not pretend to be one.

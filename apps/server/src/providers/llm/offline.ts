@@ -20,7 +20,7 @@ type Plan =
   | { kind: 'tool'; toolCallId: string; toolName: string; input: Record<string, unknown> };
 
 /**
- * The built-in offline responder (issue 5 item 1) as an AI SDK language model, so the engine
+ * The built-in offline responder (docs/chat.md "Models") as an AI SDK language model, so the engine
  * treats it exactly like a remote one: same prompt, same tools, same stream parts. No key, no
  * network, deterministic. It reads the retrieved passages from `knowledge` rather than parsing
  * its system prompt.

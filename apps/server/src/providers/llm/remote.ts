@@ -36,10 +36,10 @@ export const fetchRetryingDrops: typeof fetch = async (input, init) => {
 };
 
 /**
- * A remote model behind the AI SDK interface (issue 5 item 1), chosen by AI_PROVIDER:
+ * A remote model behind the AI SDK interface (docs/chat.md "Models"), chosen by AI_PROVIDER:
  * - 'openai': any OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM, llama.cpp,
  *   LM Studio). `includeUsage` asks for the final usage chunk when streaming, which credits
- *   need (decisions §13).
+ *   need (docs/credits.md).
  * - 'anthropic': the Anthropic Messages API.
  * A key is required only for the providers' own hosts; a local server usually has none.
  */

@@ -11,7 +11,7 @@ export interface Mailer {
 
 /**
  * SMTP when SMTP_URL is set; otherwise each message is written as an .eml file into
- * DATA_DIR/mail (decisions §14), so a fresh install can still read invitations.
+ * DATA_DIR/mail (docs/configuration.md "Email"), so a fresh install can still read invitations.
  */
 export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: string }): Mailer {
   if (opts.smtpUrl) {

@@ -5,7 +5,10 @@ import { type Assistant, canManage, type Data, get, patch, post } from '../../ap
 import { useWorkspaces } from '../../session.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 
-/** Create (`/assistants/new`) or edit an assistant; owners and admins only (spec permissions). */
+/**
+ * Create (`/assistants/new`) or edit an assistant; owners and admins only
+ * (docs/api.md "Roles and permissions").
+ */
 export function AssistantEdit() {
   const { ws = '', id } = useParams();
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;

@@ -7,7 +7,7 @@ import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
 
 const LIMIT = 20;
 
-/** The workspace's assistants, paginated (issue 7 point 3). */
+/** The workspace's assistants, paginated (docs/dashboard.md). */
 export function AssistantsPage() {
   const { ws = '' } = useParams();
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;

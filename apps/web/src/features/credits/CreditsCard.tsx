@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type Billing, type Data, get } from '../../api.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 
-/** Credits used this period with the 80% and 100% warnings (issue 7; docs/credits.md). */
+/** Credits used this period with the 80% and 100% warnings (docs/dashboard.md; docs/credits.md). */
 export function CreditsCard({ ws }: { ws: string }) {
   const billing = useQuery({
     queryKey: ['billing', ws],

@@ -13,7 +13,7 @@ const LIMIT = 20;
 
 /**
  * The workspace's members (docs/workspaces.md "Members"): everyone sees the list; owners and
- * admins change roles, remove people and invite (decisions §5). Anyone but the owner may leave.
+ * admins change roles, remove people and invite (docs/workspaces.md). Anyone but the owner may leave.
  */
 export function MembersPage() {
   const { ws = '' } = useParams();

@@ -274,7 +274,9 @@ function WidgetForm(props: { saved: WidgetConfig; assistant?: Assistant; plan?: 
   );
 }
 
-/** The tag to paste into the site's pages, as the API gives it (decisions §8). */
+/**
+ * The tag to paste into the site's pages, as the API gives it (docs/widget.md "Embedding and configuration").
+ */
 function Snippet({ saved }: { saved: WidgetConfig }) {
   return (
     <section className="card stack wg-snippet" aria-labelledby="wg-snippet-title">

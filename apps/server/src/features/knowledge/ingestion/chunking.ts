@@ -1,6 +1,6 @@
 /**
- * Structure-aware chunking (issue 4 item 3): sections follow Markdown headings, chunks pack whole
- * paragraphs up to a token budget with one paragraph (or a sentence tail) of overlap, and every
+ * Structure-aware chunking (docs/knowledge.md "Chunking"): sections follow Markdown headings, chunks pack
+ * whole paragraphs up to a token budget with one paragraph (or a sentence tail) of overlap, and every
  * chunk keeps its heading path and position for citations. Parsers turn every format into this
  * Markdown-ish text first, so one chunker serves all static sources.
  */
@@ -138,7 +138,7 @@ export function chunkText(text: string, opts: ChunkOptions = {}): Chunk[] {
   return chunks;
 }
 
-/** Q&A pairs stay whole: one chunk each, whatever their length (issue 4 item 3). */
+/** Q&A pairs stay whole: one chunk each, whatever their length (docs/knowledge.md "Chunking"). */
 export function chunkQa(pairs: Array<{ question: string; answer: string }>): Chunk[] {
   return pairs.map((p, position) => {
     const content = `Q: ${p.question.trim()}\nA: ${p.answer.trim()}`;

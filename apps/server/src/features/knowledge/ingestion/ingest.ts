@@ -74,7 +74,7 @@ async function chunksOf(ctx: AppContext, source: repo.SourceRow): Promise<Titled
 }
 
 /**
- * Ingests one claimed source (issue 4 item 2): load, parse, chunk, embed in batches, store the
+ * Ingests one claimed source (docs/knowledge.md "Ingestion"): load, parse, chunk, embed in batches, store the
  * new generation's chunks (invisible until switched), then in one short transaction switch the
  * source to it and drop the old one. A failure keeps the previous generation serving.
  */

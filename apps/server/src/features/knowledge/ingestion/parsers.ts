@@ -4,7 +4,7 @@ import TurndownService from 'turndown';
 import { extractText, getDocumentProxy } from 'unpdf';
 
 /**
- * File and page parsing with well-kept libraries (issue 4 item 2): unpdf (pdf.js) for PDF,
+ * File and page parsing with well-kept libraries (docs/knowledge.md "Ingestion"): unpdf (pdf.js) for PDF,
  * mammoth for DOCX, turndown for HTML; all become Markdown-ish text for the one chunker.
  */
 export type FileKind = 'pdf' | 'docx' | 'html' | 'markdown' | 'text' | 'csv';

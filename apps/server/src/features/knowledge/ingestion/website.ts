@@ -7,7 +7,7 @@ const robotsParser = robotsParserModule as unknown as (typeof robotsParserModule
 import { htmlToMarkdown } from './parsers.ts';
 
 /**
- * Website sources (decisions §6): one page, a sitemap, or a same-site crawl bounded by
+ * Website sources (docs/knowledge.md "Ingestion"): one page, a sitemap, or a same-site crawl bounded by
  * `maxPages`, include and exclude path prefixes, and robots.txt. Every request goes through
  * the shared outbound guard (the `fetch` given here), so private addresses are refused.
  */

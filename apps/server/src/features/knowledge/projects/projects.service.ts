@@ -5,7 +5,7 @@ import { newId } from '../../../lib/ids.ts';
 import { bumpNamespace } from '../sources/sources.repo.ts';
 import * as repo from './projects.repo.ts';
 
-/** Form B projects (decisions §6): workspace-level; deleting an assistant never deletes one. */
+/** Form B projects (docs/knowledge.md): workspace-level; deleting an assistant never deletes one. */
 export async function createProject(
   ctx: AppContext,
   workspaceId: string,

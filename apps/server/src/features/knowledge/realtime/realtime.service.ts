@@ -17,8 +17,8 @@ export type LookupResult =
     };
 
 /**
- * Reads a realtime source live (decisions §6): the chat engine's spreadsheet and store tools
- * and the "test this source" endpoint both come through here. Failures are readable errors.
+ * Reads a realtime source live (docs/knowledge.md "Realtime sources"): the chat engine's spreadsheet and
+ * store tools and the "test this source" endpoint both come through here. Failures are readable errors.
  */
 export async function realtimeLookup(
   ctx: AppContext,

@@ -4,8 +4,9 @@ import { tokenize } from '../../../providers/embeddings/offline.ts';
 import { fetchForKnowledge } from '../outbound.ts';
 
 /**
- * A spreadsheet published as CSV, read live at question time (never indexed; decisions §6).
- * Rows are cached briefly per source so one conversation does not refetch on every turn.
+ * A spreadsheet published as CSV, read live at question time (never indexed;
+ * docs/knowledge.md "Realtime sources"). Rows are cached briefly per source so one conversation does not
+ * refetch on every turn.
  */
 export type SheetRows = { columns: string[]; rows: Array<Record<string, string>> };
 export class RealtimeError extends Error {}

@@ -4,7 +4,7 @@ import { fetchForKnowledge } from '../outbound.ts';
 import { RealtimeError } from './spreadsheet.ts';
 
 /**
- * Live store lookups (decisions §6 realtime `store`): Shopify Admin REST and WooCommerce REST
+ * Live store lookups (docs/knowledge.md "Realtime sources"): Shopify Admin REST and WooCommerce REST
  * shapes. Orders are disclosed only when the customer's email matches the order's.
  */
 export type StoreConfig = { platform: 'shopify' | 'woocommerce'; storeUrl: string };

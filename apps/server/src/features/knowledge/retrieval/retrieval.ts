@@ -25,7 +25,7 @@ const RRF_K = 60;
 const MAX_TEXT_MATCHES = 300;
 
 /**
- * Hybrid retrieval (issue 4 item 5): nearest vectors and PostgreSQL full-text ranking over the
+ * Hybrid retrieval (docs/knowledge.md "Retrieval"): nearest vectors and PostgreSQL full-text ranking over the
  * given namespaces, fused by reciprocal rank. Only chunks of each source's current generation
  * count (a sync in progress stays invisible); candidates are over-fetched to absorb that filter.
  * The chat engine and `GET .../search` both call exactly this, so the "test your knowledge" view

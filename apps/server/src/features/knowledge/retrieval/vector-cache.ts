@@ -1,6 +1,6 @@
 /**
- * Exact nearest-neighbour search in process, for databases without pgvector (ARCHITECTURE.md
- * facts: a Float32Array scan over 20k x 384 takes ~30 ms, SQL over real[] over a second).
+ * Exact nearest-neighbour search in process, for databases without pgvector (docs/architecture.md
+ * "Technical notes": a Float32Array scan over 20k x 384 takes ~30 ms, SQL over real[] over a second).
  * Each namespace's matrix is cached with the namespace's version from the database, so every
  * process sees a change on its next query; nothing shared lives only in memory.
  */

@@ -10,7 +10,7 @@ export const INDEXED_DIMS = [384, 768, 1024, 1536] as const;
 /**
  * Nearest chunks under some namespaces: pgvector HNSW where the extension is installed (with
  * iterative scans so the namespace filter never starves the result), otherwise an exact scan
- * in process over cached namespace matrices (ARCHITECTURE.md "Vectors").
+ * in process over cached namespace matrices (docs/architecture.md "Stack").
  */
 export type IndexKind = 'adaptive' | 'hnsw' | 'exact';
 

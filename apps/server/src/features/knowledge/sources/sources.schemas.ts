@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { iso, isoOrNull } from '../../../http/envelope.ts';
 import type { SourceRow } from './sources.repo.ts';
 
-/** JSON source types (decisions §6); files arrive as multipart on their own route. */
+/** JSON source types (docs/knowledge.md "Source types"); files arrive as multipart on their own route. */
 const name = z.string().trim().min(1).max(200);
 const path = z.string().trim().min(1).max(500).startsWith('/', 'Must start with /');
 
@@ -37,7 +37,10 @@ export const websiteSource = z.strictObject({
 const httpsUrl = z.url({ protocol: /^https$/, message: 'Must be an https:// URL' }).max(2_000);
 const secret = z.string().trim().min(1).max(500);
 
-/** Realtime sources (decisions §6): read live through tools, never indexed; credentials encrypted. */
+/**
+ * Realtime sources (docs/knowledge.md "Realtime sources"): read live through tools, never indexed;
+ * credentials encrypted.
+ */
 export const spreadsheetSource = z.strictObject({ type: z.literal('spreadsheet'), name, url: httpsUrl });
 export const storeSource = z
   .strictObject({
