@@ -46,6 +46,11 @@ export const conversations = pgTable(
     title: text('title').notNull().default(''),
     messageCount: integer('message_count').notNull().default(0),
     lastMessageAt: ts('last_message_at'),
+    /**
+     * When a person was first asked for or took over (docs/inbox.md "Which conversations the inbox
+     * shows": an internal chat enters the inbox then).
+     */
+    handedOffAt: ts('handed_off_at'),
     endedAt: ts('ended_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
@@ -53,7 +58,55 @@ export const conversations = pgTable(
   (t) => [
     index('conversations_workspace_idx').on(t.workspaceId, t.updatedAt),
     index('conversations_assistant_starter_idx').on(t.assistantId, t.startedBy, t.updatedAt),
+    // The inbox lists newest activity first, keyset on (last_message_at, id), per filter
+    // (docs/inbox.md "Listing"; bench/inbox.ts).
+    index('conversations_inbox_idx').on(t.workspaceId, t.lastMessageAt.desc(), t.id.desc()),
+    index('conversations_inbox_status_idx').on(t.workspaceId, t.status, t.lastMessageAt.desc(), t.id.desc()),
+    index('conversations_inbox_assignee_idx').on(
+      t.workspaceId,
+      t.assigneeId,
+      t.lastMessageAt.desc(),
+      t.id.desc(),
+    ),
+    index('conversations_inbox_channel_idx').on(
+      t.workspaceId,
+      t.channel,
+      t.lastMessageAt.desc(),
+      t.id.desc(),
+    ),
+    index('conversations_inbox_assistant_idx').on(t.assistantId, t.lastMessageAt.desc(), t.id.desc()),
   ],
+);
+
+/** Who changed a conversation: a member, the AI, the visitor, or Parley itself (inactivity). */
+export type ChangeActor = 'user' | 'assistant' | 'visitor' | 'system';
+export type ConversationChangeKind = 'handoff' | 'takeover' | 'release' | 'close' | 'reopen' | 'assign';
+
+/**
+ * Every status or assignee change of a conversation, with who made it (docs/inbox.md "States").
+ * Written in the same transaction as the change and its `conversation.updated` or
+ * `conversation.ended` event.
+ */
+export const conversationChanges = pgTable(
+  'conversation_changes',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    conversationId: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<ConversationChangeKind>().notNull(),
+    fromStatus: text('from_status').$type<ConversationStatus>().notNull(),
+    status: text('status').$type<ConversationStatus>().notNull(),
+    assigneeId: text('assignee_id'),
+    actorType: text('actor_type').$type<ChangeActor>().notNull(),
+    /** The user or assistant id (none for the visitor and the system). */
+    actorId: text('actor_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('conversation_changes_conversation_idx').on(t.conversationId, t.createdAt)],
 );
 
 export const messages = pgTable(

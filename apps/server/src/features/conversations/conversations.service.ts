@@ -125,6 +125,7 @@ export function prepareStart(input: NewConversation, first: NewMessage): Pending
     title: input.title ?? '',
     messageCount: 1,
     lastMessageAt: at,
+    handedOffAt: null,
     endedAt: null,
     createdAt: at,
     updatedAt: at,
