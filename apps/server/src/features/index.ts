@@ -11,6 +11,9 @@ import { authRoutes } from './auth/auth.routes.ts';
 import * as credentialsService from './auth/credentials.service.ts';
 import { chatResource } from './chat/chat.resource.ts';
 import { chatRoutes } from './chat/chat.routes.ts';
+import { contactResource } from './contacts/contacts.resource.ts';
+import { contactsRoutes } from './contacts/contacts.routes.ts';
+import { contactsV1Routes } from './contacts/contacts.v1.routes.ts';
 import { conversationResource } from './conversations/conversations.resource.ts';
 import { messagesV1Routes } from './conversations/messages.v1.routes.ts';
 import { billingRoutes } from './credits/billing.routes.ts';
@@ -18,6 +21,9 @@ import { documentResource, projectResource, sourceResource } from './knowledge/k
 import { projectsRoutes } from './knowledge/projects/projects.routes.ts';
 import { assistantSourcesRoutes } from './knowledge/sources/sources.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
+import { ticketResource } from './tickets/tickets.resource.ts';
+import { ticketsRoutes } from './tickets/tickets.routes.ts';
+import { ticketsV1Routes } from './tickets/tickets.v1.routes.ts';
 import { webRoutes } from './web/web.routes.ts';
 import { webhookBResource, webhookResource } from './webhooks/webhooks.resource.ts';
 import { webhooksFeature } from './webhooks/webhooks.routes.ts';
@@ -48,6 +54,10 @@ export const features: Feature[] = [
   chatRoutes,
   billingRoutes,
   messagesV1Routes,
+  contactsRoutes,
+  contactsV1Routes,
+  ticketsRoutes,
+  ticketsV1Routes,
   widgetConfigRoutes,
   widgetFormARoutes,
   widgetFormBRoutes,
@@ -77,6 +87,8 @@ export const resourceLoaders: ResourceLoaders = {
   webhookB: webhookBResource,
   conversation: conversationResource,
   chat: chatResource,
+  contact: contactResource,
+  ticket: ticketResource,
 };
 
 export { tenantDirectory };

@@ -51,6 +51,8 @@ export const PERMISSIONS = {
   'workspace.update': ['owner', 'admin'],
   'apiKeys.manage': ['owner', 'admin'],
   'webhooks.manage': ['owner', 'admin'],
+  'contacts.manage': ['owner', 'admin', 'member'],
+  'tickets.manage': ['owner', 'admin', 'member'],
   'billing.manage': ['owner'],
   'workspace.delete': ['owner'],
   'workspace.transfer': ['owner'],

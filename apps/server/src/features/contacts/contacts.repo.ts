@@ -1,4 +1,4 @@
-import { and, count, eq, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { contacts } from '../../db/schema/index.ts';
 
@@ -9,9 +9,21 @@ export type ContactRow = typeof contacts.$inferSelect;
  * phone (E.164) exactly. Every query filters by workspace.
  */
 
-/** Serialises matching, quota checks and creation of one workspace's contacts until commit. */
+/**
+ * Serialises matching, quota checks, creation and uniqueness checks of one workspace's contacts until
+ * commit (docs/contacts-and-tickets.md "Quotas under concurrency").
+ */
 export async function lockWorkspaceContacts(tx: Executor, workspaceId: string) {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`contacts:${workspaceId}`}))`);
+}
+
+export async function findContact(db: Executor, workspaceId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.id, id), eq(contacts.workspaceId, workspaceId)))
+    .limit(1);
+  return row;
 }
 
 export async function findByEmail(db: Executor, workspaceId: string, email: string, exceptId?: string) {
@@ -49,6 +61,39 @@ export async function countContacts(db: Executor, workspaceId: string): Promise<
   return row?.n ?? 0;
 }
 
+export type ContactFilter = { email?: string; phone?: string; q?: string };
+
+/** `%`, `_` and `\` in a search term match themselves. */
+const likeTerm = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Newest first; `email` case-insensitive, `phone` exact (E.164), `q` a substring of name, email or phone. */
+export async function listContacts(
+  db: Executor,
+  workspaceId: string,
+  filter: ContactFilter,
+  page: { limit: number; offset: number },
+) {
+  const conditions: Array<SQL | undefined> = [eq(contacts.workspaceId, workspaceId)];
+  if (filter.email !== undefined) conditions.push(sql`lower(${contacts.email}) = lower(${filter.email})`);
+  if (filter.phone !== undefined) conditions.push(eq(contacts.phone, filter.phone));
+  if (filter.q !== undefined) {
+    const term = likeTerm(filter.q);
+    conditions.push(or(ilike(contacts.name, term), ilike(contacts.email, term), ilike(contacts.phone, term)));
+  }
+  const where = and(...conditions);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(contacts)
+      .where(where)
+      .orderBy(desc(contacts.createdAt), desc(contacts.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(contacts).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
 export async function insertContact(db: Executor, row: typeof contacts.$inferInsert): Promise<ContactRow> {
   const [created] = await db.insert(contacts).values(row).returning();
   return created as ContactRow;
@@ -66,4 +111,12 @@ export async function updateContact(
     .where(and(eq(contacts.id, id), eq(contacts.workspaceId, workspaceId)))
     .returning();
   return row;
+}
+
+export async function deleteContact(db: Executor, workspaceId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(contacts)
+    .where(and(eq(contacts.id, id), eq(contacts.workspaceId, workspaceId)))
+    .returning({ id: contacts.id });
+  return rows.length > 0;
 }
