@@ -42,16 +42,35 @@ export class Api {
   ) {}
 
   /**
-   * Init creates a session (sessionId null) or resumes one with its own token
-   * (docs/widget.md "Form A: the init flow").
+   * Creates a session (docs/widget.md "Form A: the init flow" with `sessionId` null). A POST, so it
+   * counts against the per-IP budget: the widget calls it only when the visitor first needs a
+   * session (a message or the lead form), never on a page load.
    */
-  async init(resume: Session | null): Promise<InitData> {
+  async init(): Promise<InitData> {
     const metadata = { page: location.href, referrer: document.referrer, userAgent: navigator.userAgent };
-    this.token = resume?.sessionToken ?? '';
-    const res = await this.call('POST', '/init', { sessionId: resume?.sessionId ?? null, metadata });
+    this.token = '';
+    const res = await this.call('POST', '/init', { sessionId: null, metadata });
     const data = (await res.json()).data as InitData;
     this.token = data.sessionToken;
     return data;
+  }
+
+  /** The public configuration (GET, outside the POST budget; it needs no session). */
+  async config(): Promise<WidgetConfig> {
+    const res = await this.call('GET', '/config');
+    return (await res.json()).data;
+  }
+
+  /**
+   * Whether the server answers at all: a `no-cors` request succeeds without CORS headers. When an
+   * API call failed as a network error but this succeeds, the browser refused the answer: the page's
+   * origin is not on the widget's allowlist.
+   */
+  reachable(): Promise<boolean> {
+    return fetch(`${this.base}/widget.js`, { method: 'HEAD', mode: 'no-cors', cache: 'no-store' }).then(
+      () => true,
+      () => false,
+    );
   }
 
   async messages(sessionId: string): Promise<HistoryMessage[]> {
@@ -118,6 +137,7 @@ export async function* events<T>(res: Response): AsyncGenerator<T> {
   try {
     yield* readEvents<T>(res.body);
   } catch {
-    throw new ApiError(0, 'network', 'Connection lost');
+    // Not 'network': the server did answer, so this is no sign of a refused origin (widget.ts).
+    throw new ApiError(0, 'stream', 'Connection lost');
   }
 }

@@ -1,7 +1,7 @@
 import { ApiError, type HistoryMessage } from './api.ts';
 import { LiveUpdates } from './live.ts';
 import { differs, drawBody, drawItem, type Item, itemFrom, type Rating } from './message-view.ts';
-import { friendly } from './messages.ts';
+import { friendly, toolStep } from './messages.ts';
 import type { View } from './view.ts';
 import type { Widget } from './widget.ts';
 
@@ -12,6 +12,9 @@ import type { Widget } from './widget.ts';
 export class Conversation {
   private items: Item[] = [];
   private busy = false;
+  /** The timer of a message waiting out a 429, and that message. */
+  private waiting = 0;
+  private pending?: Item;
   private seq = 0;
   private rated: Record<string, Rating>;
   private readonly live: LiveUpdates;
@@ -21,16 +24,21 @@ export class Conversation {
     private readonly v: View,
   ) {
     this.rated = (w.store.read().rated ?? {}) as Record<string, Rating>;
-    this.live = new LiveUpdates(w.api, () => void this.sync());
+    this.live = new LiveUpdates(
+      w.api,
+      () => void this.sync(),
+      // The session ended (End chat in another tab, or inactivity): offer a new chat.
+      (session) => w.session === session && w.showEnded(false),
+    );
     v.compose.addEventListener('submit', (e) => {
       e.preventDefault();
-      void this.send(v.input.value);
+      this.send(v.input.value);
     });
     // Enter sends, Shift+Enter is a new line; not while an input method is composing a character.
     v.input.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
         e.preventDefault();
-        void this.send(v.input.value);
+        this.send(v.input.value);
       }
     });
     v.input.addEventListener('input', () => this.grow());
@@ -43,7 +51,7 @@ export class Conversation {
 
   reset() {
     this.stop();
-    this.items = [];
+    this.items = this.pending ? [this.pending] : [];
     this.rated = {};
     this.v.list.replaceChildren();
     this.v.endButton.hidden = true;
@@ -101,6 +109,7 @@ export class Conversation {
       }
       next.push(item);
     }
+    if (this.pending) next.push(this.pending);
     this.items = next;
     this.draw();
     this.listen();
@@ -131,36 +140,40 @@ export class Conversation {
     old?.replaceWith(el);
   }
 
-  async send(raw: string, retried = false): Promise<void> {
+  /** Sends the message box's text; it is never lost (sent, queued behind a wait, or back in the box). */
+  send(raw: string) {
     const text = raw.trim();
     const { v, w } = this;
-    if (!text || this.busy || v.send.disabled) return;
+    if (!text || this.busy || this.waiting) return;
     if (!navigator.onLine) {
       w.alert(friendly(new ApiError(0, 'network', '')));
       return;
     }
-    if (!w.session) {
-      try {
-        await w.restart();
-      } catch (err) {
-        w.alert(friendly(err));
-        return;
-      }
-    }
-    const session = w.session;
-    if (!session) return;
-    this.busy = true;
-    w.alert('');
     v.input.value = '';
     this.grow();
-    const user: Item = { key: `l${++this.seq}`, role: 'user', content: text, citations: [] };
+    void this.deliver(text);
+  }
+
+  /** Sends `text` (already on screen as `user` when it waited out a 429) and streams the answer. */
+  private async deliver(text: string, retried = false, user?: Item): Promise<void> {
+    const { v, w } = this;
+    this.busy = true;
+    w.alert('');
+    if (user) {
+      user.note = undefined;
+      user.waiting = false;
+      this.redraw(user);
+    } else {
+      user = { key: `l${++this.seq}`, role: 'user', content: text, citations: [] };
+      this.items.push(user);
+    }
     let bot: Item | undefined;
     let frame = 0;
-    this.items.push(user);
     this.draw();
     this.typing(true);
     v.log.setAttribute('aria-busy', 'true');
     try {
+      const session = await w.ensureSession();
       for await (const event of w.api.chat(session.sessionId, text)) {
         if (event.type === 'text-delta') {
           if (!bot) {
@@ -178,7 +191,7 @@ export class Conversation {
             if (stick) this.scroll();
           });
         } else if (event.type === 'tool-call') {
-          this.typing(true, 'Looking that up…');
+          this.typing(true, toolStep(event.toolName));
         } else if (event.type === 'finish') {
           if (bot && event.messageId) bot.id = event.messageId;
           // No AI reply while a person has taken over (docs/chat.md): say where the answer will come.
@@ -189,13 +202,9 @@ export class Conversation {
       }
     } catch (err) {
       cancelAnimationFrame(frame);
-      if (bot?.content) {
-        bot.note = 'This answer was cut short.';
-      } else {
-        this.items = this.items.filter((i) => i !== user && i !== bot);
-        if (!v.input.value) v.input.value = text;
-      }
-      this.fail(err, text, retried);
+      if (bot?.content) bot.note = 'This answer was cut short.';
+      else this.items = this.items.filter((i) => i !== bot);
+      this.fail(err, text, retried, bot?.content ? undefined : user);
     } finally {
       this.busy = false;
       if (bot) {
@@ -207,38 +216,84 @@ export class Conversation {
       v.log.removeAttribute('aria-busy');
       this.draw();
     }
-    await this.sync();
+    if (!this.waiting) await this.sync();
     this.listen();
   }
 
-  private fail(err: unknown, text: string, retried: boolean) {
+  /**
+   * A failed send. `lost`: the visitor's message, when it did not reach the server: it waits out
+   * a 429 on screen and goes by itself, or goes back into the message box.
+   */
+  private fail(err: unknown, text: string, retried: boolean, lost?: Item) {
     const { w, v } = this;
-    // 401: the token is no longer good; 400 without field errors: the session has ended (after
-    // inactivity, docs/widget.md). Either way a new session, and the message goes again, once.
-    const gone =
-      err instanceof ApiError &&
-      (err.status === 401 || (err.status === 400 && !Object.keys(err.details).length));
-    if (gone && !retried) {
-      void w
-        .restart()
-        .then(() => this.send(v.input.value || text, true))
-        .catch((e) => w.alert(friendly(e)));
+    const e = err instanceof ApiError ? err : new ApiError(-1, '', '');
+    if (lost) {
+      if (e.status === 429 && e.details.quota === undefined) {
+        this.queue(text, Date.now() + (e.retryAfter || 10) * 1000, lost);
+        w.alert(friendly(e));
+        return;
+      }
+      // 401: the token is no longer good; 400 without field errors: the session has ended (after
+      // inactivity, docs/widget.md). Either way a new session, and the message goes again, once.
+      if (!retried && (e.status === 401 || (e.status === 400 && !Object.keys(e.details).length))) {
+        w.forget();
+        setTimeout(() => void this.deliver(text, true, lost));
+        return;
+      }
+      this.items = this.items.filter((i) => i !== lost);
+      if (!v.input.value) v.input.value = text;
+    }
+    // Refused by the widget's settings (off, or this website not allowed): a polite line here,
+    // the reason for the site owner in the console.
+    if (
+      (e.code === 'network' && navigator.onLine) ||
+      e.code === 'not_found:widget' ||
+      e.code === 'forbidden:api'
+    ) {
+      void w.unavailable(e).then((line) => {
+        w.alert(
+          line || friendly(e),
+          line ? undefined : { label: 'Retry', run: () => this.send(v.input.value) },
+        );
+      });
       return;
     }
-    if (err instanceof ApiError && err.status === 429) {
-      const wait = err.retryAfter || 10;
-      v.send.disabled = true;
-      setTimeout(() => {
-        v.send.disabled = false;
-      }, wait * 1000);
-      w.alert(friendly(err), undefined, wait);
-      return;
+    w.alert(friendly(e), e.status ? undefined : { label: 'Retry', run: () => this.send(v.input.value) });
+  }
+
+  /**
+   * A message the rate limit refused, on screen with its countdown ("Sending in 23 s…"), kept in
+   * storage so a reload keeps it too, and sent by itself when the wait is over.
+   */
+  queue(text: string, until: number, user?: Item) {
+    const { v, w } = this;
+    if (!user) {
+      user = { key: `l${++this.seq}`, role: 'user', content: text, citations: [] };
+      this.items.push(user);
+      this.draw();
     }
-    const network = err instanceof ApiError && err.status === 0;
-    w.alert(
-      friendly(err),
-      network ? { label: 'Retry', run: () => void this.send(v.input.value) } : undefined,
-    );
+    const item = user;
+    item.waiting = true;
+    this.pending = item;
+    w.store.update({ queued: { text, until } });
+    v.send.disabled = true;
+    const tick = () => {
+      const left = Math.ceil((until - Date.now()) / 1000);
+      if (left > 0) {
+        item.note = `Sending in ${left} s…`;
+        const note = item.el?.querySelector('.note');
+        if (note) note.textContent = item.note;
+        else this.redraw(item);
+        this.waiting = window.setTimeout(tick, 1000);
+        return;
+      }
+      this.waiting = 0;
+      this.pending = undefined;
+      v.send.disabled = false;
+      w.store.update({ queued: undefined });
+      void this.deliver(text, false, item);
+    };
+    tick();
   }
 
   private async rate(item: Item, rating: Rating) {

@@ -15,6 +15,7 @@ export class LiveUpdates {
   constructor(
     private readonly api: Api,
     private readonly onEvent: () => void,
+    private readonly onEnded: (session: Session) => void,
   ) {}
 
   /** Listens for `session`; already listening to it: nothing to do. */
@@ -49,7 +50,9 @@ export class LiveUpdates {
           this.onEvent();
           // The session ended (by the visitor elsewhere, or for inactivity): nothing more will come.
           if (event.type === 'ended') {
-            if (this.session === session) this.session = null;
+            if (this.session !== session) return;
+            this.session = null;
+            this.onEnded(session);
             return;
           }
         }

@@ -15,6 +15,8 @@ export type Item = {
    */
   author?: string;
   note?: string;
+  /** Waiting out a 429: the note is a countdown. */
+  waiting?: boolean;
   streaming?: boolean;
   el?: HTMLElement;
   body?: HTMLElement;
@@ -49,6 +51,10 @@ export function drawItem(
 ): HTMLElement {
   if (item.role === 'user') {
     item.el = h('div', { class: 'msg user' }, h('span', { class: 'sr' }, 'You: '), item.content);
+    // A wait before sending ("Sending in 23 s…") or where the answer will come from; the alert
+    // already announced the wait, so the countdown is not read out every second.
+    if (item.note)
+      item.el.append(h('p', { class: 'note', 'aria-hidden': item.waiting ? 'true' : undefined }, item.note));
     return item.el;
   }
   const body = h('div');

@@ -1,3 +1,4 @@
+import type { TOOL_NAMES } from '@parley/server/src/providers/llm/types.ts';
 import { ApiError } from './api.ts';
 
 /**
@@ -17,12 +18,10 @@ export function friendly(err: unknown): string {
     return 'Our assistant has answered all the messages it can for today. Please come back tomorrow.';
   }
   if (err.status === 429) {
-    const wait = err.retryAfter;
-    return wait > 0
-      ? `You're sending messages a little fast. Please wait ${waitText(wait)} and try again.`
-      : "You're sending messages a little fast. Please wait a moment and try again.";
+    return `You're sending messages a little fast. Your message will be sent by itself in ${waitText(err.retryAfter || 10)}.`;
   }
   if (err.status === 403) return "Chat isn't available on this website right now.";
+  if (err.code === 'not_found:widget') return 'Chat is closed right now. Please come back later.';
   if (err.status === 404) return 'This chat is no longer available.';
   if (err.status === 413 || err.code === 'bad_request:chat')
     return "That message couldn't be sent. Please shorten it or start a new chat.";
@@ -34,3 +33,18 @@ export function waitText(seconds: number): string {
   const minutes = Math.ceil(seconds / 60);
   return minutes === 1 ? 'a minute' : `${minutes} minutes`;
 }
+
+/**
+ * What the typing indicator says while a tool of the chat engine runs (the names are the server's
+ * TOOL_NAMES, apps/server/src/providers/llm/types.ts); never the code name.
+ */
+type ToolName = (typeof TOOL_NAMES)[keyof typeof TOOL_NAMES];
+const TOOL_STEPS: Record<ToolName, string> = {
+  search_knowledge: 'Looking that up…',
+  request_human: 'Finding a person to help…',
+  create_ticket: 'Opening a ticket…',
+  lookup_spreadsheet: 'Checking our records…',
+  lookup_store: 'Checking the store…',
+};
+
+export const toolStep = (name: string) => TOOL_STEPS[name as ToolName] ?? 'Working on it…';

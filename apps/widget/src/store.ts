@@ -1,10 +1,11 @@
 import type { Session, WidgetConfig } from './api.ts';
 
 /**
- * What survives a reload, per assistant, in the host page's localStorage (docs/widget-script.md:
- * resumes after reload): the session and its token, the last config (so a rate-limited init can
- * still show the widget), whether the lead form is done, ratings given and whether the panel was
- * open. Storage may be unavailable (privacy modes): then the widget still works, without resuming.
+ * What survives a reload, per assistant, in the host page's localStorage (so per site origin too;
+ * docs/widget-script.md "What the visitor sees"): the session and its token (a reload resumes it
+ * with GETs only, outside the POST budget), the last config (shown if the server cannot be asked),
+ * whether the lead form is done, ratings given, whether the panel was open, and a message waiting
+ * out a 429. Storage may be unavailable (privacy modes): then the widget still works, without resuming.
  */
 export type Saved = {
   session?: Session;
@@ -12,6 +13,8 @@ export type Saved = {
   leadDone?: boolean;
   rated?: Record<string, string>;
   open?: boolean;
+  /** A message refused with 429, sent by itself at `until` (epoch ms), even after a reload. */
+  queued?: { text: string; until: number };
 };
 
 export class Store {
@@ -38,11 +41,11 @@ export class Store {
     }
   }
 
-  /** A new session starts clean: no lead, no ratings. The config stays. */
+  /** A new session starts clean: no lead, no ratings. The config and a queued message stay. */
   clearSession(): void {
-    const { config, open } = this.read();
+    const { config, open, queued } = this.read();
     try {
-      localStorage.setItem(this.key, JSON.stringify({ config, open }));
+      localStorage.setItem(this.key, JSON.stringify({ config, open, queued }));
     } catch {
       // as above
     }

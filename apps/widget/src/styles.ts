@@ -39,6 +39,7 @@ header .x{border:0;padding:4px;display:grid;place-items:center}
 .msg .sources{margin:8px 0 0;padding:6px 0 0;border-top:1px solid #e5e7eb;font-size:13px;list-style:none}
 .sources li{margin:2px 0}
 .note{font-size:13px;color:#6b7280;margin-top:6px}
+.user .note{color:inherit;opacity:.85;margin-top:4px}
 .rate{display:flex;gap:4px;margin-top:6px}
 .rate button{background:transparent;border:1px solid #d1d5db;border-radius:6px;padding:3px 6px;color:#6b7280;display:grid;place-items:center}
 .rate button[aria-pressed=true]{background:var(--p);color:var(--pt);border-color:var(--p)}

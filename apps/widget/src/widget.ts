@@ -3,7 +3,7 @@ import { Conversation } from './conversation.ts';
 import { h } from './dom.ts';
 import { buildLeadForm, type LeadResult } from './lead-form.ts';
 import { friendly } from './messages.ts';
-import { type Saved, Store } from './store.ts';
+import { Store } from './store.ts';
 import { buildView, type View } from './view.ts';
 
 /**
@@ -20,6 +20,7 @@ export class Widget {
   chat?: Conversation;
   private host?: HTMLElement;
   private alertTimer = 0;
+  private starting?: Promise<InitData>;
 
   constructor(base: string, assistantId: string) {
     this.api = new Api(base, assistantId);
@@ -27,68 +28,103 @@ export class Widget {
   }
 
   /**
-   * Init, resuming the stored session when there is one (docs/widget.md). Disabled widget (404) or
-   * a website not on the allowlist (403): no widget at all. Rate-limited or offline with a stored
-   * session: the widget still appears from the saved config and resumes with the saved token,
-   * since reading history is a GET and does not count against the widget's POST budget.
+   * Boots with GETs only, outside the per-IP POST budget (docs/widget-script.md "What the
+   * visitor sees"): the public config, and the stored session's history, which proves its token still
+   * good (401: forgotten; a session then starts with the visitor's first message). A disabled
+   * widget or a website not on the allowlist: the site owner reads why in the console; a visitor
+   * with a conversation here reads a polite line, anyone else sees no widget.
    */
   async boot(attempt = 0): Promise<void> {
     const saved = this.store.read();
-    let data: InitData | null = null;
-    try {
-      data = await this.start(saved.session ?? null);
-    } catch (err) {
+    const resume = saved.session;
+    this.api.token = resume?.sessionToken ?? '';
+    const [config, history] = await Promise.allSettled([
+      this.api.config(),
+      resume ? this.api.messages(resume.sessionId) : Promise.resolve([]),
+    ]);
+    let line = '';
+    if (config.status === 'fulfilled') {
+      this.config = config.value;
+      this.store.update({ config: this.config });
+      if (history.status === 'rejected' && (history.reason as ApiError).status === 401) {
+        this.store.clearSession();
+        this.api.token = '';
+      } else this.session = resume ?? null;
+    } else {
+      const err = config.reason;
       if (!(err instanceof ApiError)) throw err;
       const offline = err.status === 0 && !navigator.onLine;
-      if ((err.status === 429 || offline) && saved.session && saved.config) {
-        this.config = saved.config;
-        this.session = saved.session;
-        this.api.token = saved.session.sessionToken;
-      } else {
-        // 404: disabled; 403: not on the allowlist. A refused origin gets no CORS headers, so the
-        // browser reports it as a network failure (status 0): a few spaced retries, then quiet.
-        console.info(`Parley: chat widget not shown (${err.code || err.status || 'unreachable'}).`);
+      if (!offline) line = await this.unavailable(err);
+      if (!(resume && saved.config && (offline || line))) {
         if (offline) addEventListener('online', () => void this.boot(attempt), { once: true });
-        else if ((err.status === 429 || err.status === 0 || err.status >= 500) && attempt < 3) {
-          const wait = Math.max(err.retryAfter, 10 * 2 ** attempt);
-          setTimeout(() => void this.boot(attempt + 1), wait * 1000);
-        }
+        else if (!line && attempt < 3) setTimeout(() => void this.boot(attempt + 1), 10_000 * 2 ** attempt);
         return;
       }
+      this.config = saved.config;
+      this.session = resume;
     }
-    this.mount(saved);
-    if (data) this.chat?.show(data.messages ?? []);
+    this.mount();
+    if (history.status === 'fulfilled') this.chat?.show(history.value);
     else void this.chat?.sync();
-    // Resumed after the session ended (inactivity, docs/widget.md): the history, then a new chat.
-    if (data?.status === 'ended') this.showEnded(false);
+    if (line) this.alert(line);
     if (saved.open) this.open(false);
+    if (saved.queued && !line) this.chat?.queue(saved.queued.text, saved.queued.until);
   }
 
   /**
-   * init; a token the server refuses (401) means a new session (docs/api.md "Errors": a 401 is not retried).
+   * Why the widget cannot be used, for the site owner in the console, and the polite line for the
+   * visitor ('' when it is not a matter of the widget's settings). A refused origin gets no CORS
+   * headers, so the browser reports a network error: when the server answers a `no-cors` request,
+   * that is the cause (docs/widget-script.md "When things go wrong").
    */
-  private async start(resume: Session | null) {
-    let data: InitData;
-    try {
-      data = await this.api.init(resume);
-    } catch (err) {
-      if (!(resume && err instanceof ApiError && err.status === 401)) throw err;
-      this.store.clearSession();
-      data = await this.api.init(null);
+  async unavailable(err: ApiError): Promise<string> {
+    const id = this.api.assistantId;
+    let owner: string;
+    let line = "Chat isn't available on this website right now.";
+    if (err.code === 'not_found:widget') {
+      owner = `the widget of assistant ${id} is turned off (or the assistant does not exist). Turn it on in the assistant's Widget settings.`;
+      line = 'Chat is closed right now. Please come back later.';
+    } else if (err.status === 403 || (err.code === 'network' && (await this.api.reachable()))) {
+      owner = `this website (${location.origin}) is not allowed. Add "${location.hostname}" to the allowed domains in the Widget settings of assistant ${id}.`;
+    } else {
+      owner = err.status
+        ? `the server answered ${err.status} ${err.code}.`
+        : 'the Parley server does not answer.';
+      line = '';
     }
-    this.config = data.config ?? {};
-    const fresh = data.sessionId !== resume?.sessionId;
-    if (fresh) this.store.clearSession();
-    this.session = { sessionId: data.sessionId, sessionToken: data.sessionToken };
-    this.store.update({ session: this.session, config: this.config });
-    return data;
+    console.warn(`Parley chat widget: ${owner}`);
+    return line;
+  }
+
+  /**
+   * The session, created (POST init) when the visitor first needs one: a message or the lead form.
+   * Concurrent callers share one request.
+   */
+  async ensureSession(): Promise<Session> {
+    if (!this.session) await this.start();
+    return this.session as Session;
+  }
+
+  private start(): Promise<InitData> {
+    this.starting ??= this.api
+      .init()
+      .then((data) => {
+        this.config = data.config ?? this.config;
+        this.store.clearSession();
+        this.session = { sessionId: data.sessionId, sessionToken: data.sessionToken };
+        this.store.update({ session: this.session, config: this.config });
+        return data;
+      })
+      .finally(() => {
+        this.starting = undefined;
+      });
+    return this.starting;
   }
 
   /** A new session after End chat or after the server ended the old one. */
   async restart(): Promise<void> {
-    const data = await this.start(null);
+    await this.start();
     this.chat?.reset();
-    this.chat?.show(data.messages ?? []);
     if (this.view) {
       this.view.ended.hidden = true;
       this.view.compose.hidden = false;
@@ -96,7 +132,7 @@ export class Widget {
     this.drawLead();
   }
 
-  private mount(saved: Saved) {
+  private mount() {
     this.host = h('div', { 'data-parley-widget': this.api.assistantId });
     const shadow = this.host.attachShadow({ mode: 'open' });
     const view = buildView(shadow, this.config);
@@ -126,7 +162,7 @@ export class Widget {
       this.alert('');
       this.chat?.reconnect();
     });
-    if (!saved.leadDone) this.drawLead();
+    if (!this.store.read().leadDone) this.drawLead();
   }
 
   open(focus = true) {
@@ -194,9 +230,9 @@ export class Widget {
 
   private async submitLead(body: Record<string, unknown>): Promise<LeadResult> {
     const view = this.view;
-    if (!view || !this.session) return { ok: false };
+    if (!view) return { ok: false };
     try {
-      await this.api.lead(this.session.sessionId, body);
+      await this.api.lead((await this.ensureSession()).sessionId, body);
     } catch (err) {
       if (!(err instanceof ApiError && err.status === 400)) return { ok: false, message: friendly(err) };
       // Field errors name `email` or `customFields.company`: shown next to that field.
@@ -236,14 +272,19 @@ export class Widget {
     this.showEnded(true);
   }
 
-  /** The session is over: no composer, a "Start a new chat" button instead. */
-  private showEnded(focus: boolean) {
-    const view = this.view;
-    if (!view) return;
+  /** Drops the session (ended, or its token refused): the next message starts a new one. */
+  forget() {
     this.chat?.stop();
     this.session = null;
     this.api.token = '';
     this.store.clearSession();
+  }
+
+  /** The session is over: no composer, a "Start a new chat" button instead. */
+  showEnded(focus: boolean) {
+    const view = this.view;
+    if (!view) return;
+    this.forget();
     view.endButton.hidden = true;
     view.compose.hidden = true;
     view.slot.replaceChildren();

@@ -12,7 +12,6 @@ import {
   shot,
   startApp,
   startSite,
-  storedSession,
   widget,
   widgetAssistant,
 } from './helpers.ts';
@@ -20,8 +19,8 @@ import {
 /**
  * The widget under hard conditions, in a real browser against the real server. What the visitor
  * reads when something fails (docs/widget-script.md "When things go wrong"): no credits left (403
- * `credits_limit_exceeded`), the network gone, the per-IP widget rate limit (429 `rate_limit:widget`,
- * docs/widget.md "Limits"). And a customer site with a strict Content-Security-Policy.
+ * `credits_limit_exceeded`) and the network gone; the per-IP rate limit is in
+ * widget-budget.browser.test.ts. And a customer site with a strict Content-Security-Policy.
  */
 
 const PAIRS = [
@@ -105,54 +104,6 @@ describe.skipIf(!hasChromium)('friendly failures', { timeout: 90_000 }, () => {
     await ui.alert.waitFor({ state: 'hidden' });
     await ui.input.press('Enter');
     await answerTo(page, 'Refunds reach your card').waitFor();
-    await context.close();
-  });
-});
-
-describe.skipIf(!hasChromium)('the per-IP widget rate limit', { timeout: 90_000 }, () => {
-  let t: TestApp;
-  let site: Site;
-  let asst: string;
-  beforeAll(async () => {
-    // Three POSTs a minute: init and two messages pass, the third message is refused.
-    const started = await startApp({ WIDGET_RATE_LIMIT_PER_MINUTE: '3' });
-    t = started.t;
-    const w = await createWorld(t);
-    asst = await widgetAssistant(t, w.owner, w.ws, PAIRS);
-    site = await startSite(started.base);
-  }, 120_000);
-  afterAll(async () => {
-    await site?.close();
-    await t?.close();
-  });
-
-  it('asks the visitor to wait the Retry-After time, then resumes from saved state on reload', async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const ui = widget(page);
-    await page.goto(site.url(asst));
-    await ui.launcher.click();
-    await ask(page, 'hello');
-    await answerTo(page, 'How can I help you today?').waitFor();
-    await ask(page, 'How long do refunds take?');
-    await answerTo(page, 'Refunds reach your card').waitFor();
-    const refused = await ask(page, 'thanks');
-    expect(refused.status()).toBe(429);
-    await ui.alert
-      .getByText(/^You're sending messages a little fast\. Please wait (\d+ seconds|a minute)/)
-      .waitFor();
-    expect(await ui.input.inputValue()).toBe('thanks');
-    expect(await page.getByRole('button', { name: 'Send message' }).isDisabled()).toBe(true);
-    await shot(page, 'widget-rate-limited');
-
-    // Reload while still limited: init is refused, yet the saved session and config bring the
-    // conversation back (history is a GET, outside the POST budget).
-    const sessionId = await storedSession(page, asst);
-    const init = page.waitForResponse((r) => r.url().endsWith('/init'));
-    await page.reload();
-    expect((await init).status()).toBe(429);
-    await answerTo(page, 'Refunds reach your card').waitFor();
-    expect(await storedSession(page, asst)).toBe(sessionId);
     await context.close();
   });
 });

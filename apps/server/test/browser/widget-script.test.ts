@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { get, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptsGzip } from '../../src/features/widget/widget-script.routes.ts';
@@ -82,6 +85,50 @@ describe('GET /widget.js', () => {
     expect(head.statusCode).toBe(200);
     expect(head.headers['content-type']).toBe('application/javascript; charset=utf-8');
     expect(head.body).toBe('');
+  });
+});
+
+/**
+ * The headers docs/widget-script.md states, from its "Response headers" table: `Header` and the
+ * value when the cell is one literal in backticks (else only the header's presence is stated).
+ */
+function documentedHeaders(): Array<{ name: string; value: string | null }> {
+  const doc = readFileSync(new URL('../../../../docs/widget-script.md', import.meta.url), 'utf8');
+  const section = doc.split(/^### Response headers$/m)[1]?.split(/^#/m)[0] ?? '';
+  const rows = [...section.matchAll(/^\|\s*`([A-Za-z-]+)`\s*\|\s*(.*?)\s*\|$/gm)];
+  return rows.map(([, name, cell]) => ({
+    name: name as string,
+    value: /^`[^`]+`$/.test(cell as string) ? (cell as string).slice(1, -1) : null,
+  }));
+}
+
+describe('the headers docs/widget-script.md states', () => {
+  it('are the headers a real response to GET /widget.js carries', async () => {
+    const stated = documentedHeaders();
+    expect(stated.map((h) => h.name)).toEqual(
+      expect.arrayContaining(['Cache-Control', 'Content-Type', 'ETag']),
+    );
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    // Over a real socket, as a browser asks for it.
+    const res = await new Promise<IncomingMessage>((resolve, reject) =>
+      get(
+        `http://127.0.0.1:${port}/widget.js`,
+        { headers: { 'accept-encoding': 'gzip, deflate, br' } },
+        resolve,
+      ).on('error', reject),
+    );
+    res.resume();
+    expect(res.statusCode).toBe(200);
+    for (const { name, value } of stated) {
+      const sent = res.headers[name.toLowerCase()];
+      expect(sent, name).toBeDefined();
+      if (value !== null) expect(`${name}: ${sent}`).toBe(`${name}: ${value}`);
+    }
+    // And nothing the doc leaves out that a reader would rely on for caching.
+    for (const name of ['cache-control', 'etag', 'vary', 'expires', 'last-modified']) {
+      if (res.headers[name] !== undefined) expect(stated.map((h) => h.name.toLowerCase())).toContain(name);
+    }
   });
 });
 
