@@ -12,6 +12,7 @@ import type { AppContext } from './context.ts';
 import { credentials, features, resourceLoaders, surfaces, tenantDirectory } from './features/index.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerErrorHandler, sendError, toAppError } from './http/error-handler.ts';
+import { UNAVAILABLE_RETRY_AFTER_S } from './http/errors.ts';
 import { typed } from './http/feature.ts';
 import { registerForeground } from './http/foreground.ts';
 import { registerMetricsRoute } from './http/metrics-route.ts';
@@ -102,7 +103,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       await ctx.database.ping();
       return { status: 'ready' };
     } catch {
-      return reply.status(503).send({ status: 'unavailable' });
+      // docs/configuration.md "When PostgreSQL or Redis goes away": not ready until the database answers.
+      return reply
+        .status(503)
+        .header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S))
+        .send({ status: 'unavailable' });
     }
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -27,6 +27,7 @@ export function openConfiguredDatabase(config: Config): Promise<Database> {
  * here. The caller owns `database`; background jobs start separately (`startJobs`, jobs/catalog.ts).
  */
 export function createContext(config: Config, database: Database): AppContext {
+  const log = new LogSink();
   const ctx: AppContext = {
     config,
     database,
@@ -38,11 +39,12 @@ export function createContext(config: Config, database: Database): AppContext {
       authPerMinute: config.authRateLimitPerMinute,
       loginFailuresPerAccount: config.loginFailuresPerAccount,
       widgetPerMinute: config.widget.rateLimitPerMinute,
+      log,
     }),
-    fanout: createFanout({ redisUrl: config.redisUrl }),
+    fanout: createFanout({ redisUrl: config.redisUrl, log }),
     lanes: new Lanes(),
     jobs: new Jobs(),
-    log: new LogSink(),
+    log,
     embedder: createEmbedder(config.embeddings),
     vectors: {},
     sheets: new Map(),

@@ -27,11 +27,71 @@ export type DatabaseOptions =
   | { kind: 'postgres'; url: string; poolSize?: number }
   | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob | File };
 
+/**
+ * How long a request waits for a connection (a new one, or a free one of a full pool) before it
+ * gets 503 `service_unavailable:api`: a database that cannot be reached fails fast instead of
+ * holding requests open (docs/configuration.md "When PostgreSQL or Redis goes away").
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
+const UNREACHABLE = Symbol.for('parley.databaseUnreachable');
+
+/**
+ * A pg pool whose connection failures are marked as "the database cannot be reached", so that
+ * `isDatabaseUnavailable` tells them from other errors with the same socket codes (an outbound
+ * call's ECONNREFUSED is not the database). A pool we ended ourselves is not marked: that is a
+ * bug or a shutdown, not an outage.
+ */
+class GuardedPool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(
+    callback: (
+      err: Error | undefined,
+      client: pg.PoolClient | undefined,
+      done: (release?: unknown) => void,
+    ) => void,
+  ): void;
+  override connect(
+    callback?: (
+      err: Error | undefined,
+      client: pg.PoolClient | undefined,
+      done: (release?: unknown) => void,
+    ) => void,
+  ): Promise<pg.PoolClient> | undefined {
+    if (callback) {
+      super.connect((err, client, done) => callback(err && this.mark(err), client, done));
+      return undefined;
+    }
+    return super.connect().catch((err: unknown) => {
+      throw this.mark(err);
+    });
+  }
+
+  private mark<E>(err: E): E {
+    if (!this.ending && err && typeof err === 'object') {
+      Object.defineProperty(err, UNREACHABLE, { value: true, enumerable: false });
+    }
+    return err;
+  }
+}
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 20 });
-    pool.on('error', () => {
-      /* idle client errors surface on the next query; never crash the process */
+    const pool = new GuardedPool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 20,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // A connection whose peer vanished without a word (a network cut) is found by TCP keepalive.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
+    // A restart or failover ends every connection. An idle one is dropped by the pool (its 'error');
+    // one checked out, between two queries of a transaction, emits 'error' on the client itself:
+    // without a listener that would crash the process. Its next query fails instead, and the pool
+    // drops it on release (a client with a connection error is not reused).
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => {
+      client.on('error', () => undefined);
     });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
@@ -70,6 +130,54 @@ export function pgErrorCode(err: unknown): string | undefined {
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** SQLSTATEs of a database that is gone or refusing connections: class 08, shutdown, starting up, full. */
+const UNAVAILABLE_STATE = /^(08...|57P0[123]|53300)$/;
+/** How node-postgres reports a connection lost under a query (wrapped by drizzle in DrizzleQueryError). */
+const LOST = /Connection terminated|not queryable|ECONNRESET|EPIPE|ETIMEDOUT|ECONNREFUSED/;
+const SOCKET_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EHOSTUNREACH',
+]);
+
+/**
+ * Whether `err` says the database cannot be reached right now (PostgreSQL restarting, a failover,
+ * the network to it cut, every connection in use for too long), as opposed to a bug or bad input:
+ * such a request answers 503 with Retry-After and a job pauses (docs/configuration.md "When
+ * PostgreSQL or Redis goes away"). Looks through `cause` chains and AggregateErrors.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  let query = false;
+  const links: object[] = [];
+  const walk = (e: unknown) => {
+    if (!e || typeof e !== 'object' || seen.has(e) || seen.size > 20) return;
+    seen.add(e);
+    links.push(e);
+    if ((e as { name?: unknown }).name === 'DrizzleQueryError') query = true;
+    walk((e as { cause?: unknown }).cause);
+    const inner = (e as { errors?: unknown }).errors;
+    if (Array.isArray(inner)) for (const x of inner) walk(x);
+  };
+  walk(err);
+  for (const e of links) {
+    if ((e as Record<symbol, unknown>)[UNREACHABLE]) return true;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && UNAVAILABLE_STATE.test(code)) return true;
+    // A query's connection lost under it: only under a drizzle query, so another module's socket
+    // error (an outbound call) is never taken for the database.
+    if (query && typeof code === 'string' && SOCKET_CODES.has(code)) return true;
+    const message = (e as { message?: unknown }).message;
+    if (query && typeof message === 'string' && LOST.test(message) && !message.startsWith('Failed query')) {
+      return true;
+    }
+  }
+  return false;
 }
 
 export const isUniqueViolation = (err: unknown) => pgErrorCode(err) === '23505';

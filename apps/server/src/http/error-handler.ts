@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
-import { pgErrorCode } from '../db/client.ts';
-import { AppError, ERROR_STATUS, type ErrorCode } from './errors.ts';
+import { isDatabaseUnavailable, pgErrorCode } from '../db/client.ts';
+import { AppError, ERROR_STATUS, type ErrorCode, serviceUnavailable } from './errors.ts';
 
 type Body = { error: string; code: ErrorCode; details?: Record<string, unknown> };
 
@@ -83,6 +83,9 @@ export function toAppError(err: unknown, request: FastifyRequest): AppError {
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return new AppError('not_found:api', 'Resource not found');
   }
+  // The database restarting or out of reach: 503 with Retry-After, not a 500 (docs/configuration.md
+  // "When PostgreSQL or Redis goes away").
+  if (isDatabaseUnavailable(err)) return serviceUnavailable();
   // PostgreSQL rejects U+0000 and invalid byte sequences in text: bad input, never a 500.
   const pg = pgErrorCode(err);
   if (pg === '22021' || pg === '22P05') {
@@ -118,11 +121,21 @@ export function sendError(reply: FastifyReply, error: AppError) {
   return reply.status(ERROR_STATUS[error.code]).type('application/json').send(body);
 }
 
+/** At most one warning per this many ms about answering 503 (an outage fails every request). */
+const UNAVAILABLE_LOG_EVERY_MS = 10_000;
+
 export function registerErrorHandler(app: FastifyInstance) {
+  let unavailableLoggedAt = 0;
   app.setErrorHandler((err, request, reply) => {
     const error = toAppError(err, request);
     if (error.code === 'internal_server_error:api') {
       request.log.error({ err, reqId: request.id }, 'unhandled error');
+    } else if (error.code === 'service_unavailable:api') {
+      const at = Date.now();
+      if (at - unavailableLoggedAt >= UNAVAILABLE_LOG_EVERY_MS) {
+        unavailableLoggedAt = at;
+        request.log.warn({ err, reqId: request.id }, 'database unavailable; answering 503 until it is back');
+      }
     }
     return sendError(reply, error);
   });

@@ -22,6 +22,9 @@ export const ERROR_STATUS = {
   plan_limit_reached: 403,
   billing_not_configured: 400,
   'payload_too_large:api': 413,
+  // The database cannot be reached for now (restarting, failing over): retry after Retry-After
+  // (docs/decisions/0013-faults.md).
+  'service_unavailable:api': 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -59,3 +62,14 @@ export const badRequest = (message: string, details?: Record<string, unknown>) =
   new AppError('bad_request:api', message, details);
 export const unauthorized = (message = 'Authentication required') =>
   new AppError('unauthorized:api', message);
+
+/** Seconds a client waits before retrying a 503 (the pool reconnects by itself meanwhile). */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
+export const serviceUnavailable = () =>
+  new AppError(
+    'service_unavailable:api',
+    'The database cannot be reached right now; retry shortly',
+    undefined,
+    { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) },
+  );

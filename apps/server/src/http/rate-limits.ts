@@ -5,6 +5,7 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
+import { type RedisHealthLog, watchRedis } from '../lib/redis-health.ts';
 import { AppError, type ErrorCode } from './errors.ts';
 
 export type RateLimits = {
@@ -29,20 +30,37 @@ export type RateLimitOptions = {
   authPerMinute: number;
   loginFailuresPerAccount: number;
   widgetPerMinute: number;
+  /** Where the loss and the return of Redis are logged (once each). */
+  log?: RedisHealthLog;
 };
 
 /**
  * rate-limiter-flexible: in memory for one process, Redis when REDIS_URL is set (shared by
  * instances, exact under concurrency: each consume is one atomic increment). While Redis cannot
  * be reached each limiter falls back to a per-process count in memory (its insurance), so an
- * outage loosens the limits instead of failing every request.
+ * outage loosens the limits instead of failing every request; a command waits at most a second.
+ * The loss is logged once (a warning) and the return once (an info line); ioredis reconnects by
+ * itself and the shared counts take over again (docs/configuration.md "When PostgreSQL or Redis
+ * goes away").
  */
 export function createRateLimits(opts: RateLimitOptions): RateLimits {
   const redis = opts.redisUrl
-    ? new Redis(opts.redisUrl, { enableOfflineQueue: false, lazyConnect: true })
+    ? new Redis(opts.redisUrl, {
+        enableOfflineQueue: false,
+        lazyConnect: true,
+        maxRetriesPerRequest: 1,
+        commandTimeout: 1000,
+      })
+    : undefined;
+  const health = redis
+    ? watchRedis([redis], {
+        log: opts.log,
+        lost: 'Redis unreachable: rate limits are counted in this process until it is back',
+        back: 'Redis is back: rate limits are shared again',
+      })
     : undefined;
   redis?.on('error', () => {
-    /* covered by the insurance limiters */
+    /* covered by the insurance limiters; logged once by watchRedis */
   });
   const connected = redis ? redis.connect().catch(() => undefined) : Promise.resolve();
   const make = (keyPrefix: string, points: number, duration: number) => {
@@ -54,6 +72,7 @@ export function createRateLimits(opts: RateLimitOptions): RateLimits {
           points,
           duration,
           insuranceLimiter: memory,
+          rejectIfRedisNotReady: true,
         })
       : memory;
   };
@@ -66,7 +85,8 @@ export function createRateLimits(opts: RateLimitOptions): RateLimits {
     ready: () => connected.then(() => undefined),
     close: async () => {
       await connected;
-      if (redis) await redis.quit().catch(() => undefined);
+      health?.close();
+      if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };
 }

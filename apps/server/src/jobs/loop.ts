@@ -1,8 +1,21 @@
-export type LoopLog = { error(obj: object, msg: string): void };
+import { isDatabaseUnavailable } from '../db/client.ts';
+
+export type LoopLog = {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+};
+
+/** The pause after a failed step: 1 s, then, while the database stays away, up to 5 s. */
+const FAILURE_PAUSE_MS = 1000;
+const OUTAGE_PAUSE_MAX_MS = 5000;
 
 /**
  * A worker loop: runs `step` until it reports no more work, then sleeps `idleMs` or until woken.
- * A failing step is logged and retried after a pause; it never kills the process.
+ * A failing step is logged and retried after a pause; it never kills the process. While the
+ * database cannot be reached (a restart, a failover) the loop logs one warning, retries every
+ * 1, 2, 4, then 5 seconds, and logs one info line when a step works again (docs/configuration.md
+ * "When PostgreSQL or Redis goes away").
  */
 export class Loop {
   private running = false;
@@ -10,6 +23,8 @@ export class Loop {
   private waiter: (() => void) | null = null;
   private woken = false;
   private finished = 0;
+  /** Steps failed in a row because the database could not be reached. */
+  private outage = 0;
 
   constructor(
     private readonly name: string,
@@ -35,10 +50,22 @@ export class Loop {
       try {
         more = await this.step();
         this.finished++;
+        if (this.outage > 0) {
+          this.outage = 0;
+          this.log?.info({ loop: this.name }, 'worker resumed: the database answers again');
+        }
       } catch (err) {
         this.finished++;
+        if (isDatabaseUnavailable(err)) {
+          this.outage++;
+          if (this.outage === 1) {
+            this.log?.warn({ err, loop: this.name }, 'worker paused: the database cannot be reached');
+          }
+          await this.sleep(Math.min(FAILURE_PAUSE_MS * 2 ** (this.outage - 1), OUTAGE_PAUSE_MAX_MS));
+          continue;
+        }
         this.log?.error({ err, loop: this.name }, 'worker step failed');
-        await this.sleep(1000);
+        await this.sleep(FAILURE_PAUSE_MS);
         continue;
       }
       if (!more && this.running) await this.sleep(this.idleMs);

@@ -1,5 +1,6 @@
 /** The part of a pino logger (Fastify's `app.log`) that work off the request path uses. */
 export type Log = {
+  info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 };
@@ -14,6 +15,10 @@ export class LogSink implements Log {
 
   attach(target: Log | undefined): void {
     this.target = target;
+  }
+
+  info(obj: object, msg: string): void {
+    this.target?.info(obj, msg);
   }
 
   warn(obj: object, msg: string): void {
