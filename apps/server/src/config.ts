@@ -56,6 +56,13 @@ export const envSchema = z.object({
     .int()
     .min(1024)
     .default(20 * 1024 * 1024),
+  // Uploaded files are parsed in a worker within these limits (docs/knowledge.md "Hostile and broken files").
+  FILE_MAX_UNPACKED_MB: z.coerce.number().int().min(1).max(4096).default(200),
+  FILE_MAX_ENTRIES: z.coerce.number().int().min(10).max(1_000_000).default(10_000),
+  FILE_MAX_COMPRESSION_RATIO: z.coerce.number().int().min(2).max(100_000).default(100),
+  FILE_PARSE_MEMORY_MB: z.coerce.number().int().min(32).max(16_384).default(256),
+  // Below the ingestion lease (300 s), so a slow parse never outlives its claim.
+  FILE_PARSE_TIMEOUT_SECONDS: z.coerce.number().positive().max(240).default(60),
   // Webhooks (docs/webhooks.md "Delivery, retries and replay"): retry delays in seconds after each failed
   // attempt, per format.
   WEBHOOK_RETRY_DELAYS_A: delays.prefault('60,300'),
@@ -105,6 +112,13 @@ export type Config = {
     dimensions: number;
   };
   uploadLimitBytes: number;
+  files: {
+    maxUnpackedMb: number;
+    maxEntries: number;
+    maxCompressionRatio: number;
+    parseMemoryMb: number;
+    parseTimeoutSeconds: number;
+  };
   webhooks: {
     /** Seconds to wait after attempt n fails (index n-1); length + 1 = attempts per delivery. */
     retryDelaysA: number[];
@@ -164,6 +178,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dimensions: e.EMBEDDINGS_DIMENSIONS,
     },
     uploadLimitBytes: e.UPLOAD_LIMIT_BYTES,
+    files: {
+      maxUnpackedMb: e.FILE_MAX_UNPACKED_MB,
+      maxEntries: e.FILE_MAX_ENTRIES,
+      maxCompressionRatio: e.FILE_MAX_COMPRESSION_RATIO,
+      parseMemoryMb: e.FILE_PARSE_MEMORY_MB,
+      parseTimeoutSeconds: e.FILE_PARSE_TIMEOUT_SECONDS,
+    },
     webhooks: {
       retryDelaysA: e.WEBHOOK_RETRY_DELAYS_A,
       retryDelaysB: e.WEBHOOK_RETRY_DELAYS_B,

@@ -3,12 +3,14 @@ import { isForeignKeyViolation } from '../../../db/client.ts';
 import { addDays, now } from '../../../lib/clock.ts';
 import { newId } from '../../../lib/ids.ts';
 import { outboundReason } from '../../../lib/outbound/reasons.ts';
+import { isStorageFull, STORAGE_FULL } from '../../../lib/storage-full.ts';
 import { fetchForKnowledge } from '../outbound.ts';
 import { fillGeneration, hasVectorColumn, requestIfLarge } from '../retrieval/vector-backfill.ts';
 import { EXACT_MAX_CHUNKS } from '../retrieval/vector-index.ts';
 import * as repo from '../sources/sources.repo.ts';
 import { type Chunk, chunkQa, chunkText } from './chunking.ts';
-import { CorruptFileError, detectKind, parseFile, UnsupportedFileError } from './parsers.ts';
+import { parseFileIsolated } from './parse-isolated.ts';
+import { CorruptFileError, detectKind, FileLimitError, UnsupportedFileError } from './parsers.ts';
 import { crawlWebsite, type WebsiteConfig, WebsiteError } from './website.ts';
 
 /** A failure whose message is shown to the user as the source's `error`. */
@@ -54,10 +56,20 @@ const loaders: Partial<Record<repo.SourceRow['type'], DocumentLoader>> = {
   file: async (ctx, s) => {
     const file = await repo.findSourceFile(ctx.db, s.id);
     if (!file) throw new IngestError('The uploaded file is missing');
-    const parsed = await parseFile(file.content, detectKind(file.filename, file.mimeType));
+    const kind = detectKind(file.filename, file.mimeType);
+    const parsed = await parseFileIsolated(file.content, kind, parseLimits(ctx));
     return [{ text: parsed.text, title: parsed.title ?? file.filename, url: null }];
   },
 };
+
+const MB = 1024 * 1024;
+const parseLimits = ({ config: { files } }: AppContext) => ({
+  maxUnpackedBytes: files.maxUnpackedMb * MB,
+  maxEntries: files.maxEntries,
+  maxRatio: files.maxCompressionRatio,
+  memoryMb: files.parseMemoryMb,
+  timeoutMs: files.parseTimeoutSeconds * 1000,
+});
 
 async function chunksOf(ctx: AppContext, source: repo.SourceRow): Promise<TitledChunk[]> {
   if (source.type === 'qa') {
@@ -145,11 +157,7 @@ export async function ingestSource(ctx: AppContext, sourceId: string): Promise<v
   } catch (err) {
     if (isForeignKeyViolation(err)) return; // the source was deleted while we worked
     await fail(ctx, source, readable(err));
-    if (
-      !(err instanceof IngestError || err instanceof CorruptFileError || err instanceof UnsupportedFileError)
-    ) {
-      throw err;
-    }
+    if (!shownAsIs(err) && !isStorageFull(err)) throw err;
   }
 }
 
@@ -167,9 +175,14 @@ async function fail(ctx: AppContext, source: repo.SourceRow, message: string) {
   });
 }
 
+const shownAsIs = (err: unknown): err is Error =>
+  err instanceof IngestError ||
+  err instanceof CorruptFileError ||
+  err instanceof UnsupportedFileError ||
+  err instanceof FileLimitError;
+
 function readable(err: unknown): string {
-  if (err instanceof IngestError || err instanceof CorruptFileError || err instanceof UnsupportedFileError) {
-    return err.message;
-  }
+  if (shownAsIs(err)) return err.message;
+  if (isStorageFull(err)) return STORAGE_FULL;
   return 'Ingestion failed unexpectedly; try syncing again';
 }

@@ -1,17 +1,19 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import mammoth from 'mammoth';
 import TurndownService from 'turndown';
-import { extractText, getDocumentProxy } from 'unpdf';
+import { getDocumentProxy } from 'unpdf';
+import { type ArchiveLimits, checkArchive, DEFAULT_ARCHIVE_LIMITS } from './archive.ts';
+import { CorruptFileError, UnsupportedFileError } from './file-errors.ts';
 
 /**
  * File and page parsing with well-kept libraries (docs/knowledge.md "Ingestion"): unpdf (pdf.js) for PDF,
- * mammoth for DOCX, turndown for HTML; all become Markdown-ish text for the one chunker.
+ * mammoth for DOCX, turndown for HTML; all become Markdown-ish text for the one chunker. Uploaded
+ * files are parsed in a worker thread (parse-isolated.ts), never on the server's event loop.
  */
 export type FileKind = 'pdf' | 'docx' | 'html' | 'markdown' | 'text' | 'csv';
 export type Parsed = { text: string; title?: string };
 
-export class UnsupportedFileError extends Error {}
-export class CorruptFileError extends Error {}
+export { CorruptFileError, FileLimitError, UnsupportedFileError } from './file-errors.ts';
 
 const BY_EXTENSION: Record<string, FileKind> = {
   pdf: 'pdf',
@@ -45,12 +47,17 @@ export function detectKind(filename: string, mimetype?: string): FileKind {
   return kind;
 }
 
-export async function parseFile(buffer: Buffer, kind: FileKind): Promise<Parsed> {
+/** Parses in the calling thread: the server calls it through parseFileIsolated (parse-isolated.ts). */
+export async function parseFile(
+  buffer: Buffer,
+  kind: FileKind,
+  limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+): Promise<Parsed> {
   switch (kind) {
     case 'pdf':
       return parsePdf(buffer);
     case 'docx':
-      return parseDocx(buffer);
+      return parseDocx(buffer, limits);
     case 'html':
       return htmlToMarkdown(decodeText(buffer));
     case 'csv':
@@ -66,21 +73,43 @@ function decodeText(buffer: Buffer): string {
   return text.replace(/^\uFEFF/, '');
 }
 
+const EXPORT_AGAIN = 'Export or download it again and upload the new file.';
+
 async function parsePdf(buffer: Buffer): Promise<Parsed> {
   if (buffer.subarray(0, 5).toString('latin1') !== '%PDF-')
     throw new CorruptFileError('Not a valid PDF file');
+  // A PDF ends with %%EOF (within its last 1 KB, as readers allow); without it the file was cut
+  // short, and pdf.js would guess at what is left.
+  if (!buffer.subarray(-1024).toString('latin1').includes('%%EOF')) {
+    throw new CorruptFileError(
+      `The PDF is incomplete: it ends before its last line (%%EOF). ${EXPORT_AGAIN}`,
+    );
+  }
   try {
     const pdf = await getDocumentProxy(new Uint8Array(buffer));
-    const { text } = await extractText(pdf, { mergePages: false });
+    // Page by page, not all pages at once (unpdf's extractText): memory stays at one page's text
+    // items, so a page tree that claims millions of pages runs into the time limit, not memory.
+    const pages: string[] = [];
+    for (let n = 1; n <= pdf.numPages; n++) {
+      const page = await pdf.getPage(n);
+      const content = await page.getTextContent();
+      let text = '';
+      for (const item of content.items) {
+        if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '');
+      }
+      pages.push(text.trim());
+      page.cleanup();
+    }
     // one paragraph break between pages keeps page text from running together
-    return { text: (text as string[]).map((p) => p.trim()).join('\n\n') };
+    return { text: pages.join('\n\n') };
   } catch (err) {
-    throw new CorruptFileError(`Could not read the PDF: ${(err as Error).message}`);
+    throw new CorruptFileError(`Could not read the PDF: ${(err as Error).message}. ${EXPORT_AGAIN}`);
   }
 }
 
-async function parseDocx(buffer: Buffer): Promise<Parsed> {
+async function parseDocx(buffer: Buffer, limits: ArchiveLimits): Promise<Parsed> {
   if (buffer.subarray(0, 2).toString('latin1') !== 'PK') throw new CorruptFileError('Not a valid DOCX file');
+  await checkArchive(buffer, limits, 'DOCX');
   try {
     const { value } = await mammoth.convertToHtml({ buffer });
     return htmlToMarkdown(value);

@@ -1,8 +1,9 @@
 import type { AppContext } from '../../../context.ts';
-import { badRequest, notFound } from '../../../http/errors.ts';
+import { AppError, badRequest, notFound } from '../../../http/errors.ts';
 import { now } from '../../../lib/clock.ts';
 import { encrypt } from '../../../lib/crypto.ts';
 import { newId } from '../../../lib/ids.ts';
+import { isStorageFull, STORAGE_FULL } from '../../../lib/storage-full.ts';
 import { detectKind, UnsupportedFileError } from '../ingestion/parsers.ts';
 import { checkSourceUrl } from '../outbound.ts';
 import * as repo from './sources.repo.ts';
@@ -83,26 +84,33 @@ export async function createFileSource(ctx: AppContext, owner: repo.SourceOwner,
     throw err;
   }
   const at = now();
-  const row = await ctx.db.transaction(async (tx) => {
-    const source = await repo.insertSource(tx, {
-      id: newId('src'),
-      workspaceId: owner.workspaceId,
-      ...ownerIds(owner),
-      type: 'file',
-      name: upload.filename,
-      config: { filename: upload.filename, mimeType: upload.mimeType, size: upload.content.length, kind },
-      createdAt: at,
-      updatedAt: at,
+  // The source and its file in one transaction: a failed write (a full disk) keeps neither.
+  const row = await ctx.db
+    .transaction(async (tx) => {
+      const source = await repo.insertSource(tx, {
+        id: newId('src'),
+        workspaceId: owner.workspaceId,
+        ...ownerIds(owner),
+        type: 'file',
+        name: upload.filename,
+        config: { filename: upload.filename, mimeType: upload.mimeType, size: upload.content.length, kind },
+        createdAt: at,
+        updatedAt: at,
+      });
+      await repo.insertSourceFile(tx, {
+        sourceId: source.id,
+        filename: upload.filename,
+        mimeType: upload.mimeType,
+        size: upload.content.length,
+        content: upload.content,
+      });
+      return source;
+    })
+    .catch((err: unknown) => {
+      if (!isStorageFull(err)) throw err;
+      ctx.log.error({ err, size: upload.content.length }, 'upload not saved: the storage is full');
+      throw new AppError('internal_server_error:api', STORAGE_FULL);
     });
-    await repo.insertSourceFile(tx, {
-      sourceId: source.id,
-      filename: upload.filename,
-      mimeType: upload.mimeType,
-      size: upload.content.length,
-      content: upload.content,
-    });
-    return source;
-  });
   wake(ctx);
   return row;
 }

@@ -1,0 +1,14 @@
+/**
+ * What can go wrong with an uploaded file, each shown to the user as the source's `error`
+ * (docs/knowledge.md "Hostile and broken files"). Plain classes, so the parse worker and the
+ * server agree on them.
+ */
+
+/** The file's type is not one Parley reads (a 400 at upload). */
+export class UnsupportedFileError extends Error {}
+
+/** The file is damaged, truncated or not what its name says. */
+export class CorruptFileError extends Error {}
+
+/** The file is over a configured limit (unpacked size, parts, ratio, memory, time); says which and what to do. */
+export class FileLimitError extends Error {}

@@ -1,0 +1,36 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import type { ArchiveLimits } from './archive.ts';
+import { CorruptFileError, FileLimitError, UnsupportedFileError } from './file-errors.ts';
+import { type FileKind, parseFile } from './parsers.ts';
+
+/**
+ * The parse worker's entry (parse-isolated.ts starts one per file): parses the bytes it was
+ * handed and posts one message, the text or the error. Nothing here touches the database.
+ */
+export type ParseInput = { bytes: Uint8Array; kind: FileKind; limits: ArchiveLimits };
+export type ParseOutput =
+  | { ok: true; text: string; title?: string }
+  | { ok: false; type: 'limit' | 'corrupt' | 'unsupported' | 'unexpected'; message: string };
+
+const input = workerData as ParseInput;
+let out: ParseOutput;
+try {
+  const buffer = Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength);
+  const parsed = await parseFile(buffer, input.kind, input.limits);
+  out = { ok: true, text: parsed.text, ...(parsed.title ? { title: parsed.title } : {}) };
+} catch (err) {
+  const type =
+    err instanceof FileLimitError
+      ? 'limit'
+      : err instanceof CorruptFileError
+        ? 'corrupt'
+        : err instanceof UnsupportedFileError
+          ? 'unsupported'
+          : 'unexpected';
+  out = {
+    ok: false,
+    type,
+    message: type === 'unexpected' ? String((err as Error)?.stack ?? err) : (err as Error).message,
+  };
+}
+parentPort?.postMessage(out);
