@@ -43,7 +43,8 @@ export type IdPrefix =
   | 'ct'
   | 'tkt'
   | 'wss'
-  | 'fb';
+  | 'fb'
+  | 'chg';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid().toLowerCase()}`;

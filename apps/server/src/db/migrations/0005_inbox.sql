@@ -20,5 +20,6 @@ CREATE INDEX "conversations_inbox_status_idx" ON "conversations" USING btree ("w
 CREATE INDEX "conversations_inbox_assignee_idx" ON "conversations" USING btree ("workspace_id","assignee_id","last_message_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "conversations_inbox_channel_idx" ON "conversations" USING btree ("workspace_id","channel","last_message_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "conversations_inbox_assistant_idx" ON "conversations" USING btree ("assistant_id","last_message_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "widget_sessions_conversation_idx" ON "widget_sessions" USING btree ("conversation_id");--> statement-breakpoint
 UPDATE "conversations" SET "last_message_at" = "created_at" WHERE "last_message_at" IS NULL;--> statement-breakpoint
 UPDATE "conversations" SET "handed_off_at" = "updated_at" WHERE "status" = 'handoff';

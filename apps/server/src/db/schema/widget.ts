@@ -73,6 +73,8 @@ export const widgetSessions = pgTable(
     uniqueIndex('widget_sessions_token_uq').on(t.tokenHash),
     index('widget_sessions_assistant_idx').on(t.assistantId, t.createdAt),
     index('widget_sessions_active_idx').on(t.lastActivityAt).where(sql`status = 'active'`),
+    // A member closing a conversation from the inbox ends its session (docs/inbox.md "States").
+    index('widget_sessions_conversation_idx').on(t.conversationId),
   ],
 );
 

@@ -3,6 +3,7 @@ import type { Tenant } from '../../http/actor.ts';
 import { AppError } from '../../http/errors.ts';
 import type { AssistantRow } from '../assistants/assistants.repo.ts';
 import type { LoadedAssistant } from '../assistants/assistants.resource.ts';
+import { changeConversation } from '../conversations/conversation-states.ts';
 import * as conversations from '../conversations/conversations.service.ts';
 import { beginTurn, type Turn } from './turn.ts';
 
@@ -44,14 +45,17 @@ export async function startChat(
         startedBy: userId,
         title: input.content.slice(0, 80),
       };
-  if ('id' in conversation && conversation.status === 'closed') {
-    throw new AppError('bad_request:chat', 'This conversation is closed; start a new one');
-  }
+  // Writing into a closed chat reopens it and the AI answers again (docs/inbox.md "States").
+  const current =
+    'id' in conversation && conversation.status === 'closed'
+      ? ((await changeConversation(ctx, conversation, { kind: 'reopen' }, { type: 'user', id: userId }))
+          ?.conversation ?? conversation)
+      : conversation;
   return beginTurn(ctx, {
     assistant,
     plan: tenant.plan,
     monthlyCredits: tenant.monthlyCredits,
-    conversation,
+    conversation: current,
     content: input.content,
     authorId: userId,
     knowledge,

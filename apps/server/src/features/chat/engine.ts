@@ -2,7 +2,11 @@ import { stepCountIs, streamText } from 'ai';
 import type { AppContext } from '../../context.ts';
 import type { ToolStep } from '../../db/schema/index.ts';
 import { modelFor } from '../../providers/llm/index.ts';
-import { appendMessage } from '../conversations/conversations.service.ts';
+import {
+  announceMessage,
+  appendReplyWhile,
+  conversationChannel,
+} from '../conversations/conversations.service.ts';
 import { refundCredit } from '../credits/credits.service.ts';
 import { PassageBook } from './passages.ts';
 import { systemPrompt, toModelMessages } from './prompt.ts';
@@ -12,7 +16,8 @@ import type { Turn } from './turn.ts';
 
 export type ReplyOutcome = {
   messageId: string | null;
-  status: 'complete' | 'partial' | 'failed' | 'aborted';
+  /** `withdrawn`: a person took the conversation over first; nothing was stored or charged. */
+  status: 'complete' | 'partial' | 'failed' | 'aborted' | 'withdrawn';
   text: string;
 };
 
@@ -40,7 +45,14 @@ export async function runReply(
   const usage = { promptTokens: 0, completionTokens: 0 };
   let failure: unknown;
   let started = false;
-  const abort = AbortSignal.any([signal, AbortSignal.timeout(ctx.config.ai.timeoutMs)]);
+  // A person taking over mid-reply stops the model (docs/inbox.md "No message lost"); the store
+  // below refuses the reply anyway, this only saves the rest of the generation.
+  const takenOver = new AbortController();
+  let handedOff = false;
+  const watch = watchTakeover(ctx, conversation.id, () => {
+    if (!handedOff) takenOver.abort(new Error('taken over'));
+  });
+  const abort = AbortSignal.any([signal, takenOver.signal, AbortSignal.timeout(ctx.config.ai.timeoutMs)]);
 
   try {
     const [{ chunks, realtime }, history] = await Promise.all([turn.context, turn.history]);
@@ -57,6 +69,9 @@ export async function runReply(
         book,
         realtime,
         stored: turn.stored,
+        onHandoff: () => {
+          handedOff = true;
+        },
       }),
       stopWhen: stepCountIs(MAX_STEPS),
       temperature: assistant.temperature,
@@ -95,6 +110,8 @@ export async function runReply(
     }
   } catch (err) {
     failure = err;
+  } finally {
+    watch.stop();
   }
 
   const clientGone = signal.aborted;
@@ -108,12 +125,14 @@ export async function runReply(
     if (!clientGone) emit(modelError());
     return { messageId: null, status: 'failed', text: '' };
   }
-  if (failure === undefined && abort.aborted && !clientGone)
+  if (takenOver.signal.aborted && !handedOff) failure = undefined;
+  else if (failure === undefined && abort.aborted && !clientGone)
     failure = new Error('The model took too long to answer');
   if (failure !== undefined && !clientGone) {
     log?.warn({ err: messageOf(failure), assistantId: assistant.id }, 'model call failed');
   }
-  if (text === '' && (failure !== undefined || clientGone)) {
+  if (text === '' && (failure !== undefined || clientGone || takenOver.signal.aborted)) {
+    if (takenOver.signal.aborted && !handedOff) return withdrawn(ctx, turn, emit, clientGone, text);
     // Failed before any text: the credit goes back (docs/credits.md "What a credit is"). A client that
     // left before the first word keeps the charge only if the model did not fail.
     if (failure !== undefined) await refundCredit(ctx, turn.reservation);
@@ -124,19 +143,69 @@ export async function runReply(
   const status = failure !== undefined || clientGone ? 'partial' : 'complete';
   // The text has been sent: storing it is background work, after the chats still waiting for
   // their first event (lib/lanes.ts). `finish` follows the stored message, so it carries its id.
+  // Stored only while the AI still holds the conversation (or this reply handed it over): a reply
+  // racing a person's takeover either lands before it or not at all (docs/inbox.md "No message lost").
   const message = await ctx.lanes.background(() =>
-    appendMessage(ctx.db, conversation, {
-      role: 'assistant',
-      content: text,
-      status,
-      citations: book.citedBy(text),
-      toolCalls: [...steps.values()],
-      usage,
-    }),
+    appendReplyWhile(
+      ctx.db,
+      conversation,
+      {
+        role: 'assistant',
+        content: text,
+        status: takenOver.signal.aborted ? 'partial' : status,
+        citations: book.citedBy(text),
+        toolCalls: [...steps.values()],
+        usage,
+      },
+      handedOff ? ['open', 'handoff'] : ['open'],
+    ),
   );
+  if (!message) return withdrawn(ctx, turn, emit, clientGone, text);
+  void announceMessage(ctx, conversation, message);
   if (failure !== undefined) emit(modelError());
   else if (!clientGone) emit({ type: 'finish', messageId: message.id, usage });
   return { messageId: message.id, status, text };
+}
+
+/**
+ * A person took the conversation over before the reply was stored: nothing is stored, the credit
+ * goes back, and the stream ends as a handed-off turn's does, `finish` with a null message id and
+ * zero usage (docs/inbox.md "No message lost"); a client that saw text drops it.
+ */
+async function withdrawn(
+  ctx: AppContext,
+  turn: Extract<Turn, { kind: 'reply' }>,
+  emit: (event: StreamEvent) => void,
+  clientGone: boolean,
+  text: string,
+): Promise<ReplyOutcome> {
+  await refundCredit(ctx, turn.reservation);
+  if (!clientGone) emit({ type: 'finish', messageId: null, usage: { promptTokens: 0, completionTokens: 0 } });
+  return { messageId: null, status: 'withdrawn', text };
+}
+
+/** Listens on the conversation's live channel for a change away from `open` while a reply runs. */
+function watchTakeover(ctx: AppContext, conversationId: string, onTakeover: () => void) {
+  let off: (() => void) | undefined;
+  let stopped = false;
+  void ctx.fanout
+    .subscribe(conversationChannel(conversationId), (payload) => {
+      const p = payload as { type?: string; status?: string };
+      if (p.type === 'status' && p.status !== 'open') onTakeover();
+    })
+    .then(
+      (unsubscribe) => {
+        if (stopped) unsubscribe();
+        else off = unsubscribe;
+      },
+      () => undefined,
+    );
+  return {
+    stop() {
+      stopped = true;
+      off?.();
+    },
+  };
 }
 
 const modelError = (): StreamEvent => ({

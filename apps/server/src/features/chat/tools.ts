@@ -25,6 +25,8 @@ export type ToolContext = {
    * the conversation (handoff, ticket) wait for the conversation and the user's message to exist.
    */
   stored: Promise<void>;
+  /** Called once the handoff tool has handed the conversation over (engine.ts stores the reply). */
+  onHandoff?: () => void;
 };
 
 // Built once per process and wrapped with zodSchema, which keeps the JSON Schema the model is sent
@@ -68,6 +70,8 @@ export function buildTools(t: ToolContext): ToolSet {
       inputSchema: handoffSchema,
       execute: async ({ reason }) => {
         await t.stored;
+        // Before the change is announced: this reply's own handoff must not stop it (engine.ts).
+        t.onHandoff?.();
         await requestHandoff(t.ctx, t.conversation, reason ?? '');
         return { status: 'handoff' };
       },

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.ts';
 import type { Plan } from '../../db/schema/index.ts';
 import type { AssistantRow } from '../assistants/assistants.repo.ts';
 import {
+  announceMessage,
   appendMessage,
   type ConversationRow,
   historyWithin,
@@ -64,6 +65,7 @@ export async function beginTurn(ctx: AppContext, input: TurnInput): Promise<Turn
   if (isRow(input.conversation) && input.conversation.status === 'handoff') {
     const conversation = input.conversation;
     const userMessage = await appendMessage(ctx.db, conversation, message);
+    await announceMessage(ctx, conversation, userMessage);
     return { kind: 'handoff', conversation, userMessage };
   }
   const context = readContext(ctx, input.assistant, input.content, input.knowledge);
@@ -75,7 +77,11 @@ export async function beginTurn(ctx: AppContext, input: TurnInput): Promise<Turn
     throw err;
   });
   // Awaited by whoever carries the turn on; marked handled so a turn dropped early never warns.
-  stored.catch(() => undefined);
+  // Once stored, the inbox hears of it (docs/inbox.md "Live updates").
+  stored.then(
+    () => void announceMessage(ctx, pending.conversation, pending.message, !isRow(spec)),
+    () => undefined,
+  );
   const history = isRow(spec)
     ? historyWithin(ctx, spec, ctx.config.ai.historyTokens, pending.message)
     : Promise.resolve([pending.message]);

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { type Executor, queryRows } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
 import { conversations, events, messages } from '../../db/schema/index.ts';
 import type { CursorKey } from '../../http/pagination.ts';
@@ -83,6 +83,49 @@ export async function insertMessageCounted(db: Executor, message: MessageRow, ev
       .returning({ id: conversations.id }),
   );
   await db.with(m, c).insert(events).values(event);
+}
+
+/**
+ * insertMessageCounted, only while the conversation's status is one of `statuses`: the count's
+ * UPDATE takes the conversation's row lock and re-reads its status, and the message and its event
+ * are inserted from that UPDATE's result. So a reply racing a takeover is either stored before the
+ * takeover commits or not at all (docs/inbox.md "No message lost"). false: not stored.
+ */
+export async function insertMessageIfStatus(
+  db: Executor,
+  message: MessageRow,
+  event: EventRow,
+  statuses: ConversationRow['status'][],
+): Promise<boolean> {
+  const json = (v: unknown) => (v === null ? sql`null` : sql`${JSON.stringify(v)}::jsonb`);
+  const tsz = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+  const allowed = sql.join(
+    statuses.map((s) => sql`${s}`),
+    sql`, `,
+  );
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`with c as (
+      update conversations
+         set message_count = message_count + 1, last_message_at = ${tsz(message.createdAt)},
+             updated_at = ${tsz(message.createdAt)}
+       where id = ${message.conversationId} and status in (${allowed})
+       returning id
+    ), m as (
+      insert into messages (id, workspace_id, conversation_id, role, content, author_id, status,
+                            citations, tool_calls, usage, created_at)
+      select ${message.id}, ${message.workspaceId}, c.id, ${message.role}, ${message.content},
+             ${message.authorId}, ${message.status}, ${json(message.citations)},
+             ${json(message.toolCalls)}, ${json(message.usage)}, ${tsz(message.createdAt)}
+        from c
+      returning id
+    )
+    insert into events (id, workspace_id, type, data, created_at)
+    select ${event.id}, ${event.workspaceId}, ${event.type}, ${json(event.data)}, ${tsz(event.createdAt)}
+      from m
+    returning id`,
+  );
+  return rows.length > 0;
 }
 
 export async function setConversationStatus(

@@ -12,6 +12,7 @@ import { conflict } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { eventRow } from '../events/events.service.ts';
+import { announceChange, announceToInbox, applyChange } from './conversation-states.ts';
 import * as repo from './conversations.repo.ts';
 
 export type { ConversationRow, MessageRow } from './conversations.repo.ts';
@@ -210,34 +211,82 @@ export const listChatConversations = repo.listChatConversations;
 export const listMessages = repo.listMessages;
 
 /**
- * The AI hands the conversation to humans (docs/chat.md "Handoff"): status `handoff`, so later user
- * messages are stored for a person (the shared inbox is planned) and get no AI reply, with a system message
- * saying why.
+ * The AI hands the conversation to humans (docs/inbox.md "States"): status `handoff`, so later
+ * user messages are stored for a person and get no AI reply, with a system message saying why.
+ * The change and the note commit together; the inbox hears of it after commit.
  */
 export async function requestHandoff(ctx: AppContext, conversation: repo.ConversationRow, reason: string) {
-  return ctx.db.transaction(async (tx) => {
-    const row = await repo.setConversationStatus(
+  const { result, note } = await ctx.db.transaction(async (tx) => {
+    const changed = await applyChange(
       tx,
-      conversation.workspaceId,
-      conversation.id,
-      'handoff',
-      now(),
+      conversation,
+      { kind: 'handoff' },
+      {
+        type: 'assistant',
+        id: conversation.assistantId,
+      },
     );
-    await appendMessage(tx, conversation, {
+    const message = await appendMessage(tx, conversation, {
       role: 'system',
       content: reason ? `The customer asked for a person: ${reason}` : 'The customer asked for a person.',
     });
-    return row;
+    return { result: changed, note: message };
+  });
+  if (result) {
+    await announceChange(ctx, result);
+    await announceMessage(ctx, result.conversation, note);
+  }
+  return result?.conversation;
+}
+
+/** The live channel of a conversation (lib/fanout.ts): open widget and chat streams listen on it. */
+export const conversationChannel = (conversationId: string) => `conversation:${conversationId}`;
+
+/** The live channel of a workspace's inbox (docs/inbox.md "Live updates"). */
+export const inboxChannel = (workspaceId: string) => `inbox:${workspaceId}`;
+
+/**
+ * Tells the workspace's inbox streams of a stored message (after commit, best-effort), and of the
+ * conversation it started when `started`.
+ */
+export async function announceMessage(
+  ctx: AppContext,
+  conversation: repo.ConversationRow,
+  message: repo.MessageRow,
+  started = false,
+) {
+  if (started) {
+    await announceToInbox(ctx, conversation, {
+      type: 'conversation.created',
+      conversation: toConversation(conversation),
+    });
+  }
+  await announceToInbox(ctx, conversation, {
+    type: 'message.created',
+    conversationId: conversation.id,
+    message: toMessage(message),
   });
 }
 
-/** The live channel of a conversation (lib/fanout.ts): open widget streams listen on it. */
-export const conversationChannel = (conversationId: string) => `conversation:${conversationId}`;
+/**
+ * Stores an AI reply only while the conversation is still in one of `statuses` (docs/inbox.md
+ * "No message lost"): null when a person took it over (or it closed) meanwhile.
+ */
+export async function appendReplyWhile(
+  db: Executor,
+  conversation: Pick<repo.ConversationRow, 'id' | 'workspaceId' | 'assistantId' | 'channel'>,
+  input: NewMessage,
+  statuses: repo.ConversationRow['status'][],
+): Promise<repo.MessageRow | null> {
+  const message = messageRow(conversation, input, now());
+  const stored = await repo.insertMessageIfStatus(db, message, messageEvent(conversation, message), statuses);
+  return stored ? message : null;
+}
 
 /**
- * A human's reply (the v1 API; the shared inbox is planned): stored as role `agent` with
- * `message.created`, then delivered live to whoever is listening on the conversation (docs/api-keys.md
- * "The `/api/v1` surface"). A closed conversation → 409.
+ * A human's reply (the inbox and the v1 API): stored as role `agent` with `message.created`, then
+ * delivered live to whoever is listening on the conversation (docs/inbox.md "Live delivery"). A
+ * closed conversation → 409.
  */
 export async function postAgentMessage(
   ctx: AppContext,
@@ -250,12 +299,15 @@ export async function postAgentMessage(
     content: input.content,
     authorId: input.authorId ?? null,
   });
-  await ctx.fanout
-    .publish(conversationChannel(conversation.id), {
-      type: 'message',
-      message: toMessage(row),
-      authorName: input.authorName ?? null,
-    })
-    .catch(() => undefined);
+  await Promise.all([
+    ctx.fanout
+      .publish(conversationChannel(conversation.id), {
+        type: 'message',
+        message: toMessage(row),
+        authorName: input.authorName ?? null,
+      })
+      .catch(() => undefined),
+    announceMessage(ctx, conversation, row),
+  ]);
   return row;
 }

@@ -4,6 +4,8 @@ export const FORMAT_A_EVENTS = [
   'message.updated',
   'conversation.created',
   'conversation.ended',
+  // Added by docs/inbox.md "Events": handed to a person, released to the AI, reopened, assigned.
+  'conversation.updated',
   'contact.created',
   'contact.updated',
   'ticket.created',

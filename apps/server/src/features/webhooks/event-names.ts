@@ -22,6 +22,7 @@ const TO_B: Record<string, string | null> = {
   'message.updated': null,
   'conversation.created': 'chat.session.created',
   'conversation.ended': null,
+  'conversation.updated': null,
   'contact.created': 'contact.created',
   'contact.updated': null,
   'ticket.created': 'ticket.created',

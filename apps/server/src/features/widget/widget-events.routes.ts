@@ -3,7 +3,8 @@ import type { Feature } from '../../http/feature.ts';
 import { openEventStream } from '../../http/sse.ts';
 import { resourceOf } from '../../http/tenant.ts';
 import { trackStream } from '../../lib/metrics.ts';
-import { conversationChannel } from '../conversations/conversations.service.ts';
+import { agentOf } from '../conversations/conversation-states.ts';
+import { conversationChannel, findConversation } from '../conversations/conversations.service.ts';
 import { sessionParams } from './widget.schemas.ts';
 import { corsHeaders } from './widget-access.ts';
 import { widgetSessionChannel } from './widget-live.ts';
@@ -16,7 +17,12 @@ type Live =
       authorName?: string | null;
     }
   | { type: 'bound'; conversationId: string }
-  | { type: 'ended' };
+  | { type: 'ended' }
+  | {
+      type: 'status';
+      status: string;
+      agent: { type: 'agent'; name: string; avatarUrl: string | null } | null;
+    };
 
 /** One encoding per published message, shared by every stream that receives it. */
 const encoded = new WeakMap<object, string | null>();
@@ -42,11 +48,22 @@ function encode(payload: Live): string | null {
     };
   } else if (payload.type === 'ended') {
     out = { type: 'ended' };
+  } else if (payload.type === 'status') {
+    out = statusEvent(payload.status, payload.agent);
   }
   const json = out ? JSON.stringify(out) : null;
   encoded.set(payload, json);
   return json;
 }
+
+/**
+ * Who is answering (docs/widget.md "Live agent replies"): `handoff` with the agent once a person
+ * holds the conversation, `open` when it is back with the AI, `closed` when a member closed it.
+ */
+const statusEvent = (
+  status: string,
+  agent: { type: 'agent'; name: string; avatarUrl: string | null } | null,
+) => ({ type: 'status', status, agent: status === 'handoff' ? agent : null });
 
 /**
  * `GET /api/widget/{id}/sessions/{sid}/events` (docs/widget.md "Live agent replies"): server-sent events
@@ -63,7 +80,7 @@ export const widgetEventsRoutes: Feature = (app, ctx) => {
       schema: {
         tags: ['widget (Form A)'],
         description:
-          'Server-sent events for an open widget: `{type: "message", message}` (a human agent\'s reply, as a history message) and `{type: "ended"}`.',
+          'Server-sent events for an open widget: `{type: "message", message}` (a human agent\'s reply, as a history message), `{type: "status", status, agent}` (a person took over: `handoff` with the agent\'s name; back with the AI: `open`; `closed`) and `{type: "ended"}`.',
         params: sessionParams,
         security: tokenSecurity,
         response: { 200: z.string().describe('text/event-stream') },
@@ -101,7 +118,14 @@ export const widgetEventsRoutes: Feature = (app, ctx) => {
           else deliver(payload);
         }),
       );
-      if (session?.conversationId) await follow(session.conversationId);
+      if (session?.conversationId) {
+        await follow(session.conversationId);
+        // A widget that opens while a person holds the conversation learns it at once.
+        const current = await findConversation(ctx, access.assistant.workspaceId, session.conversationId);
+        if (current?.status === 'handoff' && session.status !== 'ended') {
+          stream.send(statusEvent('handoff', await agentOf(ctx, current.assigneeId)));
+        }
+      }
       // A session already ended has nothing more to say.
       if (session?.status === 'ended') {
         stream.sendEncoded(JSON.stringify({ type: 'ended' }));

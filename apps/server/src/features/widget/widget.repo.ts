@@ -103,6 +103,25 @@ export async function endSession(db: Executor, s: SessionRef, when: Date) {
   return row;
 }
 
+/** The active session bound to a conversation, if any (a member closing it ends it). */
+export async function findActiveSessionOfConversation(
+  db: Executor,
+  c: { workspaceId: string; id: string },
+): Promise<SessionRef | undefined> {
+  const [row] = await db
+    .select({ workspaceId: widgetSessions.workspaceId, id: widgetSessions.id })
+    .from(widgetSessions)
+    .where(
+      and(
+        eq(widgetSessions.workspaceId, c.workspaceId),
+        eq(widgetSessions.conversationId, c.id),
+        eq(widgetSessions.status, 'active'),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
 /** A session with the message count of its conversation (0 before the first message). */
 export async function findSessionWithCount(db: Executor, s: SessionRef) {
   const [row] = await db

@@ -6,7 +6,14 @@ import { now } from '../../lib/clock.ts';
 import { randomToken, sha256Hex } from '../../lib/crypto.ts';
 import { newId } from '../../lib/ids.ts';
 import { beginTurn, type Turn } from '../chat/turn.ts';
-import { findConversation, setConversationStatus } from '../conversations/conversations.service.ts';
+import {
+  announceChange,
+  applyChange,
+  type Changed,
+  type ChangedBy,
+  changeConversation,
+} from '../conversations/conversation-states.ts';
+import { findConversation } from '../conversations/conversations.service.ts';
 import { recordEvent } from '../events/events.service.ts';
 import * as repo from './widget.repo.ts';
 import type { WidgetAccess, WidgetSession } from './widget-access.ts';
@@ -141,7 +148,13 @@ export async function startWidgetChat(ctx: AppContext, access: WidgetAccess, con
   const existing = session.conversationId
     ? await findConversation(ctx, access.assistant.workspaceId, session.conversationId)
     : undefined;
-  if (existing?.status === 'closed') throw chatRefused('This conversation is closed; start a new one');
+  // The visitor writing into a closed conversation of a live session reopens it, and the AI answers
+  // again (docs/inbox.md "States"); after the session ended, the widget starts a new session.
+  const current =
+    existing?.status === 'closed'
+      ? ((await changeConversation(ctx, existing, { kind: 'reopen' }, { type: 'visitor', id: null }))
+          ?.conversation ?? existing)
+      : existing;
   const quota = await countDailyMessage(ctx, access.assistant.id, access.plan);
   let turn: Turn;
   try {
@@ -149,7 +162,7 @@ export async function startWidgetChat(ctx: AppContext, access: WidgetAccess, con
       assistant: access.assistant,
       plan: access.plan,
       monthlyCredits: access.monthlyCredits,
-      conversation: existing ?? {
+      conversation: current ?? {
         workspaceId: access.assistant.workspaceId,
         assistantId: access.assistant.id,
         channel: 'widget',
@@ -175,7 +188,8 @@ export async function startWidgetChat(ctx: AppContext, access: WidgetAccess, con
   return turn;
 }
 
-export type EndReason = 'visitor' | 'inactivity';
+/** Who ended it: the visitor, the inactivity sweep, or a member closing it from the inbox. */
+export type EndReason = 'visitor' | 'inactivity' | 'agent';
 
 const endResult = (s: WidgetSession, messageCount: number) => {
   const endedAt = s.endedAt ?? now();
@@ -194,48 +208,86 @@ const endResult = (s: WidgetSession, messageCount: number) => {
  * once). Ending an ended session changes nothing and answers the same result
  * (docs/widget.md "Form A: the init flow").
  */
-export async function endSessionIn(tx: Executor, session: repo.SessionRef, reason: EndReason) {
+export async function endSessionIn(
+  tx: Executor,
+  session: repo.SessionRef,
+  reason: EndReason,
+  by?: ChangedBy,
+): Promise<{ result: ReturnType<typeof endResult>; change?: Changed }> {
   const at = now();
   const ended = await repo.endSession(tx, session, at);
   const found = await repo.findSessionWithCount(tx, session);
   if (!found) throw new AppError('unauthorized:widget', 'Session not found');
   const result = endResult(found.session, found.messageCount);
-  if (ended) {
-    const s = found.session;
-    if (s.conversationId) await setConversationStatus(tx, s.workspaceId, s.conversationId, 'closed', at);
+  if (!ended) return { result };
+  const s = found.session;
+  const data = {
+    ...result,
+    conversationId: s.conversationId,
+    assistantId: s.assistantId,
+    contactId: s.contactId,
+    channel: 'widget',
+    reason,
+  };
+  const changedBy: ChangedBy =
+    by ?? (reason === 'visitor' ? { type: 'visitor', id: null } : { type: 'system', id: null });
+  // The conversation closes with the session, recorded as a change with who made it; its
+  // `conversation.ended` carries the session's end result too (docs/inbox.md "States").
+  const change = s.conversationId
+    ? await applyChange(
+        tx,
+        { workspaceId: s.workspaceId, id: s.conversationId },
+        { kind: 'close' },
+        changedBy,
+        { data, at },
+      )
+    : undefined;
+  if (!change?.changed) {
     await recordEvent(tx, {
       workspaceId: s.workspaceId,
       type: 'conversation.ended',
-      data: {
-        ...result,
-        conversationId: s.conversationId,
-        assistantId: s.assistantId,
-        contactId: s.contactId,
-        channel: 'widget',
-        reason,
-      },
+      data: { ...data, changedBy },
     });
   }
-  return result;
+  return { result, change };
+}
+
+/**
+ * Ends the live session bound to a conversation, as a member closing it from the inbox does
+ * (docs/inbox.md "States"); undefined when it has none or it had ended.
+ */
+export async function endSessionOfConversationIn(
+  tx: Executor,
+  conversation: { workspaceId: string; id: string },
+  by: ChangedBy,
+) {
+  const session = await repo.findActiveSessionOfConversation(tx, conversation);
+  return session ? { sessionId: session.id, ...(await endSessionIn(tx, session, 'agent', by)) } : undefined;
 }
 
 export async function endWidgetSession(ctx: AppContext, access: WidgetAccess) {
   const session = sessionOf(access);
-  const result = await ctx.db.transaction((tx) => endSessionIn(tx, session, 'visitor'));
+  const { result, change } = await ctx.db.transaction((tx) => endSessionIn(tx, session, 'visitor'));
   await ctx.fanout.publish(widgetSessionChannel(session.id), { type: 'ended' }).catch(() => undefined);
+  if (change) await announceChange(ctx, change);
   return result;
 }
 
 /** The inactivity sweep (docs/widget.md "Inactivity"): ends up to `batch` idle sessions; returns how many. */
 export async function endIdleSessions(ctx: AppContext, batch: number): Promise<number> {
-  const ids = await ctx.db.transaction(async (tx) => {
+  const ended = await ctx.db.transaction(async (tx) => {
     const locked = await repo.lockIdleSessions(tx, now(), batch);
-    for (const session of locked) await endSessionIn(tx, session, 'inactivity');
-    return locked.map((s) => s.id);
+    const out: Array<{ id: string; change?: Changed }> = [];
+    for (const session of locked)
+      out.push({ id: session.id, ...(await endSessionIn(tx, session, 'inactivity')) });
+    return out;
   });
   // After commit: open widgets learn the session ended (best-effort, like all live delivery).
   await Promise.all(
-    ids.map((id) => ctx.fanout.publish(widgetSessionChannel(id), { type: 'ended' }).catch(() => undefined)),
+    ended.map(async ({ id, change }) => {
+      await ctx.fanout.publish(widgetSessionChannel(id), { type: 'ended' }).catch(() => undefined);
+      if (change) await announceChange(ctx, change);
+    }),
   );
-  return ids.length;
+  return ended.length;
 }
