@@ -1,9 +1,17 @@
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { createContext } from '../../src/bootstrap.ts';
+import { loadConfig } from '../../src/config.ts';
+import { isDatabaseUnavailable, openDatabase } from '../../src/db/client.ts';
 import { onPostgres } from '../support/database.ts';
-import { canRunPrivateCluster, type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
+import { ORIGIN } from '../support/harness.ts';
+import { canRunPrivateCluster, freePort, type PgCluster, startPgCluster } from '../support/pg-cluster.ts';
 import { Receiver } from '../support/receiver.ts';
 import { waitFor } from '../support/wait.ts';
 import { type Server, serverEnv, startServer } from './process.ts';
@@ -44,6 +52,66 @@ type Outcome = {
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('a PostgreSQL that does not answer (runs on every pass: nothing listens on the port)', () => {
+  it('answers 503 service_unavailable:api with Retry-After, and /readyz 503 with Retry-After', async () => {
+    const port = await freePort();
+    const database = await openDatabase({ kind: 'postgres', url: `postgres://postgres@127.0.0.1:${port}/x` });
+    const config = loadConfig({
+      PUBLIC_BASE_URL: ORIGIN,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'parley-test-')),
+      REDIS_URL: '',
+    });
+    const ctx = createContext(config, database);
+    const app = await buildApp(ctx, { logger: false });
+    try {
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/auth/session',
+        headers: { cookie: 'parley.session-token=some-token-value', origin: ORIGIN },
+      });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({
+        error: 'The database cannot be reached right now; retry shortly',
+        code: 'service_unavailable:api',
+      });
+      expect(res.headers['retry-after']).toBe('5');
+      const write = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { origin: ORIGIN },
+        payload: { email: 'someone@example.com', password: 'long enough pw' },
+      });
+      expect(write.statusCode).toBe(503);
+      const ready = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.headers['retry-after']).toBe('5');
+      expect(ready.json()).toEqual({ status: 'unavailable' });
+    } finally {
+      await app.close();
+      await ctx.limits.close();
+      await database.close();
+      rmSync(config.dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes only the database for the database: an outbound ECONNREFUSED or a pool we closed is not an outage', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+    expect(isDatabaseUnavailable(refused)).toBe(false);
+    expect(isDatabaseUnavailable(new Error('fetch failed', { cause: refused }))).toBe(false);
+    expect(isDatabaseUnavailable(Object.assign(new Error('terminating connection'), { code: '57P01' }))).toBe(
+      true,
+    );
+    const port = await freePort();
+    const database = await openDatabase({ kind: 'postgres', url: `postgres://postgres@127.0.0.1:${port}/x` });
+    const down = await database.db.execute(sql`select 1`).catch((err: unknown) => err);
+    expect(isDatabaseUnavailable(down)).toBe(true);
+    await database.close();
+    const closed = await database.db.execute(sql`select 1`).catch((err: unknown) => err);
+    expect(closed).toBeInstanceOf(Error);
+    expect(isDatabaseUnavailable(closed)).toBe(false);
+  });
+});
 
 describe.skipIf(!onPostgres() || !canRunPrivateCluster())(
   'PostgreSQL restarted while serving (PostgreSQL only: skipped on PGlite, which has no server to restart, and where initdb/pg_ctl are missing)',
