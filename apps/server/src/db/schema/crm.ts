@@ -56,5 +56,13 @@ export const tickets = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
     resolvedAt: ts('resolved_at'),
   },
-  (t) => [index('tickets_workspace_idx').on(t.workspaceId, t.createdAt)],
+  (t) => [
+    index('tickets_workspace_idx').on(t.workspaceId, t.createdAt),
+    // List filters (docs/contacts-and-tickets.md "Endpoints"), and the lookups behind
+    // `on delete set null` when a contact or user is deleted.
+    index('tickets_workspace_status_idx').on(t.workspaceId, t.status, t.createdAt),
+    index('tickets_contact_idx').on(t.contactId),
+    index('tickets_assignee_idx').on(t.assigneeId),
+    index('tickets_conversation_idx').on(t.conversationId),
+  ],
 );
