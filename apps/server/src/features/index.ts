@@ -17,6 +17,8 @@ import { contactsV1Routes } from './contacts/contacts.v1.routes.ts';
 import { conversationResource } from './conversations/conversations.resource.ts';
 import { messagesV1Routes } from './conversations/messages.v1.routes.ts';
 import { billingRoutes } from './credits/billing.routes.ts';
+import { inboxConversationResource } from './inbox/inbox.resource.ts';
+import { inboxRoutes } from './inbox/inbox.routes.ts';
 import { documentResource, projectResource, sourceResource } from './knowledge/knowledge.resource.ts';
 import { projectsRoutes } from './knowledge/projects/projects.routes.ts';
 import { assistantSourcesRoutes } from './knowledge/sources/sources.routes.ts';
@@ -54,6 +56,7 @@ export const features: Feature[] = [
   chatRoutes,
   billingRoutes,
   messagesV1Routes,
+  inboxRoutes,
   contactsRoutes,
   contactsV1Routes,
   ticketsRoutes,
@@ -86,6 +89,7 @@ export const resourceLoaders: ResourceLoaders = {
   webhook: webhookResource,
   webhookB: webhookBResource,
   conversation: conversationResource,
+  inboxConversation: inboxConversationResource,
   chat: chatResource,
   contact: contactResource,
   ticket: ticketResource,

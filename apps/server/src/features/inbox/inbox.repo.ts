@@ -1,0 +1,98 @@
+import { and, asc, eq, isNotNull, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import {
+  type Channel,
+  type ConversationStatus,
+  conversations,
+  memberships,
+  messages,
+  users,
+} from '../../db/schema/index.ts';
+import type { CursorKey } from '../../http/pagination.ts';
+
+/** A conversation by id alone: the inbox resource then checks the caller belongs to its workspace. */
+export async function findAnyConversation(db: Executor, id: string) {
+  const [row] = await db.select().from(conversations).where(eq(conversations.id, id)).limit(1);
+  return row;
+}
+
+export type InboxFilter = {
+  workspaceId: string;
+  status?: ConversationStatus;
+  channel?: Channel;
+  assistantId?: string;
+  assigneeId?: string;
+  unassigned?: boolean;
+};
+
+/**
+ * The inbox's conversations, newest activity first, keyset on (last_message_at, id) so that every
+ * filter walks one of the inbox indexes (db/schema/conversations.ts; bench/inbox.ts). Internal
+ * chats only once handed to a person (docs/inbox.md "Which conversations the inbox shows").
+ */
+export async function listInbox(
+  db: Executor,
+  f: InboxFilter & { limit: number; after: CursorKey | undefined },
+) {
+  const conds: SQL[] = [
+    eq(conversations.workspaceId, f.workspaceId),
+    or(ne(conversations.channel, 'chat'), isNotNull(conversations.handedOffAt)) as SQL,
+  ];
+  if (f.status) conds.push(eq(conversations.status, f.status));
+  if (f.channel) conds.push(eq(conversations.channel, f.channel));
+  if (f.assistantId) conds.push(eq(conversations.assistantId, f.assistantId));
+  if (f.assigneeId) conds.push(eq(conversations.assigneeId, f.assigneeId));
+  if (f.unassigned === true) conds.push(isNull(conversations.assigneeId));
+  if (f.unassigned === false) conds.push(isNotNull(conversations.assigneeId));
+  if (f.after) {
+    conds.push(
+      sql`(${conversations.lastMessageAt}, ${conversations.id}) < (${new Date(f.after.t).toISOString()}::timestamptz, ${f.after.id})`,
+    );
+  }
+  return db
+    .select()
+    .from(conversations)
+    .where(and(...conds))
+    .orderBy(sql`${conversations.lastMessageAt} desc nulls last`, sql`${conversations.id} desc`)
+    .limit(f.limit + 1);
+}
+
+/** A conversation's messages oldest first with their human author, keyset on (created_at, id). */
+export async function listMessagesWithAuthors(
+  db: Executor,
+  q: { workspaceId: string; conversationId: string; limit: number; after: CursorKey | undefined },
+) {
+  const conds = [eq(messages.workspaceId, q.workspaceId), eq(messages.conversationId, q.conversationId)];
+  if (q.after) {
+    conds.push(
+      sql`(${messages.createdAt}, ${messages.id}) > (${new Date(q.after.t).toISOString()}::timestamptz, ${q.after.id})`,
+    );
+  }
+  return db
+    .select({ message: messages, authorName: users.name, authorAvatarUrl: users.avatarUrl })
+    .from(messages)
+    .leftJoin(users, eq(users.id, messages.authorId))
+    .where(and(...conds))
+    .orderBy(asc(messages.createdAt), asc(messages.id))
+    .limit(q.limit + 1);
+}
+
+/** The member's role in the workspace, or undefined when not a member. */
+export async function memberRoleOf(db: Executor, workspaceId: string, userId: string) {
+  const [row] = await db
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)))
+    .limit(1);
+  return row?.role;
+}
+
+/** A user's display name and avatar. */
+export async function userCard(db: Executor, userId: string) {
+  const [row] = await db
+    .select({ name: users.name, avatarUrl: users.avatarUrl })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  return row;
+}

@@ -1,0 +1,36 @@
+import { defineResource, resourceNotFound } from '../../http/resources.ts';
+import { inInbox } from '../conversations/conversation-states.ts';
+import type { ConversationRow } from '../conversations/conversations.repo.ts';
+import { findConversation } from '../conversations/conversations.service.ts';
+import { resolveTenant } from '../workspaces/tenant.service.ts';
+import * as repo from './inbox.repo.ts';
+
+declare module '../../http/resources.ts' {
+  interface Resources {
+    /** A conversation the inbox shows (`:conversationId` on `/api/inbox/conversations`). */
+    inboxConversation: ConversationRow;
+  }
+}
+
+/**
+ * `:conversationId` on the inbox (docs/inbox.md "Which conversations the inbox shows"): found
+ * among the caller's workspaces, so the path needs no workspace. A conversation of a workspace the
+ * caller does not belong to, or an internal chat that never went to a person, is a 404 like a
+ * missing one.
+ */
+export const inboxConversationResource = defineResource({
+  kind: 'inboxConversation',
+  param: 'conversationId',
+  notFound: resourceNotFound('Conversation'),
+  async load(ctx, { tenant }, id) {
+    const row = await findConversation(ctx, tenant.workspaceId, id);
+    return row && inInbox(row) ? row : undefined;
+  },
+  async locate(ctx, actor, id) {
+    if (actor.kind !== 'user' || id.length > 100) return undefined;
+    const row = await repo.findAnyConversation(ctx.db, id);
+    if (!row || !inInbox(row)) return undefined;
+    const tenant = await resolveTenant(ctx, actor, row.workspaceId).catch(() => undefined);
+    return tenant ? { tenant, row } : undefined;
+  },
+});

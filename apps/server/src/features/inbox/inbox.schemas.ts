@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { idParam } from '../../http/envelope.ts';
+import { cursorQuery } from '../../http/pagination.ts';
+import { conversationSchema, messageSchema } from '../chat/chat.schemas.ts';
+import { TICKET_PRIORITIES } from '../tickets/tickets.schemas.ts';
+
+/** Request and response shapes of the inbox (docs/inbox.md "Endpoints"). */
+
+/** Every inbox path may name its workspace; on a conversation's path it must be the conversation's. */
+export const workspaceQuery = z.strictObject({ workspaceId: idParam.optional() });
+
+export const listQuery = cursorQuery
+  .extend({
+    workspaceId: idParam.optional(),
+    status: z.enum(['open', 'handoff', 'closed']).optional(),
+    channel: z.enum(['chat', 'widget', 'sms']).optional(),
+    assistantId: idParam.optional(),
+    assigneeId: idParam.optional(),
+    unassigned: z.enum(['true', 'false']).optional(),
+  })
+  .strict();
+
+export const messagesQuery = cursorQuery.extend({ workspaceId: idParam.optional() }).strict();
+
+export const conversationParams = z.object({ conversationId: idParam });
+
+export const inboxConversationSchema = conversationSchema.extend({
+  handedOffAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+});
+
+export const inboxMessageSchema = messageSchema.extend({
+  author: z
+    .object({ id: z.string(), name: z.string().nullable(), avatarUrl: z.string().nullable() })
+    .nullable(),
+});
+
+export const replyBody = z.strictObject({ content: z.string().trim().min(1).max(8000) });
+
+export const assignBody = z.strictObject({ assigneeId: idParam.nullable() });
+
+export const ticketBody = z.strictObject({
+  subject: z.string().trim().min(1).max(300),
+  description: z.string().trim().max(20_000).optional(),
+  priority: z.enum(TICKET_PRIORITIES).optional(),
+});

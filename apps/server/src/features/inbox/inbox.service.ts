@@ -1,0 +1,174 @@
+import type { AppContext } from '../../context.ts';
+import type { Channel, ConversationStatus, TicketPriority } from '../../db/schema/index.ts';
+import type { Tenant } from '../../http/actor.ts';
+import { badRequest } from '../../http/errors.ts';
+import {
+  announceChange,
+  applyChange,
+  type Change,
+  type Changed,
+  changeConversation,
+} from '../conversations/conversation-states.ts';
+import {
+  type ConversationRow,
+  type MessageRow,
+  postAgentMessage,
+  toConversation,
+  toMessage,
+} from '../conversations/conversations.service.ts';
+import { createTicket } from '../tickets/tickets.service.ts';
+import { endSessionOfConversationIn } from '../widget/widget.service.ts';
+import { widgetSessionChannel } from '../widget/widget-live.ts';
+import * as repo from './inbox.repo.ts';
+
+/** The inbox's view of a conversation: the public shape plus when a person was first asked for. */
+export const toInboxConversation = (c: ConversationRow) => ({
+  ...toConversation(c),
+  handedOffAt: c.handedOffAt?.toISOString() ?? null,
+  endedAt: c.endedAt?.toISOString() ?? null,
+});
+
+type Author = { name: string | null; avatarUrl: string | null } | undefined;
+
+/** A message with its human author (`agent` replies and internal-chat `user` messages). */
+export const toInboxMessage = (m: MessageRow, author?: Author) => ({
+  ...toMessage(m),
+  author: m.authorId
+    ? { id: m.authorId, name: author?.name ?? null, avatarUrl: author?.avatarUrl ?? null }
+    : null,
+});
+
+export type ListQuery = {
+  limit: number;
+  cursor?: string;
+  status?: ConversationStatus;
+  channel?: Channel;
+  assistantId?: string;
+  assigneeId?: string;
+  unassigned?: 'true' | 'false';
+};
+
+export async function listConversations(ctx: AppContext, tenant: Tenant, q: ListQuery) {
+  if (q.unassigned !== undefined && q.assigneeId !== undefined) {
+    throw badRequest('Use assigneeId or unassigned, not both', {
+      unassigned: 'Cannot be combined with assigneeId',
+    });
+  }
+  const rows = await repo.listInbox(ctx.db, {
+    workspaceId: tenant.workspaceId,
+    status: q.status,
+    channel: q.channel,
+    assistantId: q.assistantId,
+    assigneeId: q.assigneeId,
+    unassigned: q.unassigned === undefined ? undefined : q.unassigned === 'true',
+    limit: q.limit,
+    after: ctx.cursors.decode(q.cursor),
+  });
+  const page = ctx.cursors.page(rows, q.limit, (r) => ({
+    t: (r.lastMessageAt ?? r.createdAt).getTime(),
+    id: r.id,
+  }));
+  return { ...page, data: page.data.map(toInboxConversation) };
+}
+
+export async function listConversationMessages(
+  ctx: AppContext,
+  c: ConversationRow,
+  q: { limit: number; cursor?: string },
+) {
+  const rows = await repo.listMessagesWithAuthors(ctx.db, {
+    workspaceId: c.workspaceId,
+    conversationId: c.id,
+    limit: q.limit,
+    after: ctx.cursors.decode(q.cursor),
+  });
+  const page = ctx.cursors.page(rows, q.limit, (r) => ({
+    t: r.message.createdAt.getTime(),
+    id: r.message.id,
+  }));
+  return {
+    ...page,
+    data: page.data.map((r) =>
+      toInboxMessage(r.message, { name: r.authorName, avatarUrl: r.authorAvatarUrl }),
+    ),
+  };
+}
+
+const byUser = (userId: string) => ({ type: 'user' as const, id: userId });
+
+/** A change made by a member from the inbox; the conversation as it now is. */
+async function change(ctx: AppContext, c: ConversationRow, what: Change, userId: string) {
+  const result = await changeConversation(ctx, c, what, byUser(userId));
+  return result?.conversation ?? c;
+}
+
+/** `POST .../handoff`: the caller takes over (assignee: the caller unless someone holds it). */
+export const takeOver = (ctx: AppContext, c: ConversationRow, userId: string) =>
+  change(ctx, c, { kind: 'takeover' }, userId);
+
+/** `POST .../release`: back to the AI (`open`, no assignee). */
+export const release = (ctx: AppContext, c: ConversationRow, userId: string) =>
+  change(ctx, c, { kind: 'release' }, userId);
+
+/** `PATCH ... {assigneeId}`: a member who can answer (not a guest), or null to unassign. */
+export async function assign(ctx: AppContext, c: ConversationRow, assigneeId: string | null, userId: string) {
+  if (assigneeId !== null) {
+    const role = await repo.memberRoleOf(ctx.db, c.workspaceId, assigneeId);
+    if (!role || role === 'guest') {
+      throw badRequest('The assignee must be a member of this workspace who can answer', {
+        assigneeId: role ? 'Guests cannot be assigned' : 'Not a member of this workspace',
+      });
+    }
+  }
+  return change(ctx, c, { kind: 'assign', assigneeId }, userId);
+}
+
+/**
+ * `POST .../close`: `closed` with `conversation.ended`. A widget conversation's live session ends
+ * with it, in the same transaction, and the open widget hears `ended` (docs/inbox.md "States").
+ */
+export async function close(ctx: AppContext, c: ConversationRow, userId: string) {
+  const by = byUser(userId);
+  const { result, sessionId } = await ctx.db.transaction(async (tx) => {
+    if (c.channel === 'widget') {
+      const ended = await endSessionOfConversationIn(tx, c, by);
+      if (ended) return { result: ended.change, sessionId: ended.sessionId };
+    }
+    return { result: await applyChange(tx, c, { kind: 'close' }, by), sessionId: undefined };
+  });
+  if (sessionId) {
+    await ctx.fanout.publish(widgetSessionChannel(sessionId), { type: 'ended' }).catch(() => undefined);
+  }
+  if (result) await announceChange(ctx, result as Changed);
+  return result?.conversation ?? c;
+}
+
+/**
+ * `POST .../messages`: a member's reply, stored as role `agent` and delivered through the
+ * conversation's channel (docs/inbox.md "Live delivery"). Replying to a conversation the AI still
+ * holds takes it over first, so the AI and a person never both answer.
+ */
+export async function reply(ctx: AppContext, c: ConversationRow, userId: string, content: string) {
+  const current = c.status === 'open' ? await takeOver(ctx, c, userId) : c;
+  const author = await repo.userCard(ctx.db, userId);
+  const row = await postAgentMessage(ctx, current, {
+    content,
+    authorId: userId,
+    authorName: author?.name ?? null,
+  });
+  return toInboxMessage(row, author);
+}
+
+/** `POST .../tickets`: a ticket linked to the conversation and its contact. */
+export async function ticketFrom(
+  ctx: AppContext,
+  tenant: Tenant,
+  c: ConversationRow,
+  input: { subject: string; description?: string; priority?: TicketPriority },
+) {
+  return createTicket(
+    ctx,
+    { workspaceId: tenant.workspaceId, plan: tenant.plan },
+    { ...input, conversationId: c.id, contactId: c.contactId },
+  );
+}
