@@ -320,3 +320,31 @@ describe('the workspace paths (dashboard)', () => {
     expect(still?.name).toBe('Theirs');
   });
 });
+
+describe('hostile ids and queries', () => {
+  it('odd ids are a 404 (or a 400 for a NUL), never a 500; NUL in a filter is a 400 naming it', async () => {
+    for (const id of [
+      `${'x'.repeat(101)}`,
+      '%F0%9F%9A%80',
+      '%E2%80%AE',
+      "ct_1'%20or%20'1'='1",
+      '..%2F..%2Fworkspace',
+    ]) {
+      const res = await v1('GET', `/${id}`);
+      expect(res.statusCode, id).toBe(404);
+      expect((await dash('GET', `/${id}`)).statusCode, id).toBe(404);
+    }
+    expect((await v1('GET', '/ct%00x')).statusCode).toBe(400);
+    expect((await dash('PATCH', '/ct%00x', { name: 'x' })).statusCode).toBe(400);
+    for (const [q, field] of [
+      ['q=%00', 'q'],
+      ['email=%00', 'email'],
+    ]) {
+      const res = await v1('GET', `?${q}`);
+      expect(res.statusCode).toBe(400);
+      expect(Object.keys(res.json().details)).toEqual([field]);
+    }
+    const emoji = await v1('GET', '?q=%F0%9F%9A%80');
+    expect(emoji.statusCode).toBe(200);
+  });
+});

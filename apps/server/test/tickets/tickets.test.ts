@@ -362,3 +362,15 @@ describe('createTicket (the service the inbox calls)', () => {
     expect((await eventsOf(t, w.ws, 'ticket.created')).some((e) => e.data.id === result.row.id)).toBe(true);
   });
 });
+
+describe('hostile ids and queries', () => {
+  it('odd ids are a 404 (or a 400 for a NUL), never a 500', async () => {
+    for (const id of ['x'.repeat(101), '%F0%9F%9A%80', "tkt_1'%20or%20'1'='1"]) {
+      expect((await v1('GET', `/${id}`)).statusCode, id).toBe(404);
+      expect((await dash('PATCH', `/${id}`, { status: 'closed' })).statusCode, id).toBe(404);
+    }
+    expect((await v1('GET', '/tkt%00')).statusCode).toBe(400);
+    expect((await v1('GET', '?contactId=%00')).statusCode).toBe(400);
+    expect((await v1('GET', '?assigneeId=%F0%9F%9A%80')).json()).toMatchObject({ total: 0 });
+  });
+});
