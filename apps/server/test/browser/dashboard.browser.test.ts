@@ -101,6 +101,11 @@ describe.skipIf(!hasChromium)('the dashboard', { timeout: 120_000 }, () => {
     await page.getByRole('searchbox', { name: 'Search question' }).fill('refunds');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('list', { name: 'Search results' }).getByText(ANSWER).waitFor();
+    // The score as a bar (the list's numbers are the ranks), the number only in its tooltip.
+    const hit = page.getByRole('list', { name: 'Search results' }).getByRole('listitem').first();
+    const bar = hit.getByRole('meter', { name: 'Relevance: best match' });
+    expect(await bar.getAttribute('title')).toMatch(/^Score \d+\.\d{3}$/);
+    expect(await hit.textContent()).not.toMatch(/\d\.\d{3}/);
     a11y.push(...(await checkPage(page, 'knowledge')));
 
     // The assistants list now has it, with its links; edit it (stored, as the API shows).
@@ -149,7 +154,10 @@ describe.skipIf(!hasChromium)('the dashboard', { timeout: 120_000 }, () => {
     await page.getByRole('textbox', { name: 'Your message' }).fill('I want to talk to a human, please');
     await page.getByRole('textbox', { name: 'Your message' }).press('Enter');
     const step = reply.getByRole('list', { name: 'Tool steps' }).getByRole('listitem');
-    await step.filter({ hasText: /request_human ✓/ }).waitFor();
+    // In words; the code name only in the tooltip.
+    await step.filter({ hasText: /^Asked for a person ✓$/ }).waitFor();
+    expect(await step.filter({ hasText: 'Asked for a person' }).getAttribute('title')).toBe('request_human');
+    expect(await reply.getByRole('list', { name: 'Tool steps' }).last().textContent()).not.toContain('_');
     expect(await reply.count()).toBe(2);
     a11y.push(...(await checkPage(page, 'chat')));
 

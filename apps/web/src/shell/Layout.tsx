@@ -2,7 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useMatch, useNavigate } from 'react-router';
 import { canManage, type Data, patch, post, type Theme, type User } from '../api.ts';
+import { ROUTES } from '../routes.tsx';
 import { useSetUser, useWorkspaces } from '../session.ts';
+import { PageChrome } from './PageChrome.tsx';
 import { SHORTCUTS, useShortcuts } from './shortcuts.tsx';
 import { ErrorText } from './ui.tsx';
 
@@ -133,6 +135,7 @@ export function Layout({ user }: { user: User }) {
       </header>
       <main className="content">
         <ErrorText error={workspaces.error} />
+        <PageChrome table={ROUTES} crumbs />
         <Outlet />
       </main>
       <dialog ref={help} aria-labelledby="help-title" className="help">

@@ -17,9 +17,6 @@ import { SaveRow } from './SaveRow.tsx';
  */
 export function AccountPage() {
   const session = useSession();
-  useEffect(() => {
-    document.title = 'Account settings · Parley';
-  }, []);
   if (!session.data) return <Loading />;
   const user = session.data as AccountUser;
   return (

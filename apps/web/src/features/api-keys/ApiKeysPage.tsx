@@ -20,9 +20,6 @@ export function ApiKeysPage() {
   const { ws = '' } = useParams();
   const workspaces = useWorkspaces();
   const workspace = workspaces.data?.data.find((w) => w.id === ws);
-  useEffect(() => {
-    document.title = 'API keys · Parley';
-  }, []);
   if (workspaces.isPending) return <Loading />;
   if (!canManage(workspace?.role)) {
     return (

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useEffect } from 'react';
+import type { FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { type Data, post, type User } from '../../api.ts';
 import { useSetUser } from '../../session.ts';
@@ -20,9 +20,6 @@ export function AuthPage({ mode }: { mode: 'signin' | 'signup' }) {
   const signup = mode === 'signup';
   const next = nextPath(useSearchParams()[0].get('next'));
   const keepNext = next ? `?next=${encodeURIComponent(next)}` : '';
-  useEffect(() => {
-    document.title = signup ? 'Sign up · Parley' : 'Sign in · Parley';
-  }, [signup]);
   const submit = useMutation({
     mutationFn: (body: Record<string, string>) =>
       post<Data<{ user: User }>>(signup ? '/api/auth/signup' : '/api/auth/login', body),

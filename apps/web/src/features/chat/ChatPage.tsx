@@ -11,6 +11,7 @@ import {
 } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
 import { Empty, ErrorText, Loading } from '../../shell/ui.tsx';
+import { AssistantNav } from '../assistants/AssistantNav.tsx';
 import { Composer } from './Composer.tsx';
 import { MessageView } from './Messages.tsx';
 
@@ -36,11 +37,8 @@ export function ChatPage() {
   const list = conversations.data?.pages.flatMap((p) => p.data) ?? [];
   return (
     <section>
-      <p className="crumbs">
-        <Link to={`/w/${ws}/assistants`}>Assistants</Link> ›{' '}
-        <Link to={`/w/${ws}/assistants/${id}/knowledge`}>Knowledge</Link>
-      </p>
       <h1>Chat with {assistant.data?.data.name ?? 'the assistant'}</h1>
+      <AssistantNav ws={ws} id={id} />
       <ErrorText error={assistant.error} />
       <div className="chat">
         <aside aria-label="Conversations">

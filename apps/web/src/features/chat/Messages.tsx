@@ -1,4 +1,5 @@
 import type { Citation, ToolStep } from '../../api.ts';
+import { toolWords } from '../../shell/tool-words.ts';
 
 /** One chat message: text, then its tool steps and its numbered citations. */
 export function MessageView(props: {
@@ -17,9 +18,10 @@ export function MessageView(props: {
       {toolCalls && toolCalls.length > 0 && (
         <ul className="tools" aria-label="Tool steps">
           {toolCalls.map((t) => (
-            <li key={t.toolCallId}>
-              Used <code>{t.toolName}</code>
-              {t.result === undefined ? ' …' : ' ✓'}
+            // In words; the code name only in the tooltip, for whoever writes the prompt.
+            <li key={t.toolCallId} title={t.toolName}>
+              {toolWords(t.toolName, t.result === undefined)}
+              {t.result === undefined ? '…' : ' ✓'}
             </li>
           ))}
         </ul>

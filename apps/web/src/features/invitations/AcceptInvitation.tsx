@@ -1,6 +1,6 @@
 import type { AcceptedInvitation } from '@parley/server/src/api-types.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError, type Data, post, type User } from '../../api.ts';
 import { useSession, useSetUser } from '../../session.ts';
@@ -13,9 +13,6 @@ import './invite.css';
 export function AcceptInvitation() {
   const { token = '' } = useParams();
   const user = useSession().data;
-  useEffect(() => {
-    document.title = 'Join a workspace · Parley';
-  }, []);
   return user ? <Join token={token} user={user} /> : <SignedOut token={token} />;
 }
 

@@ -1,9 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { type Assistant, canManage, type Data, get, type OffsetPage } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
 import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
+import { AssistantNav } from '../assistants/AssistantNav.tsx';
 import { AddSource } from './AddSource.tsx';
 import { SearchBox } from './SearchBox.tsx';
 import { SourceList } from './SourceList.tsx';
@@ -44,11 +45,8 @@ export function KnowledgePage() {
   }, [page, offset]);
   return (
     <section>
-      <p className="crumbs">
-        <Link to={`/w/${ws}/assistants`}>Assistants</Link> ›{' '}
-        <Link to={`/w/${ws}/assistants/${id}/chat`}>Chat</Link>
-      </p>
       <h1>Knowledge of {assistant.data?.data.name ?? 'the assistant'}</h1>
+      <AssistantNav ws={ws} id={id} />
       <ErrorText error={assistant.error} />
       <div className="grid knowledge">
         <div>

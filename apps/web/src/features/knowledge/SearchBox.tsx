@@ -37,15 +37,35 @@ export function SearchBox({ assistantId }: { assistantId: string }) {
       )}
       {search.data && search.data.data.length > 0 && (
         <ol className="hits" aria-label="Search results">
-          {search.data.data.map((h) => (
+          {search.data.data.map((h, i, all) => (
             <li key={h.chunkId}>
               <strong>{h.heading || h.title}</strong>{' '}
-              <span className="muted">score {h.score.toFixed(3)}</span>
+              <Relevance score={h.score} best={all[0]?.score ?? 0} rank={i + 1} />
               <p>{h.content}</p>
             </li>
           ))}
         </ol>
       )}
     </div>
+  );
+}
+
+/**
+ * A hit's relevance as a bar against the best hit (ranks are the list's numbers); the raw score
+ * only in the tooltip. Scores have no unit a reader could use, only their order and spacing.
+ */
+function Relevance({ score, best, rank }: { score: number; best: number; rank: number }) {
+  const share = best > 0 ? Math.max(0, Math.min(1, score / best)) : 0;
+  return (
+    <meter
+      className="relevance"
+      min={0}
+      max={1}
+      value={share}
+      title={`Score ${score.toFixed(3)}`}
+      aria-label={
+        rank === 1 ? 'Relevance: best match' : `Relevance: ${Math.round(share * 100)}% of the best match`
+      }
+    />
   );
 }

@@ -21,9 +21,6 @@ export function MembersPage() {
   const me = useSession().data;
   const manage = canManage(workspace?.role);
   const [offset, setOffset] = useState(0);
-  useEffect(() => {
-    document.title = 'Members · Parley';
-  }, []);
   const list = useQuery({
     queryKey: ['members', ws, offset],
     queryFn: () => get<OffsetPage<Member>>(`/api/workspaces/${ws}/members?limit=${LIMIT}&offset=${offset}`),

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { api, canManage, type Data, get, patch } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
@@ -18,15 +18,9 @@ export function WebhookDetail() {
     queryFn: () => get<Data<Webhook>>(`${hooksPath(ws)}/${id}`),
     enabled: !role || canManage(role),
   });
-  const crumbs = (
-    <p className="crumbs">
-      <Link to={`/w/${ws}/webhooks`}>Webhooks</Link>
-    </p>
-  );
   if (role && !canManage(role)) {
     return (
       <section>
-        {crumbs}
         <h1>Webhook</h1>
         <p>Only owners and admins of this workspace can see and manage its webhooks.</p>
       </section>
@@ -36,7 +30,6 @@ export function WebhookDetail() {
   if (hook.error) {
     return (
       <section>
-        {crumbs}
         <h1>Webhook</h1>
         <ErrorText error={hook.error} />
       </section>
@@ -45,7 +38,6 @@ export function WebhookDetail() {
   const h = hook.data.data;
   return (
     <section>
-      {crumbs}
       <h1 className="wh-url">{h.url}</h1>
       <p>
         <span className={`badge ${h.active ? 'ready' : 'failed'}`}>{h.active ? 'active' : 'inactive'}</span>{' '}

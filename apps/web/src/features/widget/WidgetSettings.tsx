@@ -1,11 +1,12 @@
 import { DAILY_MESSAGE_QUOTA } from '@parley/server/src/features/widget/widget-quota.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { type Assistant, canManage, type Data, get, patch, type Workspace } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
 import { CopyButton } from '../../shell/CopyButton.tsx';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
+import { AssistantNav } from '../assistants/AssistantNav.tsx';
 import { type Draft, labelOf, sixDigits, splitKeys, toBody, toDraft, type WidgetConfig } from './types.ts';
 import { WidgetPreview } from './WidgetPreview.tsx';
 import './widget.css';
@@ -28,11 +29,8 @@ export function WidgetSettings() {
   const name = assistant.data?.data.name;
   const header = (
     <>
-      <p className="crumbs">
-        <Link to={`/w/${ws}/assistants`}>Assistants</Link> ›{' '}
-        <Link to={`/w/${ws}/assistants/${id}/chat`}>Chat</Link>
-      </p>
       <h1>Website widget{name ? ` of ${name}` : ''}</h1>
+      <AssistantNav ws={ws} id={id} />
     </>
   );
   if (!manager) {

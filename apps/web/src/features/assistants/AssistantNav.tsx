@@ -1,0 +1,24 @@
+import { NavLink } from 'react-router';
+import { canManage } from '../../api.ts';
+import { useWorkspaces } from '../../session.ts';
+
+/**
+ * The pages of one assistant, side by side (the breadcrumbs above lead up, these lead across):
+ * settings and the widget for owners and admins, knowledge and chat for everyone.
+ */
+export function AssistantNav({ ws, id }: { ws: string; id: string }) {
+  const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
+  const at = `/w/${ws}/assistants/${id}`;
+  return (
+    <nav aria-label="Assistant" className="subnav">
+      {canManage(role) && (
+        <NavLink to={at} end>
+          Settings
+        </NavLink>
+      )}
+      <NavLink to={`${at}/knowledge`}>Knowledge</NavLink>
+      <NavLink to={`${at}/chat`}>Chat</NavLink>
+      {canManage(role) && <NavLink to={`${at}/widget`}>Website widget</NavLink>}
+    </nav>
+  );
+}
