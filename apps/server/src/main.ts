@@ -1,17 +1,19 @@
 import { buildApp } from './app.ts';
 import { createContext, migrateDatabase, openConfiguredDatabase } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
+import { stopEventStreams } from './http/sse.ts';
 import { startJobs } from './jobs/catalog.ts';
 import { modelFor } from './providers/llm/index.ts';
 
-/** config → database → migrate → app → listen → jobs; SIGTERM drains (docs/configuration.md). */
+/** config → database → migrate → app → listen → jobs; SIGTERM drains (docs/deploy.md "Stopping"). */
 async function main() {
   const config = loadConfig();
   // A remote model that cannot be built (say, no key for the vendor's own host) stops the start
   // here, with the reason, rather than failing every chat later.
   modelFor(config.ai, { passages: [] });
   const database = await openConfiguredDatabase(config);
-  const { vector } = await migrateDatabase(database);
+  // On PostgreSQL under an advisory lock: replicas that start together apply them once.
+  const { vector, waited } = await migrateDatabase(database);
   const ctx = createContext(config, database);
   const app = await buildApp(ctx);
   // Work off the request path (jobs, credit alerts) logs through the app's logger.
@@ -25,37 +27,64 @@ async function main() {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const shown = config.publicBaseUrl ?? `http://localhost:${port}`;
   app.log.info(
-    { database: database.kind, vectorIndex: vector },
+    { database: database.kind, vectorIndex: vector, waitedForMigrationLock: waited },
     `Parley is running at ${shown} (database: ${database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'})`,
   );
   process.stdout.write(`\n  Parley is ready: ${shown}\n\n`);
 
+  // docs/deploy.md "Stopping": one grace for open requests, streams and jobs, then the pools close.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down: no new requests, finishing open ones');
+    const grace = config.shutdownGraceMs;
+    app.log.info({ signal, graceMs: grace }, 'shutting down: no new requests, finishing open ones');
+    // Live subscriptions never end by themselves: their final event now; their clients reconnect.
+    stopEventStreams(app, 'subscriptions');
+    // Replies still streaming near the end get their final event, with a second left to store
+    // what was generated; at the end, whatever is still open is closed.
+    const cut = setTimeout(
+      () => {
+        const count = stopEventStreams(app, 'all');
+        if (count > 0) app.log.warn({ streams: count }, 'grace period almost over; cutting open replies');
+      },
+      Math.max(grace - 1000, grace / 2),
+    );
     const force = setTimeout(() => {
       app.log.warn('grace period over; closing remaining connections');
       app.server.closeAllConnections();
-    }, config.shutdownGraceMs);
-    force.unref();
+    }, grace);
     try {
-      await app.close();
-      // Queued work stays queued: claims not finished within the grace expire and are retried.
-      if (!(await jobs.stop(config.shutdownGraceMs))) {
-        app.log.warn('grace period over; unfinished jobs are taken again once their claims expire');
-      }
+      await Promise.all([
+        app.close(),
+        // Queued work stays queued: claims not finished within the grace expire and are retried.
+        jobs.stop(grace).then((drained) => {
+          if (!drained)
+            app.log.warn('grace period over; unfinished jobs are taken again once their claims expire');
+        }),
+      ]);
       await ctx.limits.close();
       await ctx.fanout.close();
       await database.close();
+    } catch (err) {
+      app.log.error({ err }, 'error while shutting down');
     } finally {
+      clearTimeout(cut);
       clearTimeout(force);
       process.exit(0);
     }
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  // Under an npm script (`npm start`, `npm run start:prod`) npm forwards SIGTERM and SIGINT to
+  // this process; should npm itself die without forwarding (SIGKILL), the server would keep its
+  // port with no one to stop it, so it stops when its parent goes away.
+  if (process.env.npm_lifecycle_event) {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) void stop('parent exited');
+    }, 1000).unref();
+  }
 }
 
 main().catch((err) => {

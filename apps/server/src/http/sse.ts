@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 export type EventStream = {
   /** Writes one event as a JSON object on a `data:` line (docs/chat.md "Stream events"). */
@@ -33,6 +33,8 @@ export function openEventStream(
   const res = reply.raw;
   const abort = new AbortController();
   let open = true;
+  // Set when the server stops: nothing more is written but the final event; the handler still ends the response.
+  let cut = false;
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',
@@ -42,15 +44,35 @@ export function openEventStream(
   });
   if (!opts.headersWithFirstEvent) res.flushHeaders();
   const keepAlive = setInterval(() => {
-    if (open) res.write(': keep-alive\n\n');
+    if (open && !cut) res.write(': keep-alive\n\n');
   }, keepAliveMs);
   keepAlive.unref();
   const finish = () => {
     open = false;
     clearInterval(keepAlive);
+    streams.delete(entry);
   };
+  const streams = openStreams(reply.server);
+  const entry: OpenStream = {
+    reply: opts.headersWithFirstEvent === true,
+    stop() {
+      if (!open || cut) return;
+      if (entry.reply) {
+        // The reply is cut short: the final event, then the model call is aborted; the handler
+        // stores what was generated (as when the client leaves) and ends the response.
+        res.write(`data: ${JSON.stringify(RESTARTING_REPLY)}\n\n`);
+        cut = true;
+        abort.abort(new Error('server shutting down'));
+      } else {
+        res.write(`data: ${JSON.stringify(RESTARTING)}\n\n`);
+        finish();
+        res.end();
+      }
+    },
+  };
+  streams.add(entry);
   res.on('close', () => {
-    if (open) abort.abort(new Error('client disconnected'));
+    if (open && !cut) abort.abort(new Error('client disconnected'));
     finish();
   });
   // The first event leaves at once (time to first event is what a visitor feels): Node's HTTP
@@ -65,7 +87,7 @@ export function openEventStream(
     res.uncork();
   };
   const write = (json: string) => {
-    if (!open) return;
+    if (!open || cut) return;
     if (sent++ === 0) {
       res.write(`data: ${json}\n\n`);
       res.uncork();
@@ -87,7 +109,7 @@ export function openEventStream(
     sendEncoded: write,
     signal: abort.signal,
     get open() {
-      return open;
+      return open && !cut;
     },
     onClose(fn) {
       if (res.closed || res.destroyed) fn();
@@ -99,4 +121,48 @@ export function openEventStream(
       res.end();
     },
   };
+}
+
+/**
+ * What a stream says when the server stops (docs/deploy.md "Stopping"). A reply still streaming
+ * gets the `error` event of docs/chat.md "Stream events" (what was generated is stored as
+ * `partial`); a subscription (the widget's live events) gets `{type: "restarting"}` and is closed,
+ * and its client connects again (to another replica, or this one once it is back); what it missed
+ * is in the history.
+ */
+export const RESTARTING_REPLY = {
+  type: 'error',
+  error: 'The server is restarting. Please send your message again in a moment.',
+  code: 'service_unavailable:api',
+} as const;
+export const RESTARTING = { type: 'restarting' } as const;
+
+type OpenStream = { reply: boolean; stop(): void };
+
+/** Streams open per app, keyed by the Node server that every scope of the app shares. */
+const registry = new WeakMap<object, Set<OpenStream>>();
+
+function openStreams(app: FastifyInstance): Set<OpenStream> {
+  let set = registry.get(app.server);
+  if (!set) {
+    set = new Set();
+    registry.set(app.server, set);
+  }
+  return set;
+}
+
+/**
+ * On shutdown (main.ts): `subscriptions` closes the streams that never end by themselves, at once;
+ * `all` also cuts the replies still streaming (at the end of the grace). Returns how many were open.
+ */
+export function stopEventStreams(app: FastifyInstance, which: 'subscriptions' | 'all'): number {
+  const set = registry.get(app.server);
+  if (!set) return 0;
+  let count = 0;
+  for (const stream of [...set]) {
+    if (which === 'subscriptions' && stream.reply) continue;
+    stream.stop();
+    count++;
+  }
+  return count;
 }
