@@ -1,0 +1,267 @@
+/**
+ * Answer-quality benchmark (docs/performance.md "Answer quality"): loads a FAQ set through the API
+ * (one Q&A source per FAQ on one assistant, as a user would), asks every question through
+ * `GET /api/assistants/{id}/search` and scores the sources of the results: P@1, MRR@10, recall@5,
+ * beside a BM25 baseline computed here over the same FAQs (lower-cased `[a-z0-9]+` tokens, Porter
+ * stemmer, k1 1.2, b 0.75, question + answer). Also search latency p50/p95 (in-process requests,
+ * so it includes routing, auth and serialisation), and the offline responder: how often its
+ * answer cites the right FAQ, and how often it answers a question it cannot know (the FAQs are
+ * split in two halves on a second assistant: it knows the first half, the second half's questions
+ * are out of scope).
+ *
+ *   npx tsx bench/quality.ts                                          # PGlite
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/quality.ts  # scratch database
+ *   FAQ_SET=path/to/set.json npx tsx bench/quality.ts                 # any set of the same shape
+ *
+ * FAQ_SET defaults to ../shared/data/faq-retrieval/covid-faq.json; a set is
+ * `{name, faqs: [{id, question, answer}], queries: [{question, faqIds}]}`.
+ * QUALITY_RESPONDER=0 skips the responder part.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stemmer } from 'stemmer';
+import { buildApp } from '../apps/server/src/app.ts';
+import { createContext } from '../apps/server/src/bootstrap.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openDatabase } from '../apps/server/src/db/client.ts';
+import { migrateDatabase } from '../apps/server/src/db/migrate.ts';
+import { memberships, workspaces } from '../apps/server/src/db/schema/index.ts';
+import { ingestionStep } from '../apps/server/src/features/knowledge/ingestion/ingest.jobs.ts';
+import { answerFromPassages, NOT_FOUND } from '../apps/server/src/providers/llm/offline-answers.ts';
+import { scratchDatabase } from './support.ts';
+
+type Faq = { id: string; question: string; answer: string };
+type FaqSet = { name: string; faqs: Faq[]; queries: Array<{ question: string; faqIds: string[] }> };
+
+const defaultSet = fileURLToPath(new URL('../../shared/data/faq-retrieval/covid-faq.json', import.meta.url));
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+};
+
+/** The baseline: BM25 over question + answer, standard tokenizer and Porter stemmer. */
+export function bm25(faqs: Faq[], k1 = 1.2, b = 0.75) {
+  const tok = (s: string) => (s.toLowerCase().match(/[a-z0-9]+/g) ?? []).map((w) => stemmer(w));
+  const docs = faqs.map((f) => {
+    const tf = new Map<string, number>();
+    const words = tok(`${f.question} ${f.answer}`);
+    for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
+    return { id: f.id, tf, len: words.length };
+  });
+  const avg = docs.reduce((a, d) => a + d.len, 0) / Math.max(1, docs.length);
+  const df = new Map<string, number>();
+  for (const d of docs) for (const w of d.tf.keys()) df.set(w, (df.get(w) ?? 0) + 1);
+  const n = docs.length;
+  return (query: string): string[] => {
+    const terms = [...new Set(tok(query))];
+    const scored = docs.map((d) => {
+      let s = 0;
+      for (const t of terms) {
+        const f = d.tf.get(t);
+        if (!f) continue;
+        const dft = df.get(t) ?? 0;
+        const idf = Math.log(1 + (n - dft + 0.5) / (dft + 0.5));
+        s += (idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * d.len) / avg));
+      }
+      return { id: d.id, s };
+    });
+    return scored
+      .filter((x) => x.s > 0)
+      .sort((a, c) => c.s - a.s || (a.id < c.id ? -1 : 1))
+      .map((x) => x.id);
+  };
+}
+
+type Scores = { p1: number; mrr10: number; r5: number };
+function score(rankings: Array<{ got: string[]; right: string[] }>): Scores {
+  let p1 = 0;
+  let mrr = 0;
+  let r5 = 0;
+  for (const { got, right } of rankings) {
+    const ok = new Set(right);
+    // a FAQ counts once (its first passage), so a source's later chunks do not push others down
+    const firsts = [...new Set(got)];
+    const at = firsts.slice(0, 10).findIndex((id) => ok.has(id));
+    if (at === 0) p1++;
+    if (at >= 0) mrr += 1 / (at + 1);
+    if (at >= 0 && at < 5) r5++;
+  }
+  const n = Math.max(1, rankings.length);
+  return { p1: p1 / n, mrr10: mrr / n, r5: r5 / n };
+}
+
+export async function runQualityBench() {
+  const setPath = process.env.FAQ_SET ?? defaultSet;
+  if (!existsSync(setPath)) throw new Error(`FAQ set not found: ${setPath} (set FAQ_SET)`);
+  const set = JSON.parse(readFileSync(setPath, 'utf8')) as FaqSet;
+  const scratch = process.env.DATABASE_URL
+    ? await scratchDatabase(process.env.DATABASE_URL, 'quality')
+    : null;
+  const database = scratch
+    ? await openDatabase({ kind: 'postgres', url: scratch.url, poolSize: 5 })
+    : await openDatabase({ kind: 'pglite' });
+  await migrateDatabase(database);
+  const config = loadConfig({
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'parley-quality-')),
+    LOG_LEVEL: 'silent',
+    PUBLIC_BASE_URL: 'http://parley.bench',
+    API_RATE_LIMIT_PER_MINUTE: '1000000',
+    REDIS_URL: '',
+  });
+  const ctx = createContext(config, database);
+  const app = await buildApp(ctx, { logger: false });
+  await app.ready();
+  const call = async (method: 'GET' | 'POST', url: string, cookie?: string, payload?: unknown) => {
+    const res = await app.inject({
+      method,
+      url,
+      headers: { origin: 'http://parley.bench', ...(cookie ? { cookie } : {}) },
+      ...(payload ? { payload: payload as object } : {}),
+    });
+    if (res.statusCode >= 300)
+      throw new Error(`${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+    return res;
+  };
+  try {
+    const signup = await call('POST', '/api/auth/signup', undefined, {
+      email: 'quality@example.com',
+      password: 'correct horse battery',
+      name: 'Quality',
+    });
+    const token = signup.cookies.find((c) => c.name === 'parley.session-token')!.value;
+    const cookie = `parley.session-token=${token}`;
+    const userId = signup.json().data.user.id as string;
+    // the workspace is a fixture (as in the tests); everything else goes through the API
+    await ctx.db.insert(workspaces).values({
+      ...{ id: 'ws_quality', name: 'Quality', slug: 'quality', ownerId: userId },
+      ...{ plan: 'enterprise', billingStatus: 'active' },
+    });
+    await ctx.db.insert(memberships).values({ workspaceId: 'ws_quality', userId, role: 'owner' });
+    const assistant = async (name: string, faqs: Faq[]) => {
+      const id = (await call('POST', '/api/assistants', cookie, { workspaceId: 'ws_quality', name })).json()
+        .data.id as string;
+      const faqOf = new Map<string, string>();
+      for (const f of faqs) {
+        const src = await call('POST', `/api/assistants/${id}/sources`, cookie, {
+          type: 'qa',
+          name: `FAQ ${f.id}`,
+          pairs: [{ question: f.question, answer: f.answer }],
+        });
+        faqOf.set(src.json().data.id, f.id);
+      }
+      return { id, faqOf };
+    };
+    const t0 = performance.now();
+    const all = await assistant('All FAQs', set.faqs);
+    while ((await ingestionStep(ctx, 4)) > 0);
+    const ingestMs = performance.now() - t0;
+    const search = async (a: { id: string; faqOf: Map<string, string> }, q: string, k = 10) => {
+      const res = await call(
+        'GET',
+        `/api/assistants/${a.id}/search?q=${encodeURIComponent(q)}&k=${k}`,
+        cookie,
+      );
+      return (res.json().data as Array<Record<string, unknown>>).map((h) => ({
+        ...h,
+        faq: a.faqOf.get(h.sourceId as string) ?? '?',
+      }));
+    };
+
+    await search(all, set.queries[0]?.question ?? 'warm up');
+    const latency: number[] = [];
+    const ours: Array<{ got: string[]; right: string[] }> = [];
+    for (const q of set.queries) {
+      const s = performance.now();
+      const hits = await search(all, q.question);
+      latency.push(performance.now() - s);
+      ours.push({ got: hits.map((h) => h.faq), right: q.faqIds });
+    }
+    const baseline = bm25(set.faqs);
+    const base = set.queries.map((q) => ({ got: baseline(q.question), right: q.faqIds }));
+    const mine = score(ours);
+    const theirs = score(base);
+    const fmt = (s: Scores) =>
+      `P@1 ${s.p1.toFixed(3)}  MRR@10 ${s.mrr10.toFixed(3)}  recall@5 ${s.r5.toFixed(3)}`;
+    console.log(
+      `quality: ${set.name}, ${set.faqs.length} FAQs, ${set.queries.length} questions, ${database.kind}, embedder ${ctx.embedder.id}`,
+    );
+    console.log(`  search  ${fmt(mine)}`);
+    console.log(`  BM25    ${fmt(theirs)}`);
+    console.log(
+      `  P@1 vs BM25: ${((mine.p1 / Math.max(1e-9, theirs.p1) - 1) * 100).toFixed(1)}% (target >= +10%); search p50 ${pct(latency, 50).toFixed(1)} ms, p95 ${pct(latency, 95).toFixed(1)} ms; ingested in ${(ingestMs / 1000).toFixed(1)} s`,
+    );
+    const results: Record<string, unknown> = {
+      set: set.name,
+      database: database.kind,
+      embedder: ctx.embedder.id,
+      search: mine,
+      bm25: theirs,
+      searchP50: pct(latency, 50),
+      searchP95: pct(latency, 95),
+    };
+
+    if (process.env.QUALITY_RESPONDER !== '0') {
+      // The offline responder on the same retrieval the chat uses: in scope (every FAQ known),
+      // and out of scope (an assistant that knows only the first half, asked the second half's questions).
+      const half = Math.ceil(set.faqs.length / 2);
+      const known = new Set(set.faqs.slice(0, half).map((f) => f.id));
+      const firstHalf = await assistant('First half', set.faqs.slice(0, half));
+      while ((await ingestionStep(ctx, 4)) > 0);
+      const respond = async (a: typeof all, q: string) => {
+        const hits = await search(a, q, 5);
+        const passages = hits.map((h, i) => ({
+          index: i + 1,
+          chunkId: h.chunkId as string,
+          sourceId: h.sourceId as string,
+          title: h.title as string,
+          url: null,
+          content: h.content as string,
+        }));
+        const reply = answerFromPassages(q, passages);
+        const cited = reply === NOT_FOUND ? null : /\[(\d+)\]/.exec(reply)?.[1];
+        return { faq: cited ? hits[Number(cited) - 1]?.faq : undefined };
+      };
+      let answered = 0;
+      let right = 0;
+      for (const q of set.queries) {
+        const r = await respond(all, q.question);
+        if (r.faq) answered++;
+        if (r.faq && q.faqIds.includes(r.faq)) right++;
+      }
+      const outside = set.queries.filter((q) => q.faqIds.every((id) => !known.has(id)));
+      let wrongly = 0;
+      for (const q of outside) if ((await respond(firstHalf, q.question)).faq) wrongly++;
+      const inside = set.queries.filter((q) => q.faqIds.some((id) => known.has(id)));
+      let insideRight = 0;
+      for (const q of inside) {
+        const r = await respond(firstHalf, q.question);
+        if (r.faq && q.faqIds.includes(r.faq)) insideRight++;
+      }
+      const responder = {
+        answered: answered / set.queries.length,
+        citesRight: right / set.queries.length,
+        halfCitesRight: insideRight / Math.max(1, inside.length),
+        outOfScopeAnswered: wrongly / Math.max(1, outside.length),
+      };
+      console.log(
+        `  responder: answers ${(responder.answered * 100).toFixed(1)}%, cites the right FAQ ${(responder.citesRight * 100).toFixed(1)}%; half-known assistant: right ${(responder.halfCitesRight * 100).toFixed(1)}% of ${inside.length} in-scope, answers ${(responder.outOfScopeAnswered * 100).toFixed(1)}% of ${outside.length} out-of-scope (lower is better)`,
+      );
+      results.responder = responder;
+    }
+    return results;
+  } finally {
+    await app.close();
+    await ctx.jobs.stop(1000).catch(() => undefined);
+    await ctx.limits.close();
+    await ctx.fanout.close();
+    await database.close();
+    await scratch?.drop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await runQualityBench(), null, 2));
+}
