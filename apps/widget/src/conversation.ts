@@ -1,7 +1,7 @@
 import { ApiError, type HistoryMessage } from './api.ts';
 import { LiveUpdates } from './live.ts';
 import { differs, drawBody, drawItem, type Item, itemFrom, type Rating } from './message-view.ts';
-import { friendly, toolStep } from './messages.ts';
+import { friendly, toolStep, waitText } from './messages.ts';
 import type { View } from './view.ts';
 import type { Widget } from './widget.ts';
 
@@ -229,8 +229,11 @@ export class Conversation {
     const e = err instanceof ApiError ? err : new ApiError(-1, '', '');
     if (lost) {
       if (e.status === 429 && e.details.quota === undefined) {
-        this.queue(text, Date.now() + (e.retryAfter || 10) * 1000, lost);
-        w.alert(friendly(e));
+        const wait = e.retryAfter || 10;
+        this.queue(text, Date.now() + wait * 1000, lost);
+        w.alert(
+          `You're sending messages a little fast. Your message will be sent by itself in ${waitText(wait)}.`,
+        );
         return;
       }
       // 401: the token is no longer good; 400 without field errors: the session has ended (after
@@ -294,6 +297,20 @@ export class Conversation {
       void this.deliver(text, false, item);
     };
     tick();
+  }
+
+  /** The chat ended while a message waited: it goes back into the box instead of a new session. */
+  unqueue() {
+    const item = this.pending;
+    if (!item) return;
+    clearTimeout(this.waiting);
+    this.waiting = 0;
+    this.pending = undefined;
+    this.items = this.items.filter((i) => i !== item);
+    this.draw();
+    this.v.send.disabled = false;
+    this.w.store.update({ queued: undefined });
+    if (!this.v.input.value) this.v.input.value = item.content;
   }
 
   private async rate(item: Item, rating: Rating) {

@@ -18,7 +18,7 @@ export function friendly(err: unknown): string {
     return 'Our assistant has answered all the messages it can for today. Please come back tomorrow.';
   }
   if (err.status === 429) {
-    return `You're sending messages a little fast. Your message will be sent by itself in ${waitText(err.retryAfter || 10)}.`;
+    return `You're sending messages a little fast. Please wait ${waitText(err.retryAfter || 10)} and try again.`;
   }
   if (err.status === 403) return "Chat isn't available on this website right now.";
   if (err.code === 'not_found:widget') return 'Chat is closed right now. Please come back later.';

@@ -284,6 +284,7 @@ export class Widget {
   showEnded(focus: boolean) {
     const view = this.view;
     if (!view) return;
+    this.chat?.unqueue();
     this.forget();
     view.endButton.hidden = true;
     view.compose.hidden = true;

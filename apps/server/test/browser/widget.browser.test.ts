@@ -174,6 +174,37 @@ describe.skipIf(!hasChromium)('the widget on a customer page', { timeout: 90_000
     await context.close();
   });
 
+  it('starts no session on load; the lead form, sent before any message, starts it', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const posts: string[] = [];
+    page.on(
+      'request',
+      (r) => r.method() === 'POST' && posts.push(new URL(r.url()).pathname.split('/').pop()!),
+    );
+    const ui = widget(page);
+    await page.goto(site.url(asst));
+    await ui.launcher.click();
+    const lead = page.getByRole('form', { name: 'Leave your details' });
+    await lead.waitFor();
+    expect(await storedSession(page, asst)).toBeUndefined();
+    expect(posts).toEqual([]);
+    await lead.getByLabel('Email *').fill('grace@example.com');
+    await lead.getByRole('button', { name: 'Send' }).click();
+    await page.getByText("Thanks! We'll be in touch.").waitFor();
+    expect(posts).toEqual(['init', 'lead']);
+    const sessionId = await storedSession(page, asst);
+    const [session] = await t.ctx.db.select().from(widgetSessions).where(eq(widgetSessions.id, sessionId));
+    const [contact] = await t.ctx.db.select().from(contacts).where(eq(contacts.id, session!.contactId!));
+    expect(contact?.email).toBe('grace@example.com');
+    // The first message goes into that same session.
+    await ask(page, 'How long do refunds take?');
+    await answerTo(page, 'Refunds reach your card').waitFor();
+    expect(await storedSession(page, asst)).toBe(sessionId);
+    expect(posts).toEqual(['init', 'lead', 'chat']);
+    await context.close();
+  });
+
   it('works from the keyboard: Tab reaches the launcher, Enter opens and sends, Shift+Enter breaks a line, Escape closes', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
