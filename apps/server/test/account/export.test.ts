@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { personalToken, signupUser, type TestUser } from '../support/factories.ts';
+import { chat } from '../chat/helpers.ts';
+import { createAssistant, personalToken, signupUser, type TestUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
 import { addMember, insertWorkspace } from '../support/world.ts';
@@ -58,6 +59,60 @@ describe('POST /api/account/export and GET /api/account/exports/:token', () => {
     expect(dl.body).not.toContain(String(pat.authorization).slice(7));
     expect(dl.body).not.toMatch(/\$argon2/);
     expect(body.sessions.length).toBeGreaterThan(0);
+  });
+
+  it('includes the internal chats the user started, with their messages, and their replies as an agent', async () => {
+    const u = await signupUser(t, { name: 'Chatter' });
+    const boss = await signupUser(t, { name: 'Boss' });
+    const ws = await insertWorkspace(t, boss, { name: 'Shared' });
+    await addMember(t, ws, u, 'member');
+    const asst = await createAssistant(t, boss, ws);
+    const own = await chat(t, u, { assistantId: asst, content: 'What are your opening hours?' });
+    const handed = await chat(t, u, { assistantId: asst, content: 'I want to talk to a human' });
+    const theirs = await chat(t, boss, { assistantId: asst, content: 'A private question of the boss' });
+    // The boss answers the handed-off chat from the inbox as a person.
+    const reply = await t.request({
+      method: 'POST',
+      url: `/api/inbox/conversations/${handed.conversationId}/messages`,
+      headers: boss.headers,
+      payload: { content: 'Boss here, how can I help?' },
+    });
+    expect(reply.statusCode, reply.body).toBe(201);
+
+    const mine = (
+      await t.request({ method: 'GET', url: (await requestExport(u)).link, headers: u.headers })
+    ).json();
+    expect(mine.conversations.map((c: { id: string }) => c.id)).toEqual([
+      own.conversationId,
+      handed.conversationId,
+    ]);
+    expect(JSON.stringify(mine)).not.toContain(theirs.conversationId as string);
+    const first = mine.conversations[0];
+    expect(first).toMatchObject({ channel: 'chat', assistantId: asst, workspaceId: ws });
+    expect(first.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
+      ['user', 'What are your opening hours?'],
+      ['assistant', expect.any(String)],
+    ]);
+    // The agent's reply is in the chat it was written in (the user's own conversation).
+    expect(mine.conversations[1].messages.at(-1)).toMatchObject({
+      role: 'agent',
+      content: 'Boss here, how can I help?',
+    });
+    expect(mine.agentMessages).toEqual([]);
+
+    const bosses = (
+      await t.request({ method: 'GET', url: (await requestExport(boss)).link, headers: boss.headers })
+    ).json();
+    expect(bosses.agentMessages).toEqual([
+      expect.objectContaining({
+        role: 'agent',
+        content: 'Boss here, how can I help?',
+        conversationId: handed.conversationId,
+        workspaceId: ws,
+        channel: 'chat',
+      }),
+    ]);
+    expect(bosses.conversations.map((c: { id: string }) => c.id)).toEqual([theirs.conversationId]);
   });
 
   it('404 for another user, an unknown, malformed or expired token', async () => {

@@ -8,6 +8,7 @@ import { addDays, now } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { toUser } from '../auth/auth.schemas.ts';
 import { getUser, listPersonalTokens } from '../auth/auth.service.ts';
+import { conversationsForExport } from '../conversations/conversations.service.ts';
 import * as repo from './account.repo.ts';
 
 /** A download link lives this long; a user keeps at most this many exports (older ones are removed). */
@@ -17,7 +18,7 @@ const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * Sections of the export. Each later feature that holds a user's data (conversations, ...) adds
- * one line here calling its own service (docs/accounts.md "Data export": conversations are planned).
+ * one line here calling its own service (docs/accounts.md "Data export").
  */
 type Section = (ctx: AppContext, userId: string) => Promise<unknown>;
 const sections: Record<string, Section> = {
@@ -40,6 +41,10 @@ const sections: Record<string, Section> = {
       createdAt: iso(t.createdAt),
       lastUsedAt: isoOrNull(t.lastUsedAt),
     })),
+  // The internal chats the user started, with their messages, and the replies they wrote as a
+  // human agent in the inbox (docs/accounts.md "Data export").
+  conversations: async (ctx, userId) => (await conversationsForExport(ctx, userId)).conversations,
+  agentMessages: async (ctx, userId) => (await conversationsForExport(ctx, userId)).agentMessages,
   sessions: async (ctx, userId) =>
     (await repo.listSessions(ctx.db, userId)).map((s) => ({
       id: s.id,

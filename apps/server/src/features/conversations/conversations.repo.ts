@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
 import { conversations, events, messages } from '../../db/schema/index.ts';
@@ -217,4 +217,33 @@ export async function recentMessages(
     .where(and(eq(messages.workspaceId, workspaceId), eq(messages.conversationId, conversationId)))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(limit);
+}
+
+/** The internal chats a user started (the account export), oldest first. */
+export async function chatsStartedBy(db: Executor, userId: string) {
+  return db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.startedBy, userId), eq(conversations.channel, 'chat')))
+    .orderBy(asc(conversations.createdAt), asc(conversations.id));
+}
+
+/** Every message of the given conversations, oldest first. */
+export async function messagesOfConversations(db: Executor, conversationIds: string[]) {
+  if (conversationIds.length === 0) return [];
+  return db
+    .select()
+    .from(messages)
+    .where(inArray(messages.conversationId, conversationIds))
+    .orderBy(asc(messages.createdAt), asc(messages.id));
+}
+
+/** The replies a user wrote as a human agent, in any conversation (the account export). */
+export async function agentMessagesBy(db: Executor, userId: string) {
+  return db
+    .select({ message: messages, workspaceId: conversations.workspaceId, channel: conversations.channel })
+    .from(messages)
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(and(eq(messages.authorId, userId), eq(messages.role, 'agent')))
+    .orderBy(asc(messages.createdAt), asc(messages.id));
 }

@@ -311,3 +311,30 @@ export async function postAgentMessage(
   ]);
   return row;
 }
+
+/**
+ * A user's own conversation data for the account export (docs/accounts.md "Data export"): the
+ * internal chats they started with every message, and the replies they wrote as a human agent.
+ */
+export async function conversationsForExport(ctx: AppContext, userId: string) {
+  const chats = await repo.chatsStartedBy(ctx.db, userId);
+  const rows = await repo.messagesOfConversations(
+    ctx.db,
+    chats.map((c) => c.id),
+  );
+  const byConversation = new Map<string, ReturnType<typeof toMessage>[]>();
+  for (const m of rows) {
+    const list = byConversation.get(m.conversationId) ?? [];
+    list.push(toMessage(m));
+    byConversation.set(m.conversationId, list);
+  }
+  const agent = await repo.agentMessagesBy(ctx.db, userId);
+  return {
+    conversations: chats.map((c) => ({ ...toConversation(c), messages: byConversation.get(c.id) ?? [] })),
+    agentMessages: agent.map((r) => ({
+      ...toMessage(r.message),
+      workspaceId: r.workspaceId,
+      channel: r.channel,
+    })),
+  };
+}
