@@ -5,7 +5,7 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
-import { type RedisHealthLog, watchRedis } from '../lib/redis-health.ts';
+import { closeRedis, type RedisHealthLog, watchRedis } from '../lib/redis-health.ts';
 import { AppError, type ErrorCode } from './errors.ts';
 
 export type RateLimits = {
@@ -86,7 +86,7 @@ export function createRateLimits(opts: RateLimitOptions): RateLimits {
     close: async () => {
       await connected;
       health?.close();
-      if (redis) await redis.quit().catch(() => redis.disconnect());
+      if (redis) await closeRedis(redis);
     },
   };
 }

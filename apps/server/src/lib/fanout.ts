@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { type RedisHealthLog, watchRedis } from './redis-health.ts';
+import { closeRedis, type RedisHealthLog, watchRedis } from './redis-health.ts';
 
 export type Listener = (payload: unknown) => void;
 
@@ -114,7 +114,7 @@ export function createFanout(opts: { redisUrl?: string; log?: RedisHealthLog }):
       const { pub, sub, health } = clients;
       clients = undefined;
       health.close();
-      await Promise.all([pub.quit().catch(() => pub.disconnect()), sub.quit().catch(() => sub.disconnect())]);
+      await Promise.all([closeRedis(pub), closeRedis(sub)]);
     },
   };
 }

@@ -102,3 +102,21 @@ export function watchRedis(
     },
   };
 }
+
+/**
+ * Closes a connection without waiting on a Redis that is away: QUIT when it is connected (at most
+ * a second), else drop it (a QUIT queued for a Redis that never returns would hold a shutdown).
+ */
+export async function closeRedis(connection: Redis): Promise<void> {
+  if (connection.status === 'end') return;
+  if (connection.status === 'ready') {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, 1000);
+    });
+    await Promise.race([connection.quit().catch(() => undefined), late]);
+    clearTimeout(timer);
+  }
+  // QUIT may have ended it meanwhile (status is read again: TypeScript narrowed it above).
+  if ((connection.status as string) !== 'end') connection.disconnect();
+}

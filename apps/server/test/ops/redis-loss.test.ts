@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signupUser, type TestUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { freePort } from '../support/pg-cluster.ts';
 import { hasRedisServer, type RedisServer, startRedisServer } from '../support/redis-server.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -149,6 +150,36 @@ describe.skipIf(!hasRedisServer())(
       for (const t of [one, two]) {
         expect(count(t, 'warn', /^Redis unreachable/)).toBe(2);
         expect(count(t, 'info', /^Redis is back/)).toBe(2);
+      }
+    });
+
+    it('an instance started while Redis is away serves, warns once, and closes without waiting for it', async () => {
+      const nowhere = `redis://127.0.0.1:${await freePort()}`;
+      const t = await createTestApp({ REDIS_URL: nowhere, AUTH_RATE_LIMIT_PER_MINUTE: '5' });
+      const lines: Line[] = [];
+      t.ctx.log.attach({
+        info: (_o, msg) => lines.push({ level: 'info', msg }),
+        warn: (_o, msg) => lines.push({ level: 'warn', msg }),
+        error: (_o, msg) => lines.push({ level: 'error', msg }),
+      });
+      try {
+        const ip = freshIp();
+        const statuses: number[] = [];
+        for (let i = 0; i < 6; i++) statuses.push(await signIn(t, ip));
+        expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+        const local = await crosses(t, t, 'alone');
+        expect(local.got).toEqual([{ n: 1 }]);
+        local.off();
+        await waitFor(
+          () =>
+            lines.filter((l) => l.level === 'warn' && /^Redis unreachable: live fan-out/.test(l.msg))
+              .length === 1,
+          5000,
+          'the fan-out warning',
+        );
+      } finally {
+        // Resolves although a QUIT could never be answered (a process's shutdown must not hang on it).
+        await t.close();
       }
     });
   },
