@@ -296,9 +296,10 @@ describe.skipIf(!onPostgres() || !canRunPrivateCluster())(
           !(o.status === 503 && o.code === 'service_unavailable:api' && /^\d+$/.test(o.retryAfter ?? '')),
       );
       expect(bad).toEqual([]);
-      // A chat stream that failed after it started says so in its last event.
+      // A chat stream that failed after it started says so in its last event, as an outage.
       for (const o of outcomes.filter((x) => x.kind === 'chat' && x.status === 200)) {
         expect(o.last === 'finish' || o.last === 'error', JSON.stringify(o)).toBe(true);
+        if (o.last === 'error') expect(o.code).toBe('service_unavailable:api');
       }
       const gap = outcomes.filter((o) => o.status === 503);
       expect(gap.length).toBeGreaterThan(0);

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { isDatabaseUnavailable } from '../../db/client.ts';
 import { openEventStream } from '../../http/sse.ts';
 import { trackStream } from '../../lib/metrics.ts';
 import { runReply } from './engine.ts';
@@ -34,6 +35,17 @@ export async function streamTurn(
     await runReply(ctx, turn, send, stream.signal, log);
   } catch (err) {
     // The stream has started: a failure can only be told as an `error` event (docs/chat.md "Stream events").
+    // The database out of reach (a restart, a failover) is not a bug: the client retries shortly
+    // (docs/configuration.md "When PostgreSQL or Redis goes away").
+    if (isDatabaseUnavailable(err)) {
+      log.warn({ err, conversationId: turn.conversation.id }, 'chat reply failed: database unavailable');
+      send({
+        type: 'error',
+        error: 'The service is briefly unavailable. Please send your message again in a moment.',
+        code: 'service_unavailable:api',
+      });
+      return;
+    }
     log.error({ err, conversationId: turn.conversation.id }, 'chat reply failed');
     send({
       type: 'error',
