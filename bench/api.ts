@@ -23,7 +23,7 @@ export type ApiBenchOptions = {
 };
 
 /** Starts a target process, its output into a file (the app logs every request at info, as in production). */
-async function startTarget(
+export async function startTarget(
   args: string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
@@ -49,9 +49,14 @@ async function startTarget(
   }
 }
 
-type Sample = { rps: number; p50: number; p99: number; requests: number };
+export type Sample = { rps: number; p50: number; p99: number; requests: number };
 
-async function sample(url: string, headers: Record<string, string>, connections: number, seconds: number) {
+export async function sample(
+  url: string,
+  headers: Record<string, string>,
+  connections: number,
+  seconds: number,
+) {
   const r = await autocannon({ url, headers, connections, duration: seconds });
   if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) {
     throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
@@ -59,7 +64,7 @@ async function sample(url: string, headers: Record<string, string>, connections:
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total };
 }
 
-const median = (xs: number[]) => {
+export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;

@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: every benchmark, each reporting against a floor or target measured in the same
- * run. BENCH_ONLY picks some (comma-separated: api, webhooks, knowledge, quality, chat, widget; default all).
+ * run. BENCH_ONLY picks some (comma-separated: api, webhooks, knowledge, quality, chat, widget,
+ * hostile; default all). Hostile: HOSTILE_PDF_MB (50), with the API's BENCH_* settings.
  * API: BENCH_DURATION (seconds per measurement, default 8), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50).
  * Knowledge: KB_TOTAL (100000), KB_NAMESPACE (10000), KB_QUERIES (200); see docs/performance.md.
  * Quality: FAQ_SET (a FAQ set file; default the development set), QUALITY_RESPONDER (0 skips it).
@@ -11,7 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { runApiBench } from './api.ts';
 
 const only = new Set(
-  (process.env.BENCH_ONLY ?? 'api,webhooks,knowledge,quality,chat,widget').split(',').map((s) => s.trim()),
+  (process.env.BENCH_ONLY ?? 'api,webhooks,knowledge,quality,chat,widget,hostile')
+    .split(',')
+    .map((s) => s.trim()),
 );
 
 if (only.has('api')) {
@@ -23,9 +26,11 @@ if (only.has('api')) {
 }
 
 // The others run as their own processes (the webhook bench sets up its TLS trust at start).
-for (const name of ['webhooks', 'knowledge', 'quality', 'chat', 'widget'] as const) {
+const scripts = ['webhooks', 'knowledge', 'quality', 'chat', 'widget', 'hostile'] as const;
+for (const name of scripts) {
   if (!only.has(name)) continue;
-  const script = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
+  const file = name === 'hostile' ? 'hostile-files' : name;
+  const script = fileURLToPath(new URL(`./${file}.ts`, import.meta.url));
   const r = spawnSync(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit', env: process.env });
   if (r.status !== 0) process.exitCode = r.status ?? 1;
 }

@@ -108,6 +108,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     dataDir: opts.dataDir,
     loadDataDir: opts.loadDataDir,
     extensions: { vector },
+    // bytea through Buffer's native hex codec: PGlite's own converts byte by byte in JavaScript,
+    // which held the event loop for 24 s storing a 50 MB upload (docs/performance.md "Hostile
+    // files during the API benchmark").
+    serializers: { [BYTEA_OID]: byteaToHex },
+    parsers: { [BYTEA_OID]: byteaFromHex },
   });
   const db = drizzlePglite(pglite, { schema }) as unknown as Db;
   return {
@@ -120,6 +125,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     close: () => pglite.close(),
   };
 }
+
+const BYTEA_OID = 17;
+const byteaToHex = (v: unknown): string => {
+  if (!(v instanceof Uint8Array)) throw new Error('Invalid input for bytea type');
+  return `\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}`;
+};
+const byteaFromHex = (v: string): Buffer => Buffer.from(v.slice(2), 'hex');
 
 /** Postgres error code of a driver error, if any (23505 unique violation, ...). */
 export function pgErrorCode(err: unknown): string | undefined {

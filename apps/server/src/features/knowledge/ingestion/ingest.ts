@@ -54,10 +54,10 @@ const loaders: Partial<Record<repo.SourceRow['type'], DocumentLoader>> = {
     }
   },
   file: async (ctx, s) => {
-    const file = await repo.findSourceFile(ctx.db, s.id);
+    const file = await repo.readSourceFile(ctx.db, s.id);
     if (!file) throw new IngestError('The uploaded file is missing');
     const kind = detectKind(file.filename, file.mimeType);
-    const parsed = await parseFileIsolated(file.content, kind, parseLimits(ctx));
+    const parsed = await parseFileIsolated(file.content, kind, parseLimits(ctx), { transfer: true });
     return [{ text: parsed.text, title: parsed.title ?? file.filename, url: null }];
   },
 };

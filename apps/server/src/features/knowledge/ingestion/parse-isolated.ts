@@ -46,10 +46,21 @@ function tsBootstrap(target: string): string {
   return `import(${JSON.stringify(api)}).then(({ register }) => { register(); return import(${JSON.stringify(target)}); });`;
 }
 
-export function parseFileIsolated(content: Buffer, kind: FileKind, limits: ParseLimits): Promise<Parsed> {
-  // A copy in an ArrayBuffer of its own, moved (not copied again) into the worker.
-  const bytes = new Uint8Array(content.byteLength);
-  bytes.set(content);
+/**
+ * `transfer`: the caller hands `content` over (it is detached afterwards) when it fills an
+ * ArrayBuffer of its own, which then moves to the worker without a copy.
+ */
+export function parseFileIsolated(
+  content: Buffer,
+  kind: FileKind,
+  limits: ParseLimits,
+  { transfer = false } = {},
+): Promise<Parsed> {
+  const whole = content.byteOffset === 0 && content.byteLength === content.buffer.byteLength;
+  const bytes =
+    transfer && whole && content.buffer instanceof ArrayBuffer
+      ? new Uint8Array(content.buffer)
+      : Uint8Array.from(content);
   const input: ParseInput = {
     bytes,
     kind,
@@ -63,7 +74,7 @@ export function parseFileIsolated(content: Buffer, kind: FileKind, limits: Parse
     const worker = new Worker(entry.url, {
       eval: entry.eval,
       workerData: input,
-      transferList: [bytes.buffer],
+      transferList: [bytes.buffer as ArrayBuffer],
       resourceLimits: {
         maxOldGenerationSizeMb: limits.memoryMb,
         maxYoungGenerationSizeMb: Math.min(32, Math.max(4, Math.floor(limits.memoryMb / 8))),

@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+import { constants, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ArchiveLimits } from './archive.ts';
 import { CorruptFileError, FileLimitError, UnsupportedFileError } from './file-errors.ts';
@@ -11,6 +13,16 @@ export type ParseInput = { bytes: Uint8Array; kind: FileKind; limits: ArchiveLim
 export type ParseOutput =
   | { ok: true; text: string; title?: string }
   | { ok: false; type: 'limit' | 'corrupt' | 'unsupported' | 'unexpected'; message: string };
+
+// Below the server's priority: on a busy machine the event loop gets the CPU first and a parse
+// takes longer, within its time limit. Linux renices one thread by its id (/proc/thread-self);
+// elsewhere the worker keeps the process's priority.
+try {
+  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  if (Number.isInteger(tid) && tid > 0) setPriority(tid, constants.priority.PRIORITY_BELOW_NORMAL);
+} catch {
+  // not Linux, or not allowed: parse at normal priority
+}
 
 const input = workerData as ParseInput;
 let out: ParseOutput;

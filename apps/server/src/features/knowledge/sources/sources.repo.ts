@@ -31,9 +31,40 @@ export async function insertSourceFile(db: Executor, row: typeof sourceFiles.$in
   await db.insert(sourceFiles).values(row);
 }
 
-export async function findSourceFile(db: Executor, sourceId: string) {
-  const [row] = await db.select().from(sourceFiles).where(eq(sourceFiles.sourceId, sourceId)).limit(1);
-  return row;
+/** Bytes read per query when a stored file is read back (readSourceFile). */
+export const FILE_READ_SLICE = 1024 * 1024;
+
+/**
+ * A stored file, its bytes read one slice per query: a 50 MB file in one row would hold the
+ * event loop while the driver decodes it (PGlite decodes in this process; docs/performance.md
+ * "Hostile files during the API benchmark"), one MB at a time leaves room for other requests.
+ */
+export async function readSourceFile(db: Executor, sourceId: string) {
+  const [meta] = await db
+    .select({
+      filename: sourceFiles.filename,
+      mimeType: sourceFiles.mimeType,
+      length: sql<number>`octet_length(${sourceFiles.content})`.mapWith(Number),
+    })
+    .from(sourceFiles)
+    .where(eq(sourceFiles.sourceId, sourceId))
+    .limit(1);
+  if (!meta) return undefined;
+  // Its own ArrayBuffer, not zero-filled (every byte is written below): it can move to the parse
+  // worker as it is.
+  const content = Buffer.allocUnsafeSlow(meta.length);
+  for (let at = 0; at < meta.length; at += FILE_READ_SLICE) {
+    const [slice] = await db
+      .select({ bytes: sql<Buffer>`substring(${sourceFiles.content} from ${at + 1} for ${FILE_READ_SLICE})` })
+      .from(sourceFiles)
+      .where(eq(sourceFiles.sourceId, sourceId));
+    if (!slice) return undefined; // deleted while we read
+    const raw = slice.bytes as Buffer | Uint8Array | string;
+    const bytes = typeof raw === 'string' ? Buffer.from(raw.slice(2), 'hex') : raw;
+    if (bytes.length !== Math.min(FILE_READ_SLICE, meta.length - at)) return undefined; // replaced meanwhile
+    content.set(bytes, at);
+  }
+  return { filename: meta.filename, mimeType: meta.mimeType, content };
 }
 
 export async function listSources(db: Executor, owner: SourceOwner, page: { limit: number; offset: number }) {
