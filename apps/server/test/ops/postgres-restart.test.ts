@@ -48,6 +48,8 @@ type Outcome = {
   id?: string | null;
   /** chat: the last stream event's type. */
   last?: string;
+  /** chat: the conversation the stream named (X-Conversation-Id). */
+  conversation?: string | null;
   error?: string;
 };
 
@@ -220,6 +222,7 @@ describe.skipIf(!onPostgres() || !canRunPrivateCluster())(
             code: error?.code ?? last?.code,
             id: last?.type === 'finish' ? last.messageId : undefined,
             last: last?.type,
+            conversation: res.headers.get('x-conversation-id'),
           };
         } catch (err) {
           return { kind: 'chat', status: 0, at, retryAfter: null, error: String(err) };
@@ -319,6 +322,14 @@ describe.skipIf(!onPostgres() || !canRunPrivateCluster())(
           [written],
         );
         expect(new Set(events.rows.map((r) => r.id))).toEqual(new Set(written));
+        // A finished chat kept both sides: the customer's message and the reply.
+        const chats = outcomes.filter((o) => o.kind === 'chat' && o.id).map((o) => o.conversation!);
+        const sides = await db.query<{ conversation_id: string; roles: string[] }>(
+          'select conversation_id, array_agg(role order by created_at, id) as roles from messages where conversation_id = any($1) group by conversation_id',
+          [chats],
+        );
+        expect(sides.rows).toHaveLength(chats.length);
+        for (const row of sides.rows) expect(row.roles).toEqual(['user', 'assistant']);
       } finally {
         await db.end();
       }
@@ -345,6 +356,10 @@ describe.skipIf(!onPostgres() || !canRunPrivateCluster())(
       expect(paused.length).toBeLessThanOrEqual(5); // one per job of the catalog
       expect(lines(/worker resumed: the database answers again/)).toHaveLength(paused.length);
       expect(lines(/"level":60|Unhandled|uncaught/i)).toEqual([]);
+      // Requests answering 503 are told at most once per 10 seconds, not once each.
+      const told = lines(/database unavailable; answering 503 until it is back/).length;
+      expect(told).toBeGreaterThanOrEqual(1);
+      expect(told).toBeLessThanOrEqual(1 + Math.ceil((recoveredAt - stoppedAt) / 10_000));
       const v1 = outcomes.filter((o) => o.kind === 'v1');
       console.info(
         `postgres restart: ${v1.filter((o) => o.status === 201).length} messages stored, ${gap.length} answers 503 in the gap, ` +
