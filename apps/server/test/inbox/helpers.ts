@@ -1,9 +1,10 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { conversationChanges, events, widgetSessions } from '../../src/db/schema/index.ts';
 import type { TestUser } from '../support/factories.ts';
-import type { TestApp } from '../support/harness.ts';
+import { ORIGIN, type TestApp } from '../support/harness.ts';
 import type { Session } from '../widget/helpers.ts';
 
 export type SseStream = {
@@ -119,4 +120,44 @@ export async function conversationEvents(
     .where(and(eq(events.workspaceId, workspaceId), eq(events.type, type)))
     .orderBy(events.createdAt);
   return rows.filter((r) => (r.data as { conversationId?: string }).conversationId === conversationId);
+}
+
+/**
+ * The app as the security suite sees it, with the requests to endless streams (paths starting
+ * with one of `prefixes`) sent over a real socket: an error answer is read whole; a 200 up to its
+ * first event, then the connection is closed. Everything else is injected as usual.
+ */
+export function streamsOverSocket(t: TestApp, base: string, prefixes: string[]): TestApp {
+  const overSocket = (opts: InjectOptions): Promise<LightMyRequestResponse> =>
+    new Promise((resolve, reject) => {
+      const headers = { origin: ORIGIN, ...(opts.headers as Record<string, string>) };
+      const req = httpRequest(`${base}${opts.url}`, { method: String(opts.method ?? 'GET'), headers });
+      req.on('response', (res) => {
+        let body = '';
+        const done = () =>
+          resolve({
+            statusCode: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            json: () => JSON.parse(body),
+          } as unknown as LightMyRequestResponse);
+        res.on('data', (chunk: Buffer) => {
+          body += chunk.toString();
+          if (res.statusCode === 200 && body.includes('\n\n')) {
+            req.destroy();
+            done();
+          }
+        });
+        res.on('end', done);
+      });
+      req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+      req.end();
+    });
+  return {
+    ...t,
+    request: (opts) =>
+      prefixes.some((p) => String(opts.url).startsWith(p)) && !String(opts.url).includes('/messages')
+        ? overSocket(opts)
+        : t.request(opts),
+  };
 }

@@ -1,11 +1,9 @@
-import { request as httpRequest } from 'node:http';
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import { createTestApp, ORIGIN, type TestApp } from '../support/harness.ts';
+import { createTestApp, type TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
 import { ownerOf, type World } from '../support/world.ts';
 import { initWidget, NO_RATE_LIMIT, widgetAssistant, widgetChat } from '../widget/helpers.ts';
-import { conversationOfSession, listen } from './helpers.ts';
+import { conversationOfSession, listen, streamsOverSocket } from './helpers.ts';
 
 let t: TestApp;
 let app: TestApp;
@@ -13,44 +11,9 @@ let base: string;
 beforeAll(async () => {
   t = await createTestApp(NO_RATE_LIMIT);
   base = await listen(t);
-  app = {
-    ...t,
-    request: (opts) =>
-      String(opts.url).startsWith('/api/inbox/stream') ? overSocket(opts) : t.request(opts),
-  };
+  app = streamsOverSocket(t, base, ['/api/inbox/stream']);
 });
 afterAll(() => t.close());
-
-/**
- * The inbox stream never ends by itself, so its requests go over a real socket: an error answer is
- * read whole; a 200 is read up to its first event (`ready`), then the connection is closed.
- */
-function overSocket(opts: InjectOptions): Promise<LightMyRequestResponse> {
-  return new Promise((resolve, reject) => {
-    const headers = { origin: ORIGIN, ...(opts.headers as Record<string, string>) };
-    const req = httpRequest(`${base}${opts.url}`, { method: String(opts.method ?? 'GET'), headers });
-    req.on('response', (res) => {
-      let body = '';
-      const done = () =>
-        resolve({
-          statusCode: res.statusCode ?? 0,
-          headers: res.headers,
-          body,
-          json: () => JSON.parse(body),
-        } as unknown as LightMyRequestResponse);
-      res.on('data', (chunk: Buffer) => {
-        body += chunk.toString();
-        if (res.statusCode === 200 && body.includes('\n\n')) {
-          req.destroy();
-          done();
-        }
-      });
-      res.on('end', done);
-    });
-    req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
-    req.end();
-  });
-}
 
 /** A widget conversation in `workspaceId` (a visitor asked something), as the suite's `prepare`. */
 async function withConversation(a: TestApp, w: World, workspaceId: string) {

@@ -7,6 +7,7 @@ import { resourceOf, tenantOf } from '../../http/tenant.ts';
 import { toConversation, toMessage } from '../conversations/conversations.service.ts';
 import { chatBody, conversationSchema, messageSchema } from './chat.schemas.ts';
 import * as service from './chat.service.ts';
+import { openChatEvents } from './chat-live.ts';
 import { streamTurn } from './respond.ts';
 
 /** Internal chat on the session surface (docs/chat.md). Guests read assistants but do not chat. */
@@ -74,6 +75,24 @@ export const chatRoutes: Feature = (app, ctx) => {
     async (request) => {
       const page = await service.listChatMessages(ctx, resourceOf(request, 'chat'), request.query);
       return { ...page, data: page.data.map(toMessage) };
+    },
+  );
+
+  app.get(
+    '/api/chat/conversations/:conversationId/events',
+    {
+      config: { auth: 'session', resources: ['chat'] },
+      schema: {
+        tags: ['chat'],
+        description:
+          'Server-sent events of one of your chats while a person answers it: `ready`, then `{type: "message", message}` (a human agent\'s reply, with `author`) and `{type: "status", status, assigneeId, agent}`.',
+        params: z.object({ conversationId: idParam }),
+        response: { 200: z.string().describe('text/event-stream') },
+      },
+    },
+    async (request, reply) => {
+      await openChatEvents(ctx, reply, resourceOf(request, 'chat').id);
+      return reply;
     },
   );
 };

@@ -14,7 +14,12 @@ import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordEvent } from '../events/events.service.ts';
 import type { ConversationRow } from './conversations.repo.ts';
-import { conversationChannel, inboxChannel, toConversation } from './conversations.service.ts';
+import {
+  conversationChannel,
+  inboxChannel,
+  toConversation,
+  toConversationDetail,
+} from './conversations.service.ts';
 
 /**
  * The states of a conversation and who moves it between them (docs/inbox.md "States"):
@@ -187,7 +192,7 @@ export async function announceChange(ctx: AppContext, result: Changed) {
       .catch(() => undefined),
     announceToInbox(ctx, c, {
       type: c.status === 'closed' ? 'conversation.ended' : 'conversation.updated',
-      conversation: toConversation(c),
+      conversation: toConversationDetail(c),
       changedBy: result.changedBy,
     }),
   ]);

@@ -55,6 +55,13 @@ export const toConversation = (c: repo.ConversationRow) => ({
   updatedAt: c.updatedAt.toISOString(),
 });
 
+/** The inbox's view of a conversation: the public shape plus when a person was first asked for and when it closed. */
+export const toConversationDetail = (c: repo.ConversationRow) => ({
+  ...toConversation(c),
+  handedOffAt: c.handedOffAt?.toISOString() ?? null,
+  endedAt: c.endedAt?.toISOString() ?? null,
+});
+
 /** The public shape of a message: API responses and `message.created`. */
 export const toMessage = (m: repo.MessageRow) => ({
   id: m.id,
@@ -254,17 +261,18 @@ export async function announceMessage(
   conversation: repo.ConversationRow,
   message: repo.MessageRow,
   started = false,
+  author?: { id: string; name: string | null; avatarUrl: string | null },
 ) {
   if (started) {
     await announceToInbox(ctx, conversation, {
       type: 'conversation.created',
-      conversation: toConversation(conversation),
+      conversation: toConversationDetail(conversation),
     });
   }
   await announceToInbox(ctx, conversation, {
     type: 'message.created',
     conversationId: conversation.id,
-    message: toMessage(message),
+    message: { ...toMessage(message), author: author ?? null },
   });
 }
 
@@ -291,7 +299,12 @@ export async function appendReplyWhile(
 export async function postAgentMessage(
   ctx: AppContext,
   conversation: repo.ConversationRow,
-  input: { content: string; authorId?: string | null; authorName?: string | null },
+  input: {
+    content: string;
+    authorId?: string | null;
+    authorName?: string | null;
+    authorAvatarUrl?: string | null;
+  },
 ) {
   if (conversation.status === 'closed') throw conflict('This conversation is closed');
   const row = await appendMessage(ctx.db, conversation, {
@@ -307,7 +320,15 @@ export async function postAgentMessage(
         authorName: input.authorName ?? null,
       })
       .catch(() => undefined),
-    announceMessage(ctx, conversation, row),
+    announceMessage(
+      ctx,
+      conversation,
+      row,
+      false,
+      input.authorId
+        ? { id: input.authorId, name: input.authorName ?? null, avatarUrl: input.authorAvatarUrl ?? null }
+        : undefined,
+    ),
   ]);
   return row;
 }

@@ -13,7 +13,7 @@ import {
   type ConversationRow,
   type MessageRow,
   postAgentMessage,
-  toConversation,
+  toConversationDetail,
   toMessage,
 } from '../conversations/conversations.service.ts';
 import { createTicket } from '../tickets/tickets.service.ts';
@@ -21,12 +21,8 @@ import { endSessionOfConversationIn } from '../widget/widget.service.ts';
 import { widgetSessionChannel } from '../widget/widget-live.ts';
 import * as repo from './inbox.repo.ts';
 
-/** The inbox's view of a conversation: the public shape plus when a person was first asked for. */
-export const toInboxConversation = (c: ConversationRow) => ({
-  ...toConversation(c),
-  handedOffAt: c.handedOffAt?.toISOString() ?? null,
-  endedAt: c.endedAt?.toISOString() ?? null,
-});
+/** The inbox's view of a conversation (docs/inbox.md "Endpoints"). */
+export const toInboxConversation = toConversationDetail;
 
 type Author = { name: string | null; avatarUrl: string | null } | undefined;
 
@@ -155,6 +151,7 @@ export async function reply(ctx: AppContext, c: ConversationRow, userId: string,
     content,
     authorId: userId,
     authorName: author?.name ?? null,
+    authorAvatarUrl: author?.avatarUrl ?? null,
   });
   return toInboxMessage(row, author);
 }
