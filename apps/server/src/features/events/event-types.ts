@@ -14,6 +14,8 @@ export const FORMAT_A_EVENTS = [
   'assistant.updated',
   'member.joined',
   'member.left',
+  // Added by docs/billing.md "Events": a workspace's plan in force changed.
+  'workspace.plan_changed',
 ] as const;
 
 /**

@@ -31,6 +31,7 @@ const TO_B: Record<string, string | null> = {
   'assistant.updated': null,
   'member.joined': null,
   'member.left': null,
+  'workspace.plan_changed': null,
   'lead.captured': 'lead.captured',
 };
 const TO_A: Record<string, string | null> = { 'lead.captured': null };
