@@ -81,6 +81,8 @@ export const envSchema = z.object({
   ENTERPRISE_MONTHLY_CREDITS: z.coerce.number().int().min(0).default(100_000),
   // Widget (docs/widget.md "Limits"): POSTs per minute per client IP on the public widget paths.
   WIDGET_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+  // SMS (docs/sms.md "The provider"): the provider's REST API, the real one unless a stand-in is named.
+  SMS_PROVIDER_API_BASE: z.url().default('https://api.twilio.com'),
 });
 
 export type Config = {
@@ -138,6 +140,7 @@ export type Config = {
   };
   enterpriseMonthlyCredits: number;
   widget: { rateLimitPerMinute: number };
+  sms: { providerApiBase: string };
 };
 
 /** Parses an environment (process.env by default) into a Config; throws a readable error on bad values. */
@@ -203,6 +206,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     enterpriseMonthlyCredits: e.ENTERPRISE_MONTHLY_CREDITS,
     widget: { rateLimitPerMinute: e.WIDGET_RATE_LIMIT_PER_MINUTE },
+    sms: { providerApiBase: e.SMS_PROVIDER_API_BASE.replace(/\/+$/, '') },
   };
 }
 

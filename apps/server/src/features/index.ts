@@ -23,6 +23,7 @@ import { documentResource, projectResource, sourceResource } from './knowledge/k
 import { projectsRoutes } from './knowledge/projects/projects.routes.ts';
 import { assistantSourcesRoutes } from './knowledge/sources/sources.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
+import { smsRoutes } from './sms/sms.routes.ts';
 import { ticketResource } from './tickets/tickets.resource.ts';
 import { ticketsRoutes } from './tickets/tickets.routes.ts';
 import { ticketsV1Routes } from './tickets/tickets.v1.routes.ts';
@@ -66,6 +67,7 @@ export const features: Feature[] = [
   widgetFormBRoutes,
   widgetScriptRoutes,
   widgetEventsRoutes,
+  smsRoutes,
   webRoutes,
 ];
 

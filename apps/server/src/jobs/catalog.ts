@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { creditsResetJob } from '../features/credits/credits.jobs.ts';
 import { ingestionJob } from '../features/knowledge/ingestion/ingest.jobs.ts';
+import { smsInboundJob, smsSendJob, smsSessionsJob } from '../features/sms/sms.jobs.ts';
 import { deliveryJob, dispatchJob } from '../features/webhooks/webhooks.jobs.ts';
 import { widgetInactivityJob } from '../features/widget/widget.jobs.ts';
 import { type Channel, EVENTS_CHANNEL } from './listen.ts';
@@ -20,7 +21,10 @@ export type JobName =
   | 'webhook-delivery'
   | 'ingestion'
   | 'credits-reset'
-  | 'widget-inactivity';
+  | 'widget-inactivity'
+  | 'sms-inbound'
+  | 'sms-send'
+  | 'sms-sessions';
 
 /** One job's work in one process, built by its definition's `create`. */
 export type Job = {
@@ -77,6 +81,23 @@ export const CATALOG: { readonly [N in JobName]: JobDefinition } = {
     // One minute is the finest session timeout.
     wokenBy: [],
     create: widgetInactivityJob,
+  },
+  'sms-inbound': {
+    everyMs: 1_000,
+    wokenBy: ['an inbound SMS stored at its acknowledgement (sms.callbacks.ts)'],
+    create: smsInboundJob,
+  },
+  'sms-send': {
+    everyMs: 2_000,
+    // Replies are sent at once by whoever queued them; this retries, and sends what a crash left.
+    wokenBy: [],
+    create: smsSendJob,
+  },
+  'sms-sessions': {
+    everyMs: 60_000,
+    // One minute is the finest session timeout; a late message ends a stale session itself.
+    wokenBy: [],
+    create: smsSessionsJob,
   },
 };
 

@@ -44,7 +44,10 @@ export type IdPrefix =
   | 'tkt'
   | 'wss'
   | 'fb'
-  | 'chg';
+  | 'chg'
+  | 'smss'
+  | 'smsi'
+  | 'smst';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid().toLowerCase()}`;

@@ -6,6 +6,7 @@ export * from './crm.ts';
 export * from './events.ts';
 export * from './knowledge.ts';
 export * from './notifications.ts';
+export * from './sms.ts';
 export * from './webhooks.ts';
 export * from './widget.ts';
 export * from './workspaces.ts';

@@ -1,0 +1,242 @@
+import { z } from 'zod';
+import { publicBaseUrl } from '../../context.ts';
+import { conflictResponse, dataOf, idParam } from '../../http/envelope.ts';
+import type { Feature } from '../../http/feature.ts';
+import { offsetPage, offsetQuery } from '../../http/pagination.ts';
+import { resourceOf, tenantOf } from '../../http/tenant.ts';
+import { registerSmsCallbacks } from './sms.callbacks.ts';
+import {
+  analytics,
+  channelAnalytics,
+  formAConfig,
+  formACreate,
+  formAPatch,
+  formATest,
+  formBConfig,
+  formBPut,
+  formBTest,
+  period,
+  smsSession,
+  testResult,
+} from './sms.schemas.ts';
+import * as svc from './sms.service.ts';
+
+const aParams = z.object({ assistantId: idParam });
+const bParams = z.object({ workspaceId: idParam, assistantId: idParam });
+/** Owners and admins, on a plan with channels (docs/sms.md "Configuration"). */
+const formA = {
+  auth: 'session',
+  resources: ['assistant'],
+  permission: 'assistants.manage',
+  planFeature: 'channels',
+} as const;
+const formB = { ...formA, auth: 'user' } as const;
+const tagsA = ['SMS (Form A)'];
+const tagsB = ['SMS (Form B)'];
+const a = '/api/assistants/:assistantId/sms';
+const b = '/api/workspaces/:workspaceId/assistants/:assistantId/sms';
+
+/**
+ * The SMS channel (docs/sms.md): the configuration in Form A and Form B over one record, its
+ * test, sessions and analytics, message volume per channel, and the provider's two callbacks.
+ */
+export const smsRoutes: Feature = (app, ctx) => {
+  const base = (host: string | undefined) => publicBaseUrl(ctx, host);
+
+  app.get(
+    a,
+    { config: formA, schema: { tags: tagsA, params: aParams, response: { 200: dataOf(formAConfig) } } },
+    async (request) => {
+      const { row } = resourceOf(request, 'assistant');
+      return { data: svc.toFormA(await svc.requireConfig(ctx, row), base(request.headers.host)) };
+    },
+  );
+
+  app.post(
+    a,
+    {
+      config: formA,
+      schema: {
+        tags: tagsA,
+        description:
+          'Creates the configuration: `providerAccountSid` (AC + 32 letters or digits), `providerAuthToken` (at least 32 characters; stored encrypted, never returned), `providerPhoneNumber` (E.164), optional `isEnabled`, `maxMessageLength` (50 to 1600), `enableContactMatching`, `autoCreateContacts`. 409 when the assistant has one, or the number is on another assistant.',
+        params: aParams,
+        body: formACreate,
+        response: { 201: dataOf(formAConfig), ...conflictResponse },
+      },
+    },
+    async (request, reply) => {
+      const { row } = resourceOf(request, 'assistant');
+      const saved = await svc.createFormA(ctx, row, request.body);
+      return reply.status(201).send({ data: svc.toFormA(saved, base(request.headers.host)) });
+    },
+  );
+
+  app.patch(
+    a,
+    {
+      config: formA,
+      schema: {
+        tags: tagsA,
+        description: 'Any subset of the Form A fields; 404 when the assistant has no configuration.',
+        params: aParams,
+        body: formAPatch,
+        response: { 200: dataOf(formAConfig), ...conflictResponse },
+      },
+    },
+    async (request) => {
+      const { row } = resourceOf(request, 'assistant');
+      const saved = await svc.patchFormA(ctx, row, request.body);
+      return { data: svc.toFormA(saved, base(request.headers.host)) };
+    },
+  );
+
+  app.delete(
+    a,
+    { config: formA, schema: { tags: tagsA, params: aParams, response: { 204: z.undefined() } } },
+    async (request, reply) => {
+      await svc.deleteConfig(ctx, resourceOf(request, 'assistant').row);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    `${a}/test`,
+    {
+      config: formA,
+      schema: {
+        tags: tagsA,
+        description:
+          'Asks the provider whether these credentials hold this number; nothing is saved. `valid` false (every capability false) on rejected credentials, an unknown number or an unreachable provider, with `reason`.',
+        params: aParams,
+        body: formATest,
+        response: { 200: dataOf(testResult) },
+      },
+    },
+    async (request) => {
+      const { row } = resourceOf(request, 'assistant');
+      const { providerAccountSid, providerAuthToken, providerPhoneNumber } = request.body;
+      return {
+        data: await svc.testCredentials(ctx, row, {
+          accountSid: providerAccountSid,
+          authToken: providerAuthToken,
+          phoneNumber: providerPhoneNumber,
+        }),
+      };
+    },
+  );
+
+  app.get(
+    `${a}/sessions`,
+    {
+      config: formA,
+      schema: {
+        tags: tagsA,
+        description: 'SMS sessions of the assistant, most recent activity first.',
+        params: aParams,
+        querystring: offsetQuery,
+        response: { 200: offsetPage(smsSession) },
+      },
+    },
+    async (request) => svc.listSessions(ctx, resourceOf(request, 'assistant').row, request.query),
+  );
+
+  app.get(
+    b,
+    { config: formB, schema: { tags: tagsB, params: bParams, response: { 200: dataOf(formBConfig) } } },
+    async (request) => {
+      const { row } = resourceOf(request, 'assistant');
+      return { data: svc.toFormB(await svc.requireConfig(ctx, row), base(request.headers.host)) };
+    },
+  );
+
+  app.put(
+    b,
+    {
+      config: formB,
+      schema: {
+        tags: tagsB,
+        description:
+          'Creates or replaces the configuration: `enabled`, `providerAccountSid`, `providerAuthToken` (stored encrypted, never returned), `phoneNumber` (E.164) required; `sessionTimeoutMinutes` (1 to 1440) defaults to 30. 409 when the number is on another assistant.',
+        params: bParams,
+        body: formBPut,
+        response: { 200: dataOf(formBConfig), ...conflictResponse },
+      },
+    },
+    async (request) => {
+      const { row } = resourceOf(request, 'assistant');
+      return { data: svc.toFormB(await svc.putFormB(ctx, row, request.body), base(request.headers.host)) };
+    },
+  );
+
+  app.delete(
+    b,
+    { config: formB, schema: { tags: tagsB, params: bParams, response: { 204: z.undefined() } } },
+    async (request, reply) => {
+      await svc.deleteConfig(ctx, resourceOf(request, 'assistant').row);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    `${b}/test`,
+    {
+      config: formB,
+      schema: {
+        tags: tagsB,
+        description: "As Form A's test, with `phoneNumber`; nothing is saved.",
+        params: bParams,
+        body: formBTest,
+        response: { 200: dataOf(testResult) },
+      },
+    },
+    async (request) => {
+      const { row } = resourceOf(request, 'assistant');
+      const { providerAccountSid, providerAuthToken, phoneNumber } = request.body;
+      return {
+        data: await svc.testCredentials(ctx, row, {
+          accountSid: providerAccountSid,
+          authToken: providerAuthToken,
+          phoneNumber,
+        }),
+      };
+    },
+  );
+
+  app.get(
+    `${b}/analytics`,
+    {
+      config: formB,
+      schema: {
+        tags: tagsB,
+        description:
+          'Messages (inbound, outbound), unique customer numbers and sessions active now, over `period` (7d, 30d or 90d, default 30d, counted in whole UTC days up to today), with a per-day series.',
+        params: bParams,
+        querystring: z.strictObject({ period }),
+        response: { 200: dataOf(analytics) },
+      },
+    },
+    async (request) => ({
+      data: await svc.analytics(ctx, resourceOf(request, 'assistant').row, request.query.period),
+    }),
+  );
+
+  app.get(
+    '/api/analytics/channels',
+    {
+      config: { auth: 'session', workspace: 'input', permission: 'workspace.view' },
+      schema: {
+        tags: ['analytics'],
+        description:
+          'Message volume per channel (chat, widget, sms) of the workspace over `period` (7d, 30d or 90d, default 30d): conversations with messages in the period, messages, inbound (customer) and outbound (AI and agents).',
+        querystring: z.strictObject({ workspaceId: idParam.optional(), period }),
+        response: { 200: dataOf(channelAnalytics) },
+      },
+    },
+    async (request) => ({
+      data: await svc.channelAnalytics(ctx, tenantOf(request).workspaceId, request.query.period),
+    }),
+  );
+
+  registerSmsCallbacks(app, ctx);
+};

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+
+/** Field rules of the SMS configuration (docs/sms.md "Configuration"). */
+export const MESSAGE_LENGTH = { min: 50, max: 1600 } as const;
+export const SESSION_TIMEOUT = { min: 1, max: 1440 } as const;
+
+export const accountSid = z.string().regex(/^AC[A-Za-z0-9]{32}$/, 'AC followed by 32 letters or digits');
+export const authToken = z
+  .string()
+  .min(32, 'At least 32 characters')
+  .max(256)
+  .regex(/^[\x21-\x7e]+$/, 'Printable characters without spaces');
+export const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, 'An E.164 number such as +15550102000');
+const maxMessageLength = z.number().int().min(MESSAGE_LENGTH.min).max(MESSAGE_LENGTH.max);
+const sessionTimeoutMinutes = z.number().int().min(SESSION_TIMEOUT.min).max(SESSION_TIMEOUT.max);
+
+/** Form A create: the three credentials fields required. */
+export const formACreate = z.strictObject({
+  providerAccountSid: accountSid,
+  providerAuthToken: authToken,
+  providerPhoneNumber: e164,
+  isEnabled: z.boolean().optional(),
+  maxMessageLength: maxMessageLength.optional(),
+  enableContactMatching: z.boolean().optional(),
+  autoCreateContacts: z.boolean().optional(),
+});
+export const formAPatch = formACreate.partial();
+export const formATest = z.strictObject({
+  providerAccountSid: accountSid,
+  providerAuthToken: authToken,
+  providerPhoneNumber: e164,
+});
+
+export const formAConfig = z.object({
+  providerAccountSid: z.string(),
+  providerPhoneNumber: z.string(),
+  isEnabled: z.boolean(),
+  maxMessageLength: z.number().int(),
+  enableContactMatching: z.boolean(),
+  autoCreateContacts: z.boolean(),
+  webhookUrl: z.string(),
+  createdAt: z.string(),
+});
+
+/** Form B PUT: creates or replaces; its required fields required. */
+export const formBPut = z.strictObject({
+  enabled: z.boolean(),
+  providerAccountSid: accountSid,
+  providerAuthToken: authToken,
+  phoneNumber: e164,
+  sessionTimeoutMinutes: sessionTimeoutMinutes.optional(),
+});
+export const formBTest = z.strictObject({
+  providerAccountSid: accountSid,
+  providerAuthToken: authToken,
+  phoneNumber: e164,
+});
+
+export const formBConfig = z.object({
+  enabled: z.boolean(),
+  phoneNumber: z.string(),
+  providerAccountSid: z.string(),
+  webhookUrl: z.string(),
+  sessionTimeoutMinutes: z.number().int(),
+  createdAt: z.string(),
+});
+
+export const testResult = z.object({
+  valid: z.boolean(),
+  phoneNumberCapabilities: z.object({ sms: z.boolean(), mms: z.boolean(), voice: z.boolean() }),
+  /** Why it is not valid, in words (an addition: rejected credentials, unknown number, unreachable). */
+  reason: z.string().optional(),
+});
+
+export const smsSession = z.object({
+  id: z.string(),
+  conversationId: z.string().nullable(),
+  phoneNumber: z.string(),
+  contactId: z.string().nullable(),
+  status: z.enum(['active', 'ended']),
+  messageCount: z.number().int(),
+  startedAt: z.string(),
+  lastMessageAt: z.string(),
+});
+
+export const PERIODS = { '7d': 7, '30d': 30, '90d': 90 } as const;
+export const period = z.enum(['7d', '30d', '90d']).default('30d');
+
+export const analytics = z.object({
+  totalMessages: z.number().int(),
+  inbound: z.number().int(),
+  outbound: z.number().int(),
+  uniqueContacts: z.number().int(),
+  activeSessions: z.number().int(),
+  period: z.string(),
+  /** Per UTC day of the period, oldest first (an addition, for a chart). */
+  series: z.array(z.object({ date: z.string(), inbound: z.number().int(), outbound: z.number().int() })),
+});
+
+export const channelAnalytics = z.object({
+  period: z.string(),
+  since: z.string(),
+  channels: z.array(
+    z.object({
+      channel: z.enum(['chat', 'widget', 'sms']),
+      conversations: z.number().int(),
+      messages: z.number().int(),
+      inbound: z.number().int(),
+      outbound: z.number().int(),
+    }),
+  ),
+});
+
+export type FormACreate = z.infer<typeof formACreate>;
+export type FormAPatch = z.infer<typeof formAPatch>;
+export type FormBPut = z.infer<typeof formBPut>;

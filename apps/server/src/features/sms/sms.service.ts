@@ -1,0 +1,310 @@
+import type { AppContext } from '../../context.ts';
+import { isUniqueViolation, type Tx } from '../../db/client.ts';
+import type { Channel } from '../../db/schema/index.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import { now } from '../../lib/clock.ts';
+import { decrypt, encrypt } from '../../lib/crypto.ts';
+import type { AssistantRow } from '../assistants/assistants.repo.ts';
+import { toAssistant } from '../assistants/assistants.schemas.ts';
+import { recordEvent } from '../events/events.service.ts';
+import { type Lookup, type ProviderClient, providerClient } from './provider.ts';
+import * as repo from './sms.repo.ts';
+import { type FormACreate, type FormAPatch, type FormBPut, PERIODS } from './sms.schemas.ts';
+
+/**
+ * The SMS configuration as owners and admins manage it, in both forms over one record
+ * (docs/sms.md "Configuration"), the sessions listing and the analytics.
+ */
+
+export type { SmsConfigRow } from './sms.repo.ts';
+
+const clients = new WeakMap<AppContext, ProviderClient>();
+
+/** The provider's REST client for this app (SMS_PROVIDER_API_BASE). */
+export function provider(ctx: AppContext): ProviderClient {
+  let client = clients.get(ctx);
+  if (!client) {
+    client = providerClient(ctx.config.sms.providerApiBase, ctx.config.webhooks.allowPrivateNetworks);
+    clients.set(ctx, client);
+  }
+  return client;
+}
+
+/** `{PUBLIC_BASE_URL}/api/sms/webhook/{assistantId}`: the URL to paste at the provider. */
+export const webhookUrl = (base: string, assistantId: string) => `${base}/api/sms/webhook/${assistantId}`;
+export const statusCallbackUrl = (base: string, assistantId: string) =>
+  `${base}/api/sms/status/${assistantId}`;
+
+export const sealToken = (ctx: AppContext, token: string) => encrypt(ctx.config.encryptionKey, token);
+export const tokenOf = (ctx: AppContext, row: repo.SmsConfigRow) =>
+  decrypt(ctx.config.encryptionKey, row.authTokenSealed);
+
+export const toFormA = (row: repo.SmsConfigRow, base: string) => ({
+  providerAccountSid: row.accountSid,
+  providerPhoneNumber: row.phoneNumber,
+  isEnabled: row.isEnabled,
+  maxMessageLength: row.maxMessageLength,
+  enableContactMatching: row.enableContactMatching,
+  autoCreateContacts: row.autoCreateContacts,
+  webhookUrl: webhookUrl(base, row.assistantId),
+  createdAt: row.createdAt.toISOString(),
+});
+
+export const toFormB = (row: repo.SmsConfigRow, base: string) => ({
+  enabled: row.isEnabled,
+  phoneNumber: row.phoneNumber,
+  providerAccountSid: row.accountSid,
+  webhookUrl: webhookUrl(base, row.assistantId),
+  sessionTimeoutMinutes: row.sessionTimeoutMinutes,
+  createdAt: row.createdAt.toISOString(),
+});
+
+const numberTaken = () =>
+  conflict('This phone number is already configured on another assistant', {
+    phoneNumber: 'Already in use',
+  });
+
+async function assertNumberFree(ctx: AppContext, phoneNumber: string, assistantId: string) {
+  const holder = await repo.holderOf(ctx.db, phoneNumber);
+  if (holder && holder !== assistantId) throw numberTaken();
+}
+
+/** A save that lost a race on the number (or on the assistant's one record) is a 409 too. */
+async function uniquely<T>(work: () => Promise<T>, onDuplicate: () => Error): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw onDuplicate();
+    throw err;
+  }
+}
+
+/** A configuration change is an assistant configuration change: `assistant.updated`. */
+async function saved(
+  ctx: AppContext,
+  assistant: AssistantRow,
+  write: (tx: Tx) => Promise<repo.SmsConfigRow>,
+) {
+  return ctx.db.transaction(async (tx) => {
+    const row = await write(tx);
+    await recordEvent(tx, {
+      workspaceId: assistant.workspaceId,
+      type: 'assistant.updated',
+      data: {
+        ...toAssistant(assistant),
+        sms: {
+          providerAccountSid: row.accountSid,
+          phoneNumber: row.phoneNumber,
+          isEnabled: row.isEnabled,
+          sessionTimeoutMinutes: row.sessionTimeoutMinutes,
+          maxMessageLength: row.maxMessageLength,
+        },
+      },
+    });
+    return row;
+  });
+}
+
+export const findConfig = (ctx: AppContext, assistant: AssistantRow) =>
+  repo.findConfig(ctx.db, assistant.workspaceId, assistant.id);
+
+export async function requireConfig(ctx: AppContext, assistant: AssistantRow) {
+  const row = await findConfig(ctx, assistant);
+  if (!row) throw notFound('SMS configuration');
+  return row;
+}
+
+/** Form A POST: 409 when the assistant has one already, or the number is another assistant's. */
+export async function createFormA(ctx: AppContext, assistant: AssistantRow, input: FormACreate) {
+  if (await findConfig(ctx, assistant)) throw conflict('This assistant already has an SMS configuration');
+  await assertNumberFree(ctx, input.providerPhoneNumber, assistant.id);
+  const at = now();
+  return uniquely(
+    () =>
+      saved(ctx, assistant, (tx) =>
+        repo.insertConfig(tx, {
+          assistantId: assistant.id,
+          workspaceId: assistant.workspaceId,
+          accountSid: input.providerAccountSid,
+          authTokenSealed: sealToken(ctx, input.providerAuthToken),
+          phoneNumber: input.providerPhoneNumber,
+          isEnabled: input.isEnabled ?? true,
+          maxMessageLength: input.maxMessageLength ?? 1600,
+          enableContactMatching: input.enableContactMatching ?? true,
+          autoCreateContacts: input.autoCreateContacts ?? true,
+          createdAt: at,
+          updatedAt: at,
+        }),
+      ),
+    () => conflict('This assistant already has an SMS configuration, or the number is in use'),
+  );
+}
+
+/** Form A PATCH: any subset; 404 when there is none. */
+export async function patchFormA(ctx: AppContext, assistant: AssistantRow, patch: FormAPatch) {
+  await requireConfig(ctx, assistant);
+  if (patch.providerPhoneNumber) await assertNumberFree(ctx, patch.providerPhoneNumber, assistant.id);
+  const set: Partial<repo.SmsConfigRow> = { updatedAt: now() };
+  if (patch.providerAccountSid !== undefined) set.accountSid = patch.providerAccountSid;
+  if (patch.providerAuthToken !== undefined) set.authTokenSealed = sealToken(ctx, patch.providerAuthToken);
+  if (patch.providerPhoneNumber !== undefined) set.phoneNumber = patch.providerPhoneNumber;
+  if (patch.isEnabled !== undefined) set.isEnabled = patch.isEnabled;
+  if (patch.maxMessageLength !== undefined) set.maxMessageLength = patch.maxMessageLength;
+  if (patch.enableContactMatching !== undefined) set.enableContactMatching = patch.enableContactMatching;
+  if (patch.autoCreateContacts !== undefined) set.autoCreateContacts = patch.autoCreateContacts;
+  return uniquely(
+    () =>
+      saved(ctx, assistant, async (tx) => {
+        const row = await repo.updateConfig(tx, assistant.workspaceId, assistant.id, set);
+        if (!row) throw notFound('SMS configuration');
+        return row;
+      }),
+    numberTaken,
+  );
+}
+
+/**
+ * Form B PUT: creates the configuration or replaces Form B's fields (an omitted
+ * `sessionTimeoutMinutes` goes back to 30); Form A's own fields keep their values.
+ */
+export async function putFormB(ctx: AppContext, assistant: AssistantRow, input: FormBPut) {
+  await assertNumberFree(ctx, input.phoneNumber, assistant.id);
+  const at = now();
+  const fields = {
+    accountSid: input.providerAccountSid,
+    authTokenSealed: sealToken(ctx, input.providerAuthToken),
+    phoneNumber: input.phoneNumber,
+    isEnabled: input.enabled,
+    sessionTimeoutMinutes: input.sessionTimeoutMinutes ?? 30,
+  };
+  return uniquely(
+    () =>
+      saved(ctx, assistant, (tx) =>
+        repo.upsertConfig(
+          tx,
+          {
+            ...fields,
+            assistantId: assistant.id,
+            workspaceId: assistant.workspaceId,
+            createdAt: at,
+            updatedAt: at,
+          },
+          { ...fields, updatedAt: at },
+        ),
+      ),
+    numberTaken,
+  );
+}
+
+export async function deleteConfig(ctx: AppContext, assistant: AssistantRow) {
+  const gone = await ctx.db.transaction(async (tx) => {
+    const deleted = await repo.deleteConfig(tx, assistant.workspaceId, assistant.id);
+    if (deleted) {
+      await recordEvent(tx, {
+        workspaceId: assistant.workspaceId,
+        type: 'assistant.updated',
+        data: { ...toAssistant(assistant), sms: null },
+      });
+    }
+    return deleted;
+  });
+  if (!gone) throw notFound('SMS configuration');
+}
+
+/**
+ * Asks the provider whether these credentials hold this number (docs/sms.md "Testing
+ * credentials"); nothing is saved. 404 when the assistant has no configuration.
+ */
+export async function testCredentials(
+  ctx: AppContext,
+  assistant: AssistantRow,
+  input: { accountSid: string; authToken: string; phoneNumber: string },
+): Promise<Lookup> {
+  await requireConfig(ctx, assistant);
+  return provider(ctx).lookupNumber(
+    { accountSid: input.accountSid, authToken: input.authToken },
+    input.phoneNumber,
+  );
+}
+
+export const toSession = (s: repo.SmsSessionRow) => ({
+  id: s.id,
+  conversationId: s.conversationId,
+  phoneNumber: s.phoneNumber,
+  contactId: s.contactId,
+  status: s.status,
+  messageCount: s.messageCount,
+  startedAt: s.startedAt.toISOString(),
+  lastMessageAt: s.lastMessageAt.toISOString(),
+});
+
+export async function listSessions(
+  ctx: AppContext,
+  assistant: AssistantRow,
+  page: { limit: number; offset: number },
+) {
+  const { rows, total } = await repo.listSessions(ctx.db, assistant.workspaceId, assistant.id, page);
+  return { data: rows.map(toSession), total, limit: page.limit, offset: page.offset };
+}
+
+const DAY_MS = 86_400_000;
+
+/** The first instant of the period: today (UTC) and the days before it. */
+function periodStart(period: keyof typeof PERIODS, when: Date) {
+  const today = Date.UTC(when.getUTCFullYear(), when.getUTCMonth(), when.getUTCDate());
+  return new Date(today - (PERIODS[period] - 1) * DAY_MS);
+}
+
+/** Form B analytics (docs/sms.md "Analytics"). */
+export async function analytics(ctx: AppContext, assistant: AssistantRow, period: keyof typeof PERIODS) {
+  await requireConfig(ctx, assistant);
+  const when = now();
+  const since = periodStart(period, when);
+  const [days, sessions] = await Promise.all([
+    repo.messageCountsByDay(ctx.db, assistant.id, since),
+    repo.sessionCounts(ctx.db, assistant.id, since, when),
+  ]);
+  const byDay = new Map(days.map((d) => [d.day, d]));
+  const series: Array<{ date: string; inbound: number; outbound: number }> = [];
+  for (let t = since.getTime(); t <= when.getTime(); t += DAY_MS) {
+    const date = new Date(t).toISOString().slice(0, 10);
+    const d = byDay.get(date);
+    series.push({ date, inbound: d?.inbound ?? 0, outbound: d?.outbound ?? 0 });
+  }
+  const inbound = series.reduce((n, d) => n + d.inbound, 0);
+  const outbound = series.reduce((n, d) => n + d.outbound, 0);
+  return {
+    totalMessages: inbound + outbound,
+    inbound,
+    outbound,
+    uniqueContacts: sessions.uniqueContacts,
+    activeSessions: sessions.activeSessions,
+    period,
+    series,
+  };
+}
+
+const CHANNELS: Channel[] = ['chat', 'widget', 'sms'];
+
+/** `GET /api/analytics/channels`: message volume per channel (docs/sms.md "Analytics"). */
+export async function channelAnalytics(ctx: AppContext, workspaceId: string, period: keyof typeof PERIODS) {
+  const since = periodStart(period, now());
+  const rows = await repo.channelCounts(ctx.db, workspaceId, since);
+  const byChannel = new Map(rows.map((r) => [r.channel, r]));
+  return {
+    period,
+    since: since.toISOString(),
+    channels: CHANNELS.map((channel) => {
+      const r = byChannel.get(channel);
+      const inbound = r?.inbound ?? 0;
+      const outbound = r?.outbound ?? 0;
+      return {
+        channel,
+        conversations: r?.conversations ?? 0,
+        messages: inbound + outbound,
+        inbound,
+        outbound,
+      };
+    }),
+  };
+}
