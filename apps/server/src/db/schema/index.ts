@@ -1,5 +1,6 @@
 export * from './accounts.ts';
 export * from './assistants.ts';
+export * from './billing.ts';
 export * from './conversations.ts';
 export * from './credits.ts';
 export * from './crm.ts';

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 import { workspaces } from './workspaces.ts';
@@ -19,5 +20,9 @@ export const notifications = pgTable(
     readAt: ts('read_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [index('notifications_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('notifications_user_idx').on(t.userId, t.createdAt),
+    // The unread count of the notifications menu.
+    index('notifications_unread_idx').on(t.userId).where(sql`read_at is null`),
+  ],
 );
