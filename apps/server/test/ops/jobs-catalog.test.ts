@@ -34,7 +34,16 @@ const passes = (name: JobName) => t.ctx.jobs.passes(name) ?? 0;
 describe('the job catalog', () => {
   it('lists every job once, with its pause and what wakes it', () => {
     expect([...JOB_NAMES].sort()).toEqual(
-      ['credits-reset', 'event-dispatch', 'ingestion', 'webhook-delivery', 'widget-inactivity'].sort(),
+      [
+        'credits-reset',
+        'event-dispatch',
+        'ingestion',
+        'webhook-delivery',
+        'widget-inactivity',
+        'sms-inbound',
+        'sms-send',
+        'sms-sessions',
+      ].sort(),
     );
     for (const name of JOB_NAMES) expect(CATALOG[name].everyMs, name).toBeGreaterThan(0);
     expect(CATALOG['event-dispatch'].listen).toBe('parley_events');
