@@ -52,6 +52,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
 export const get = <T>(path: string) => api<T>('GET', path);
 export const post = <T>(path: string, body?: unknown) => api<T>('POST', path, body ?? {});
 export const patch = <T>(path: string, body: unknown) => api<T>('PATCH', path, body);
+export const del = <T = void>(path: string) => api<T>('DELETE', path);
 
 /**
  * The request and response types are the server's, inferred from its Zod schemas

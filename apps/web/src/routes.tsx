@@ -8,9 +8,13 @@ import { AssistantEdit } from './features/assistants/AssistantEdit.tsx';
 import { AssistantsPage } from './features/assistants/AssistantsPage.tsx';
 import { AuthPage } from './features/auth/AuthPage.tsx';
 import { ChatPage } from './features/chat/ChatPage.tsx';
+import { ContactsPage } from './features/contacts/ContactsPage.tsx';
+import { ConversationPage } from './features/inbox/ConversationPage.tsx';
+import { InboxPage } from './features/inbox/InboxPage.tsx';
 import { AcceptInvitation } from './features/invitations/AcceptInvitation.tsx';
 import { KnowledgePage } from './features/knowledge/KnowledgePage.tsx';
 import { MembersPage } from './features/members/MembersPage.tsx';
+import { TicketsPage } from './features/tickets/TicketsPage.tsx';
 import { hooksPath, type Webhook } from './features/webhooks/types.ts';
 import { WebhookDetail } from './features/webhooks/WebhookDetail.tsx';
 import { WebhooksPage } from './features/webhooks/WebhooksPage.tsx';
@@ -60,6 +64,10 @@ export const ROUTES: PageRoute[] = [
   { path: 'w/:ws/assistants/:id/knowledge', title: 'Knowledge', page: KnowledgePage },
   { path: 'w/:ws/assistants/:id/chat', title: 'Chat', page: ChatPage },
   { path: 'w/:ws/assistants/:id/widget', title: 'Website widget', page: WidgetSettings },
+  { path: 'w/:ws/inbox', title: 'Inbox', page: InboxPage },
+  { path: 'w/:ws/inbox/:id', title: 'Conversation', page: ConversationPage },
+  { path: 'w/:ws/contacts', title: 'Contacts', page: ContactsPage },
+  { path: 'w/:ws/tickets', title: 'Tickets', page: TicketsPage },
   { path: 'w/:ws/members', title: 'Members', page: MembersPage },
   { path: 'w/:ws/api-keys', title: 'API keys', page: ApiKeysPage },
   { path: 'w/:ws/webhooks', title: 'Webhooks', page: WebhooksPage },

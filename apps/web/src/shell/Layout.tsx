@@ -94,7 +94,10 @@ export function Layout({ user }: { user: User }) {
             <NavLink to={`/w/${ws}`} end>
               Overview
             </NavLink>
+            <NavLink to={`/w/${ws}/inbox`}>Inbox</NavLink>
             <NavLink to={`/w/${ws}/assistants`}>Assistants</NavLink>
+            <NavLink to={`/w/${ws}/contacts`}>Contacts</NavLink>
+            <NavLink to={`/w/${ws}/tickets`}>Tickets</NavLink>
             <NavLink to={`/w/${ws}/members`}>Members</NavLink>
             {canManage(role) && <NavLink to={`/w/${ws}/api-keys`}>API keys</NavLink>}
             {canManage(role) && <NavLink to={`/w/${ws}/webhooks`}>Webhooks</NavLink>}

@@ -1,0 +1,247 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useParams } from 'react-router';
+import { type Data, del, get, type OffsetPage, patch, post } from '../../api.ts';
+import { useWorkspaces } from '../../session.ts';
+import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
+import { ConfirmButton } from '../members/ConfirmButton.tsx';
+import { type Contact, contactsPath, explain } from './types.ts';
+import './crm.css';
+
+const LIMIT = 20;
+
+/**
+ * The workspace's CRM contacts (docs/dashboard.md "Contacts and tickets"): search, create, edit,
+ * delete. Every member reads; guests are offered no change (the API refuses them).
+ */
+export function ContactsPage() {
+  const { ws = '' } = useParams();
+  const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
+  const canWrite = role !== undefined && role !== 'guest';
+  const [offset, setOffset] = useState(0);
+  const [q, setQ] = useState('');
+  const list = useQuery({
+    queryKey: ['contacts', ws, q, offset],
+    queryFn: () =>
+      get<OffsetPage<Contact>>(
+        `${contactsPath(ws)}?limit=${LIMIT}&offset=${offset}${q ? `&q=${encodeURIComponent(q)}` : ''}`,
+      ),
+    placeholderData: keepPreviousData,
+  });
+  // Deleting the last contact of a later page would leave an empty page: step back.
+  const past = Boolean(list.data) && offset > 0 && offset >= (list.data?.total ?? 0);
+  useEffect(() => {
+    if (past) setOffset((o) => Math.max(0, o - LIMIT));
+  }, [past]);
+  const onSearch = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setQ(String(new FormData(e.currentTarget).get('q') ?? '').trim());
+    setOffset(0);
+  };
+  return (
+    <section>
+      <h1>Contacts</h1>
+      <p className="muted">
+        The people your customers are: from the widget's lead form, tickets, the API, or added here.
+      </p>
+      <div className="grid">
+        <div>
+          <search>
+            <form className="row crm-search" onSubmit={onSearch} aria-label="Search contacts">
+              <label className="grow">
+                <span className="sr-only">Search contacts</span>
+                <input name="q" type="search" maxLength={200} placeholder="Search by name, email or phone" />
+              </label>
+              <button type="submit">Search</button>
+            </form>
+          </search>
+          <h2>
+            {q ? `Matching “${q}”` : 'All contacts'}
+            {list.data ? ` (${list.data.total})` : ''}
+          </h2>
+          {list.isPending && <Loading />}
+          <ErrorText error={list.error} />
+          {list.data?.total === 0 && (
+            <Empty title={q ? 'No contact matches' : 'No contacts yet'}>
+              <p>
+                {q
+                  ? 'Try part of a name, an email or a phone number.'
+                  : 'Add one with the form, or let the widget’s lead form collect them.'}
+              </p>
+            </Empty>
+          )}
+          {list.data && list.data.data.length > 0 && (
+            <ul className="list" aria-label="Contacts">
+              {list.data.data.map((c) => (
+                <ContactRow key={c.id} ws={ws} contact={c} canWrite={canWrite} />
+              ))}
+            </ul>
+          )}
+          {list.data && <Pager page={list.data} onChange={setOffset} />}
+        </div>
+        {canWrite ? (
+          <ContactForm ws={ws} />
+        ) : (
+          <p className="muted">Guests can read contacts; members, admins and owners add and change them.</p>
+        )}
+      </div>
+    </section>
+  );
+}
+
+const label = (c: Contact) => c.name ?? c.email ?? c.phone ?? 'Unnamed';
+
+/** A body from the form: empty fields left out on create, cleared (null) on edit. */
+function bodyOf(form: HTMLFormElement, editing: boolean) {
+  const f = new FormData(form);
+  const body: Record<string, string | null> = {};
+  for (const k of ['name', 'email', 'phone']) {
+    const v = String(f.get(k) ?? '').trim();
+    if (v) body[k] = v;
+    else if (editing) body[k] = null;
+  }
+  return body;
+}
+
+function ContactRow({ ws, contact: c, canWrite }: { ws: string; contact: Contact; canWrite: boolean }) {
+  const qc = useQueryClient();
+  const [editing, setEditing] = useState(false);
+  const save = useMutation({
+    mutationFn: (body: Record<string, string | null>) =>
+      patch<Data<Contact>>(`${contactsPath(ws)}/${c.id}`, body),
+    onSuccess: () => {
+      setEditing(false);
+      void qc.invalidateQueries({ queryKey: ['contacts', ws] });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => del(`${contactsPath(ws)}/${c.id}`),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['contacts', ws] }),
+  });
+  if (editing) {
+    return (
+      <li className="card">
+        <form
+          className="stack"
+          aria-label={`Edit ${label(c)}`}
+          onSubmit={(e) => {
+            e.preventDefault();
+            save.mutate(bodyOf(e.currentTarget, true));
+          }}
+        >
+          <Fields contact={c} />
+          <ErrorText error={explain(save.error, 'contacts')} />
+          <div className="row">
+            <button type="submit" className="primary" disabled={save.isPending}>
+              Save
+            </button>
+            <button type="button" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      </li>
+    );
+  }
+  return (
+    <li className="card crm-item">
+      <p>
+        <strong>{label(c)}</strong> <span className="badge">{c.source}</span>
+      </p>
+      <p className="muted">
+        {[c.email, c.phone].filter(Boolean).join(' · ') || 'No email or phone'} · added{' '}
+        {new Date(c.createdAt).toLocaleDateString()}
+      </p>
+      {Object.keys(c.customFields).length > 0 && (
+        <dl className="crm-fields">
+          {Object.entries(c.customFields).map(([k, v]) => (
+            <div key={k}>
+              <dt>{k}</dt>
+              <dd>{String(v)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {canWrite && (
+        <div className="row crm-actions">
+          <button type="button" onClick={() => setEditing(true)} aria-label={`Edit ${label(c)}`}>
+            Edit
+          </button>
+          <ConfirmButton
+            label="Delete"
+            ariaLabel={`Delete ${label(c)}`}
+            question={`Delete ${label(c)}? Their tickets and conversations stay.`}
+            confirmLabel="Delete"
+            pending={remove.isPending}
+            onConfirm={() => remove.mutate()}
+          />
+        </div>
+      )}
+      <ErrorText error={remove.error} />
+    </li>
+  );
+}
+
+function Fields({ contact }: { contact?: Contact }) {
+  return (
+    <>
+      <label>
+        Name
+        <input name="name" maxLength={200} defaultValue={contact?.name ?? ''} autoComplete="off" />
+      </label>
+      <label>
+        Email
+        <input
+          name="email"
+          type="email"
+          maxLength={254}
+          defaultValue={contact?.email ?? ''}
+          autoComplete="off"
+        />
+      </label>
+      <label>
+        Phone
+        <input
+          name="phone"
+          type="tel"
+          maxLength={40}
+          defaultValue={contact?.phone ?? ''}
+          placeholder="+14155550100"
+          autoComplete="off"
+        />
+      </label>
+    </>
+  );
+}
+
+function ContactForm({ ws }: { ws: string }) {
+  const qc = useQueryClient();
+  const [problem, setProblem] = useState<string | null>(null);
+  const create = useMutation({
+    mutationFn: (body: Record<string, string | null>) => post<Data<Contact>>(contactsPath(ws), body),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['contacts', ws] }),
+  });
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const body = bodyOf(form, false);
+    if (Object.keys(body).length === 0) {
+      setProblem('Give at least a name, an email or a phone number.');
+      return;
+    }
+    setProblem(null);
+    create.mutate(body, { onSuccess: () => form.reset() });
+  };
+  return (
+    <form className="card stack" onSubmit={onSubmit} aria-labelledby="new-contact-title">
+      <h2 id="new-contact-title">Add a contact</h2>
+      <Fields />
+      <ErrorText error={problem ?? explain(create.error, 'contacts')} />
+      <div>
+        <button type="submit" className="primary" disabled={create.isPending}>
+          Add contact
+        </button>
+      </div>
+    </form>
+  );
+}

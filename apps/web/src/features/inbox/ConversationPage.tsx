@@ -1,0 +1,381 @@
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { type CursorPage, type Data, get, type OffsetPage, patch, post } from '../../api.ts';
+import { useSession, useWorkspaces } from '../../session.ts';
+import { ErrorText, Loading } from '../../shell/ui.tsx';
+import { PRIORITY_WORDS, type Ticket, type TicketPriority, ticketsPath } from '../tickets/types.ts';
+import { nameOf, useAssistants, useMembers } from './directory.ts';
+import { useInboxStream } from './live.ts';
+import { MessageItem } from './MessageItem.tsx';
+import {
+  CHANNEL_WORDS,
+  type InboxConversation,
+  type InboxMessage,
+  inboxPath,
+  STATUS_WORDS,
+  uniqueById,
+  when,
+} from './types.ts';
+import { markSeen } from './unread.ts';
+import './inbox.css';
+
+/**
+ * One conversation of the inbox (docs/dashboard.md "Inbox"): its messages with who wrote them,
+ * the AI's sources and tool steps; reply, take over, give back to the AI, close, assign, and a
+ * ticket from it. New messages and changes arrive live. Guests read only: nothing is offered that
+ * the API would refuse them.
+ */
+export function ConversationPage() {
+  const { ws = '', id = '' } = useParams();
+  const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
+  const canAnswer = role !== undefined && role !== 'guest';
+  const me = useSession().data?.id;
+  const qc = useQueryClient();
+  const members = useMembers(ws);
+  const assistants = useAssistants(ws);
+  const one = `${inboxPath}/${id}`;
+  const conversation = useQuery({
+    queryKey: ['inbox-conversation', id],
+    queryFn: () => get<Data<InboxConversation>>(`${one}?workspaceId=${ws}`),
+  });
+  const messages = useInfiniteQuery({
+    queryKey: ['inbox-messages', id],
+    queryFn: ({ pageParam }) =>
+      get<CursorPage<InboxMessage>>(
+        `${one}/messages?workspaceId=${ws}&limit=100${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,
+      ),
+    initialPageParam: '',
+    getNextPageParam: (last) => (last.hasMore ? (last.nextCursor ?? undefined) : undefined),
+  });
+  const c = conversation.data?.data;
+  // Having it open is reading it: every message so far counts as seen (unread.ts).
+  useEffect(() => {
+    if (me && c) markSeen(me, c.id, c.messageCount);
+  }, [me, c]);
+  const refresh = () => {
+    void qc.invalidateQueries({ queryKey: ['inbox-conversation', id] });
+    void qc.invalidateQueries({ queryKey: ['inbox-messages', id] });
+    void qc.invalidateQueries({ queryKey: ['inbox', ws] });
+  };
+  useInboxStream(ws, (e) => {
+    if (e.type === 'ready') refresh();
+    else if (e.type === 'message.created' && e.conversationId === id) refresh();
+    else if (e.type !== 'message.created' && e.conversation.id === id) {
+      qc.setQueryData<Data<InboxConversation>>(['inbox-conversation', id], (old) =>
+        old ? { data: { ...old.data, ...e.conversation } } : old,
+      );
+    }
+  });
+  const list = uniqueById(messages.data?.pages.flatMap((p) => p.data) ?? []);
+
+  if (conversation.isPending) return <Loading />;
+  if (!c) {
+    return (
+      <section>
+        <h1>Conversation</h1>
+        <ErrorText error={conversation.error} />
+        <p>
+          <Link to={`/w/${ws}/inbox`}>Back to the inbox</Link>
+        </p>
+      </section>
+    );
+  }
+  const assistant = assistants.data?.data.find((a) => a.id === c.assistantId)?.name ?? 'the assistant';
+  const assignee = nameOf(members.data?.data, c.assigneeId);
+  return (
+    <section className="conversation">
+      <h1>{c.title || 'Untitled conversation'}</h1>
+      <p className="conv-facts">
+        <span className={`badge status-${c.status}`} data-testid="conversation-status">
+          {STATUS_WORDS[c.status]}
+        </span>{' '}
+        <span className="muted">
+          {CHANNEL_WORDS[c.channel]} · {assistant} · started {when(c.createdAt)}
+          {c.endedAt && c.status === 'closed' ? ` · closed ${when(c.endedAt)}` : ''}
+        </span>
+      </p>
+      <div className="conv-layout">
+        <div className="conv-thread">
+          <ErrorText error={messages.error} />
+          <ol className="messages" aria-label="Messages" aria-live="polite">
+            {list.map((m) => (
+              <MessageItem key={m.id} message={m} channel={c.channel} />
+            ))}
+          </ol>
+          {messages.hasNextPage && (
+            <button
+              type="button"
+              onClick={() => messages.fetchNextPage()}
+              disabled={messages.isFetchingNextPage}
+            >
+              Show later messages
+            </button>
+          )}
+          {canAnswer ? (
+            <ReplyBox ws={ws} conversation={c} onSent={refresh} />
+          ) : (
+            <p className="muted">Guests can read the inbox but not answer.</p>
+          )}
+        </div>
+        <aside className="conv-side" aria-label="Conversation">
+          <div className="card stack">
+            <h2>Who answers</h2>
+            <p>
+              {c.status === 'open' && 'The AI is answering.'}
+              {c.status === 'handoff' &&
+                (assignee
+                  ? `${c.assigneeId === me ? 'You are' : `${assignee} is`} answering.`
+                  : 'A person has been asked for; nobody has taken it yet.')}
+              {c.status === 'closed' && 'Closed. It opens again if the customer writes.'}
+            </p>
+            {canAnswer && <Actions ws={ws} conversation={c} onChanged={refresh} />}
+            <Assign ws={ws} conversation={c} canAnswer={canAnswer} onChanged={refresh} />
+          </div>
+          <Tickets ws={ws} conversation={c} canAnswer={canAnswer} />
+        </aside>
+      </div>
+    </section>
+  );
+}
+
+/** Take over, release to the AI, close: each answers the conversation as it now is. */
+function Actions({
+  ws,
+  conversation: c,
+  onChanged,
+}: {
+  ws: string;
+  conversation: InboxConversation;
+  onChanged(): void;
+}) {
+  const qc = useQueryClient();
+  const act = useMutation({
+    mutationFn: (what: 'handoff' | 'release' | 'close') =>
+      post<Data<InboxConversation>>(`${inboxPath}/${c.id}/${what}?workspaceId=${ws}`),
+    onSuccess: (res) => {
+      qc.setQueryData(['inbox-conversation', c.id], res);
+      onChanged();
+    },
+  });
+  return (
+    <>
+      <div className="row conv-actions">
+        {(c.status === 'open' || (c.status === 'handoff' && !c.assigneeId)) && (
+          <button
+            type="button"
+            className="primary"
+            disabled={act.isPending}
+            onClick={() => act.mutate('handoff')}
+          >
+            Take over
+          </button>
+        )}
+        {c.status === 'handoff' && (
+          <button type="button" disabled={act.isPending} onClick={() => act.mutate('release')}>
+            Release to AI
+          </button>
+        )}
+        {c.status !== 'closed' && (
+          <button type="button" disabled={act.isPending} onClick={() => act.mutate('close')}>
+            Close
+          </button>
+        )}
+      </div>
+      <ErrorText error={act.error} />
+    </>
+  );
+}
+
+function Assign(props: {
+  ws: string;
+  conversation: InboxConversation;
+  canAnswer: boolean;
+  onChanged(): void;
+}) {
+  const { ws, conversation: c, canAnswer } = props;
+  const qc = useQueryClient();
+  const members = useMembers(ws);
+  const assign = useMutation({
+    mutationFn: (assigneeId: string | null) =>
+      patch<Data<InboxConversation>>(`${inboxPath}/${c.id}?workspaceId=${ws}`, { assigneeId }),
+    onSuccess: (res) => {
+      qc.setQueryData(['inbox-conversation', c.id], res);
+      props.onChanged();
+    },
+  });
+  const name = nameOf(members.data?.data, c.assigneeId);
+  if (!canAnswer) return <p>Assignee: {name ?? 'nobody'}</p>;
+  // People who can answer; guests cannot be assigned (the API refuses them).
+  const who = members.data?.data.filter((m) => m.role !== 'guest') ?? [];
+  return (
+    <>
+      <label>
+        Assignee
+        <select
+          value={c.assigneeId ?? ''}
+          disabled={assign.isPending || c.status === 'closed'}
+          onChange={(e) => assign.mutate(e.target.value || null)}
+        >
+          <option value="">Nobody</option>
+          {c.assigneeId && !who.some((m) => m.userId === c.assigneeId) && (
+            <option value={c.assigneeId}>{name}</option>
+          )}
+          {who.map((m) => (
+            <option key={m.userId} value={m.userId}>
+              {m.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <ErrorText error={assign.error} />
+    </>
+  );
+}
+
+function ReplyBox({
+  ws,
+  conversation: c,
+  onSent,
+}: {
+  ws: string;
+  conversation: InboxConversation;
+  onSent(): void;
+}) {
+  const [text, setText] = useState('');
+  const send = useMutation({
+    mutationFn: (content: string) =>
+      post<Data<InboxMessage>>(`${inboxPath}/${c.id}/messages?workspaceId=${ws}`, { content }),
+    onSuccess: () => {
+      setText('');
+      onSent();
+    },
+  });
+  if (c.status === 'closed') {
+    return <p className="muted">This conversation is closed, so it takes no reply.</p>;
+  }
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (text.trim()) send.mutate(text.trim());
+  };
+  return (
+    <form className="card stack reply" onSubmit={onSubmit} aria-label="Reply">
+      <label>
+        Your reply
+        <textarea
+          value={text}
+          rows={3}
+          maxLength={8000}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) onSubmit(e);
+          }}
+        />
+      </label>
+      {c.status === 'open' && (
+        <p className="muted">
+          Sending takes the conversation over: the AI stops answering until you release it.
+        </p>
+      )}
+      <ErrorText error={send.error} />
+      <div>
+        <button type="submit" className="primary" disabled={send.isPending || !text.trim()}>
+          Send reply
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The conversation's tickets, and a new one from it (subject, priority, description). */
+function Tickets({
+  ws,
+  conversation: c,
+  canAnswer,
+}: {
+  ws: string;
+  conversation: InboxConversation;
+  canAnswer: boolean;
+}) {
+  const qc = useQueryClient();
+  const tickets = useQuery({
+    queryKey: ['tickets', ws, 'conversation', c.id],
+    queryFn: () => get<OffsetPage<Ticket>>(`${ticketsPath(ws)}?conversationId=${c.id}&limit=20`),
+  });
+  const [open, setOpen] = useState(false);
+  const create = useMutation({
+    mutationFn: (body: { subject: string; description?: string; priority: TicketPriority }) =>
+      post<Data<Ticket>>(`${inboxPath}/${c.id}/tickets?workspaceId=${ws}`, body),
+    onSuccess: () => {
+      setOpen(false);
+      void qc.invalidateQueries({ queryKey: ['tickets', ws] });
+    },
+  });
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const description = String(f.get('description') ?? '').trim();
+    create.mutate({
+      subject: String(f.get('subject') ?? '').trim(),
+      priority: String(f.get('priority')) as TicketPriority,
+      ...(description && { description }),
+    });
+  };
+  const list = tickets.data?.data ?? [];
+  return (
+    <div className="card stack">
+      <h2>Tickets</h2>
+      <ErrorText error={tickets.error} />
+      {tickets.isSuccess && list.length === 0 && <p className="muted">No ticket for this conversation.</p>}
+      {list.length > 0 && (
+        <ul className="list" aria-label="Tickets of this conversation">
+          {list.map((t) => (
+            <li key={t.id}>
+              <Link to={`/w/${ws}/tickets?conversation=${c.id}`}>{t.subject}</Link>{' '}
+              <span className={`badge ticket-${t.status}`}>{t.status}</span>{' '}
+              <span className="muted">{PRIORITY_WORDS[t.priority]}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {canAnswer && !open && (
+        <div>
+          <button type="button" onClick={() => setOpen(true)}>
+            Create a ticket
+          </button>
+        </div>
+      )}
+      {canAnswer && open && (
+        <form className="stack" onSubmit={onSubmit} aria-label="New ticket">
+          <label>
+            Subject
+            <input name="subject" required maxLength={300} defaultValue={c.title} />
+          </label>
+          <label>
+            Priority
+            <select name="priority" defaultValue="medium">
+              {Object.entries(PRIORITY_WORDS).map(([p, words]) => (
+                <option key={p} value={p}>
+                  {words}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Description
+            <textarea name="description" rows={3} maxLength={20000} />
+          </label>
+          <ErrorText error={create.error} />
+          <div className="row">
+            <button type="submit" className="primary" disabled={create.isPending}>
+              Create ticket
+            </button>
+            <button type="button" onClick={() => setOpen(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,187 @@
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { type CursorPage, get } from '../../api.ts';
+import { useSession } from '../../session.ts';
+import { Empty, ErrorText, Loading } from '../../shell/ui.tsx';
+import { nameOf, useAssistants, useMembers } from './directory.ts';
+import { useInboxStream } from './live.ts';
+import { CHANNEL_WORDS, type InboxConversation, inboxPath, STATUS_WORDS, uniqueById, when } from './types.ts';
+import { useUnread } from './unread.ts';
+import './inbox.css';
+
+const LIMIT = 25;
+
+/** The filters, kept in the address (`?status=handoff&assignee=unassigned`), so a view can be shared. */
+const FILTERS = ['status', 'channel', 'assistant', 'assignee'] as const;
+
+/** The query of `GET /api/inbox/conversations` for the filters in the address. */
+function listQuery(ws: string, params: URLSearchParams, me: string | undefined) {
+  const q = new URLSearchParams({ workspaceId: ws, limit: String(LIMIT) });
+  const status = params.get('status');
+  const channel = params.get('channel');
+  const assistant = params.get('assistant');
+  const assignee = params.get('assignee');
+  if (status) q.set('status', status);
+  if (channel) q.set('channel', channel);
+  if (assistant) q.set('assistantId', assistant);
+  if (assignee === 'unassigned') q.set('unassigned', 'true');
+  else if (assignee === 'me' && me) q.set('assigneeId', me);
+  else if (assignee && assignee !== 'me') q.set('assigneeId', assignee);
+  return q.toString();
+}
+
+/**
+ * The shared inbox (docs/dashboard.md "Inbox"): every conversation a person may need to answer,
+ * newest activity first, with filters, unread counts, "Load more", and live changes from
+ * `GET /api/inbox/stream` without a reload.
+ */
+export function InboxPage() {
+  const { ws = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const me = useSession().data?.id;
+  const members = useMembers(ws);
+  const assistants = useAssistants(ws);
+  const unread = useUnread(me);
+  const qc = useQueryClient();
+  const query = listQuery(ws, params, me);
+  const list = useInfiniteQuery({
+    queryKey: ['inbox', ws, query],
+    queryFn: ({ pageParam }) =>
+      get<CursorPage<InboxConversation>>(
+        `${inboxPath}?${query}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,
+      ),
+    initialPageParam: '',
+    getNextPageParam: (last) => (last.hasMore ? (last.nextCursor ?? undefined) : undefined),
+  });
+  // Any change re-reads the list (the filters decide where a conversation now belongs); a burst of
+  // changes (a streamed AI reply, several visitors at once) costs one read.
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useInboxStream(ws, () => {
+    if (pending.current) return;
+    pending.current = setTimeout(() => {
+      pending.current = null;
+      void qc.invalidateQueries({ queryKey: ['inbox', ws] });
+    }, 150);
+  });
+  const rows = uniqueById(list.data?.pages.flatMap((p) => p.data) ?? []);
+  const setFilter = (name: (typeof FILTERS)[number], value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next, { replace: true });
+  };
+  const filtered = FILTERS.some((f) => params.get(f));
+  const assistantName = (id: string) => assistants.data?.data.find((a) => a.id === id)?.name ?? 'Assistant';
+  return (
+    <section>
+      <h1>Inbox</h1>
+      <p className="muted">
+        Customer conversations of every channel. Open one to read it, take it over from the AI, answer, give
+        it back or close it. New conversations and messages appear here as they happen.
+      </p>
+      <form className="inbox-filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Status
+          <select value={params.get('status') ?? ''} onChange={(e) => setFilter('status', e.target.value)}>
+            <option value="">Any</option>
+            <option value="open">AI answering</option>
+            <option value="handoff">Person answering</option>
+            <option value="closed">Closed</option>
+          </select>
+        </label>
+        <label>
+          Channel
+          <select value={params.get('channel') ?? ''} onChange={(e) => setFilter('channel', e.target.value)}>
+            <option value="">Any</option>
+            <option value="widget">Website widget</option>
+            <option value="chat">Internal chat</option>
+          </select>
+        </label>
+        <label>
+          Assistant
+          <select
+            value={params.get('assistant') ?? ''}
+            onChange={(e) => setFilter('assistant', e.target.value)}
+          >
+            <option value="">Any</option>
+            {assistants.data?.data.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Assignee
+          <select
+            value={params.get('assignee') ?? ''}
+            onChange={(e) => setFilter('assignee', e.target.value)}
+          >
+            <option value="">Anyone</option>
+            <option value="me">Me</option>
+            <option value="unassigned">Unassigned</option>
+            {members.data?.data
+              .filter((m) => m.role !== 'guest' && m.userId !== me)
+              .map((m) => (
+                <option key={m.userId} value={m.userId}>
+                  {m.name}
+                </option>
+              ))}
+          </select>
+        </label>
+        {filtered && (
+          <button type="button" onClick={() => setParams({}, { replace: true })}>
+            Clear filters
+          </button>
+        )}
+      </form>
+      {list.isPending && <Loading />}
+      <ErrorText error={list.error} />
+      {list.isSuccess && rows.length === 0 && (
+        <Empty title={filtered ? 'No conversation matches these filters' : 'No conversations yet'}>
+          <p>
+            {filtered
+              ? 'Change or clear the filters.'
+              : 'Conversations appear here when visitors write through the website widget, or when someone in an internal chat asks for a person.'}
+          </p>
+        </Empty>
+      )}
+      {rows.length > 0 && (
+        <ul className="inbox-list" aria-label="Conversations">
+          {rows.map((c) => {
+            const count = unread(c);
+            const assignee = nameOf(members.data?.data, c.assigneeId);
+            return (
+              <li key={c.id} className={`inbox-row${count > 0 ? ' unread' : ''}`} data-conversation={c.id}>
+                <Link to={`/w/${ws}/inbox/${c.id}`} className="inbox-title">
+                  {c.title || 'Untitled conversation'}
+                </Link>
+                {count > 0 && (
+                  <span className="unread-count" title={`${count} unread`}>
+                    {count}
+                    <span className="sr-only"> unread</span>
+                  </span>
+                )}
+                <span className={`badge status-${c.status}`}>{STATUS_WORDS[c.status]}</span>
+                <span className="inbox-meta muted">
+                  {CHANNEL_WORDS[c.channel]} · {assistantName(c.assistantId)} ·{' '}
+                  {assignee ? `Assigned to ${c.assigneeId === me ? 'you' : assignee}` : 'Unassigned'} ·{' '}
+                  {c.messageCount} {c.messageCount === 1 ? 'message' : 'messages'} ·{' '}
+                  <time dateTime={c.lastMessageAt ?? c.createdAt}>
+                    {when(c.lastMessageAt ?? c.createdAt)}
+                  </time>
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {list.hasNextPage && (
+        <button type="button" onClick={() => list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+          {list.isFetchingNextPage ? 'Loading…' : 'Load more'}
+        </button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,57 @@
+import { toolWords } from '../../shell/tool-words.ts';
+import type { Channel, InboxMessage } from './types.ts';
+
+/** Who wrote a message, in the inbox's words. */
+function authorOf(m: InboxMessage, channel: Channel) {
+  if (m.role === 'assistant') return 'AI';
+  if (m.role === 'agent') return m.author?.name ?? 'Agent';
+  if (m.role === 'system') return 'System';
+  // Internal chats are written by members (named); widget and SMS messages by the customer.
+  return m.author?.name ?? (channel === 'chat' ? 'Member' : 'Customer');
+}
+
+/** One message of a conversation: the author and role, tool steps in words, text, sources. */
+export function MessageItem({ message: m, channel }: { message: InboxMessage; channel: Channel }) {
+  return (
+    <li className={`msg ${m.role === 'user' ? 'customer' : m.role}`} data-role={m.role}>
+      <span className="who">
+        {authorOf(m, channel)}
+        {m.role === 'agent' && <span className="muted"> (person)</span>}
+        <time className="muted" dateTime={m.createdAt}>
+          {' '}
+          · {new Date(m.createdAt).toLocaleTimeString()}
+        </time>
+      </span>
+      {m.toolCalls.length > 0 && (
+        <ul className="tools" aria-label="Tool steps">
+          {m.toolCalls.map((t) => (
+            // In words; the code name only in the tooltip (shell/tool-words.ts).
+            <li key={t.toolCallId} title={t.toolName}>
+              {toolWords(t.toolName, false)}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="text">{m.content}</p>
+      {m.status !== 'complete' && (
+        <p className="muted">{m.status === 'partial' ? 'The reply was cut short.' : 'The reply failed.'}</p>
+      )}
+      {m.citations.length > 0 && (
+        <ol className="citations" aria-label="Sources">
+          {m.citations.map((s) => (
+            <li key={`${s.index}-${s.sourceId}`}>
+              [{s.index}]{' '}
+              {s.url ? (
+                <a href={s.url} target="_blank" rel="noreferrer">
+                  {s.title ?? s.url}
+                </a>
+              ) : (
+                (s.title ?? 'Knowledge')
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,50 @@
+import type {
+  inboxConversationSchema,
+  inboxMessageSchema,
+} from '@parley/server/src/features/inbox/inbox.schemas.ts';
+import type { z } from 'zod';
+
+/**
+ * The inbox as the API answers it (docs/inbox.md; the server's own schemas, type-only: nothing of
+ * the server reaches the bundle). A conversation adds `handedOffAt` and `endedAt` to the public
+ * shape; a message adds its human author.
+ */
+export type InboxConversation = z.output<typeof inboxConversationSchema>;
+export type InboxMessage = z.output<typeof inboxMessageSchema>;
+export type ConversationStatus = InboxConversation['status'];
+export type Channel = InboxConversation['channel'];
+
+/** One change on `GET /api/inbox/stream` (docs/inbox.md "Live updates"). */
+export type InboxEvent =
+  | { type: 'ready' }
+  | {
+      type: 'conversation.created' | 'conversation.updated' | 'conversation.ended';
+      conversation: Omit<InboxConversation, 'handedOffAt' | 'endedAt'>;
+    }
+  | { type: 'message.created'; conversationId: string; message: Omit<InboxMessage, 'author'> };
+
+export const inboxPath = '/api/inbox/conversations';
+
+export const STATUS_WORDS: Record<ConversationStatus, string> = {
+  open: 'AI answering',
+  handoff: 'Person answering',
+  closed: 'Closed',
+};
+
+export const CHANNEL_WORDS: Record<Channel, string> = {
+  widget: 'Website widget',
+  chat: 'Internal chat',
+  sms: 'SMS',
+};
+
+export const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
+
+/** Each item once (cursor pages can overlap when a change moves an item between reads). */
+export function uniqueById<T extends { id: string }>(items: T[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    if (seen.has(item.id)) return false;
+    seen.add(item.id);
+    return true;
+  });
+}
