@@ -148,6 +148,11 @@ describe('a widget conversation, from the AI to a person and back', () => {
     // Closed by the member: conversation.ended, the session ends, the widget hears it.
     const closed = await inbox(t, w.member, 'POST', `/${id}/close`);
     expect(closed.json().data).toMatchObject({ status: 'closed', endedAt: expect.any(String) });
+    expect(await stream.until(isStatus('closed'), 'closed status')).toEqual({
+      type: 'status',
+      status: 'closed',
+      agent: null,
+    });
     await stream.until((e) => e.type === 'ended', 'ended');
     await stream.ended;
     const [session] = await t.ctx.db.select().from(widgetSessions).where(eq(widgetSessions.id, s.sessionId));

@@ -132,10 +132,11 @@ export async function close(ctx: AppContext, c: ConversationRow, userId: string)
     }
     return { result: await applyChange(tx, c, { kind: 'close' }, by), sessionId: undefined };
   });
+  // The status first, then `ended`, after which the widget's stream closes.
+  if (result) await announceChange(ctx, result as Changed);
   if (sessionId) {
     await ctx.fanout.publish(widgetSessionChannel(sessionId), { type: 'ended' }).catch(() => undefined);
   }
-  if (result) await announceChange(ctx, result as Changed);
   return result?.conversation ?? c;
 }
 
