@@ -32,12 +32,12 @@ export async function insertSourceFile(db: Executor, row: typeof sourceFiles.$in
 }
 
 /** Bytes read per query when a stored file is read back (readSourceFile). */
-export const FILE_READ_SLICE = 1024 * 1024;
+export const FILE_READ_SLICE = 256 * 1024;
 
 /**
  * A stored file, its bytes read one slice per query: a 50 MB file in one row would hold the
  * event loop while the driver decodes it (PGlite decodes in this process; docs/performance.md
- * "Hostile files during the API benchmark"), one MB at a time leaves room for other requests.
+ * "Hostile files during the API benchmark"), 256 KB at a time leaves room for other requests.
  */
 export async function readSourceFile(db: Executor, sourceId: string) {
   const [meta] = await db
@@ -63,6 +63,9 @@ export async function readSourceFile(db: Executor, sourceId: string) {
     const bytes = typeof raw === 'string' ? Buffer.from(raw.slice(2), 'hex') : raw;
     if (bytes.length !== Math.min(FILE_READ_SLICE, meta.length - at)) return undefined; // replaced meanwhile
     content.set(bytes, at);
+    // PGlite answers without waiting on I/O, so a loop of queries would never let a request in:
+    // give the event loop a turn between slices.
+    await new Promise((r) => setImmediate(r));
   }
   return { filename: meta.filename, mimeType: meta.mimeType, content };
 }
