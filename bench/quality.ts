@@ -33,6 +33,7 @@ import { answerFromPassages, NOT_FOUND } from '../apps/server/src/providers/llm/
 import { scratchDatabase } from './support.ts';
 
 type Faq = { id: string; question: string; answer: string };
+type Hit = { chunkId: string; sourceId: string; title: string; heading: string; content: string };
 type FaqSet = { name: string; faqs: Faq[]; queries: Array<{ question: string; faqIds: string[] }> };
 
 const defaultSet = fileURLToPath(new URL('../../shared/data/faq-retrieval/covid-faq.json', import.meta.url));
@@ -164,9 +165,9 @@ export async function runQualityBench() {
         `/api/assistants/${a.id}/search?q=${encodeURIComponent(q)}&k=${k}`,
         cookie,
       );
-      return (res.json().data as Array<Record<string, unknown>>).map((h) => ({
+      return (res.json().data as Hit[]).map((h) => ({
         ...h,
-        faq: a.faqOf.get(h.sourceId as string) ?? '?',
+        faq: a.faqOf.get(h.sourceId) ?? '?',
       }));
     };
 
@@ -214,11 +215,11 @@ export async function runQualityBench() {
         const hits = await search(a, q, 5);
         const passages = hits.map((h, i) => ({
           index: i + 1,
-          chunkId: h.chunkId as string,
-          sourceId: h.sourceId as string,
-          title: h.title as string,
+          chunkId: h.chunkId,
+          sourceId: h.sourceId,
+          title: h.title,
           url: null,
-          content: h.content as string,
+          content: h.content,
         }));
         const reply = answerFromPassages(q, passages);
         const cited = reply === NOT_FOUND ? null : /\[(\d+)\]/.exec(reply)?.[1];

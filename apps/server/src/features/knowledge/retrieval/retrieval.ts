@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../../context.ts';
 import { namedStatement } from '../../../db/prepared.ts';
 import { tokenize } from '../../../providers/embeddings/offline.ts';
-import { type Versions, vectorIndexFor } from './vector-index.ts';
+import { createLexicalIndex } from './lexical-index.ts';
+import { namespaceVersions, type Versions, vectorIndexFor } from './vector-index.ts';
 
 export type RetrievedChunk = {
   chunkId: string;
@@ -13,27 +14,39 @@ export type RetrievedChunk = {
   url: string | null;
   position: number;
   content: string;
-  /** Reciprocal-rank fusion of the two rankings; higher is better. */
+  /** The fused score in [0, 1]: weighted normalised lexical and vector scores; higher is better. */
   score: number;
   /** Cosine similarity, when the chunk was among the nearest vectors. */
   vectorScore: number | null;
-  /** PostgreSQL ts_rank, when the chunk matched the words. */
+  /** BM25 (or PostgreSQL ts_rank for namespaces too large to hold), when the chunk matched the words. */
   textScore: number | null;
+  /** 1-based place in the lexical ranking, when the chunk matched the words. */
+  lexicalRank: number | null;
+  /** 1-based place among the nearest vectors, when it was one. */
+  vectorRank: number | null;
 };
 
-const RRF_K = 60;
+/**
+ * Weight of the lexical side in the fused score (the vector side has 1 minus it). Normalised
+ * scores mixed by weight, not reciprocal-rank fusion: when one signal is much weaker than the
+ * other, rank fusion lets the weaker one's order count as much (docs/knowledge.md "Retrieval").
+ */
+export const LEXICAL_WEIGHT = 0.7;
 const MAX_TEXT_MATCHES = 300;
 
 /**
- * Hybrid retrieval (docs/knowledge.md "Retrieval"): nearest vectors and PostgreSQL full-text ranking over the
- * given namespaces, fused by reciprocal rank. Only chunks of each source's current generation
- * count (a sync in progress stays invisible); candidates are over-fetched to absorb that filter.
- * The chat engine and `GET .../search` both call exactly this, so the "test your knowledge" view
- * shows what the chat will use. `versions`: the namespaces' versions, when the caller has them.
+ * Hybrid retrieval (docs/knowledge.md "Retrieval"): nearest vectors and BM25 over the given
+ * namespaces (lexical-index.ts), each normalised to [0, 1] over its candidates (min-max) and mixed
+ * by weight. Only chunks of each source's current generation count (a sync in progress stays
+ * invisible); candidates are over-fetched to absorb that filter. The chat engine and
+ * `GET .../search` both call exactly this, so the "test your knowledge" view shows what the chat
+ * will use. `versions`: the namespaces' versions, when the caller has them.
  *
- * Round trips: the vector search first (in process over cached namespaces where there is no
- * pgvector, so usually none), then one statement that ranks the text matches and returns the
- * rows of every candidate of both rankings, from which the top `k` are taken.
+ * Round trips: the namespaces' versions (unless given), the vector search (in process over
+ * cached namespaces where there is no pgvector, so usually none), the lexical ranking (in
+ * process, cached per namespace version), then one statement returning the rows of every
+ * candidate. Namespaces too large to hold in memory are ranked by PostgreSQL full text in that
+ * statement instead.
  */
 export async function retrieve(
   ctx: AppContext,
@@ -45,37 +58,61 @@ export async function retrieve(
   if (namespaces.length === 0 || query.trim() === '') return [];
   const depth = Math.max(k * 4, 20);
   const embedder = ctx.embedder;
-  const [[vector], index] = await Promise.all([embedder.embed([query]), vectorIndexFor(ctx)]);
-  const nearest = vector ? await index.nearest(namespaces, vector, depth, versions) : [];
+  const known = versions ?? (await namespaceVersions(ctx, namespaces));
+  ctx.vectors.lexical ??= createLexicalIndex(ctx);
+  const [[vector], index, lexical] = await Promise.all([
+    embedder.embed([query]),
+    vectorIndexFor(ctx),
+    ctx.vectors.lexical.search(namespaces, known, query, depth),
+  ]);
+  const nearest = vector ? await index.nearest(namespaces, vector, depth, known) : [];
   const close = nearest.filter((hit) => hit.score >= embedder.minSimilarity);
-  const rows = await candidates(
-    ctx,
-    namespaces,
-    query,
-    depth,
-    close.map((hit) => hit.id),
-  );
+  const rows = await candidates(ctx, namespaces, lexical === null ? query : null, depth, [
+    ...new Set([...close.map((hit) => hit.id), ...(lexical ?? []).map((hit) => hit.id)]),
+  ]);
   // The namespace check is done here rather than in SQL: there, with PGlite's missing planner
   // statistics, it made the lookup scan the whole namespace index (3x slower). The ids come from
   // namespace-filtered searches; this keeps the guarantee should that ever change.
   const allowed = new Set(namespaces);
   const byId = new Map(rows.filter((r) => allowed.has(r.namespace)).map((r) => [r.id, r]));
-  const matches = rows
-    .filter((r) => r.rank !== null)
-    .sort((a, b) => Number(b.rank) - Number(a.rank) || (a.id < b.id ? -1 : 1));
+  const words =
+    lexical?.filter((hit) => byId.has(hit.id)) ??
+    rows
+      .filter((r) => r.rank !== null)
+      .map((r) => ({ id: r.id, score: Number(r.rank) }))
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  const vectors = close.filter((hit) => byId.has(hit.id));
 
-  const fused = new Map<string, { score: number; vectorScore: number | null; textScore: number | null }>();
-  close.forEach((hit, rank) => {
-    fused.set(hit.id, { score: 1 / (RRF_K + rank + 1), vectorScore: hit.score, textScore: null });
+  type Fused = Pick<RetrievedChunk, 'score' | 'vectorScore' | 'textScore' | 'lexicalRank' | 'vectorRank'>;
+  const fused = new Map<string, Fused>();
+  const entry = (id: string) => {
+    let e = fused.get(id);
+    if (!e) {
+      e = { score: 0, vectorScore: null, textScore: null, lexicalRank: null, vectorRank: null };
+      fused.set(id, e);
+    }
+    return e;
+  };
+  const spread = (xs: Array<{ score: number }>) => {
+    const max = xs[0]?.score ?? 0;
+    const min = xs.length > 1 ? (xs.at(-1)?.score ?? 0) : 0;
+    return (x: number) => (max > min ? (x - min) / (max - min) : 1);
+  };
+  const lexNorm = spread(words.length > 1 ? words : [...words, { score: 0 }]);
+  words.forEach((hit, rank) => {
+    const e = entry(hit.id);
+    e.textScore = hit.score;
+    e.lexicalRank = rank + 1;
+    e.score += LEXICAL_WEIGHT * lexNorm(hit.score);
   });
-  matches.forEach((hit, rank) => {
-    const entry = fused.get(hit.id) ?? { score: 0, vectorScore: null, textScore: null };
-    entry.score += 1 / (RRF_K + rank + 1);
-    entry.textScore = Number(hit.rank);
-    fused.set(hit.id, entry);
+  const vecNorm = spread(vectors.length > 1 ? vectors : [...vectors, { score: embedder.minSimilarity }]);
+  vectors.forEach((hit, rank) => {
+    const e = entry(hit.id);
+    e.vectorScore = hit.score;
+    e.vectorRank = rank + 1;
+    e.score += (1 - LEXICAL_WEIGHT) * vecNorm(hit.score);
   });
   return [...fused.entries()]
-    .filter(([id]) => byId.has(id))
     .sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1))
     .slice(0, k)
     .map(([id, s]) => {
@@ -108,7 +145,8 @@ type CandidateRow = {
 };
 
 /**
- * The text matches of the question's words (any of them, OR; ranked by cover density; tokens
+ * The rows of `vectorIds` (the candidates of both rankings), and, where a namespace is too large
+ * for the in-process lexical index (`query` given), the text matches of the question's words (any of them, OR; ranked by cover density; tokens
  * sanitised to letters and digits), at most `limit`, together with the rows of `vectorIds`: the
  * current-generation chunks of both lists, in one statement. With no words (`tsquery` null) the
  * text part finds nothing. Matches are found through the namespace index (there is deliberately
@@ -138,11 +176,11 @@ const candidatesStatement = namedStatement<CandidateRow>(
 async function candidates(
   ctx: AppContext,
   namespaces: string[],
-  query: string,
+  query: string | null,
   limit: number,
   vectorIds: string[],
 ): Promise<CandidateRow[]> {
-  const words = [...new Set(tokenize(query))].slice(0, 32);
+  const words = query === null ? [] : [...new Set(tokenize(query))].slice(0, 32);
   if (words.length === 0 && vectorIds.length === 0) return [];
   const tsquery = words.length > 0 ? words.map((w) => `${w}:*`).join(' | ') : null;
   return candidatesStatement(ctx.db, { tsquery, namespaces, limit, vectorIds });

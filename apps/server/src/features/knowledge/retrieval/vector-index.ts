@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../../context.ts';
 import { type Executor, queryRows } from '../../../db/client.ts';
+import type { LexicalIndex } from './lexical-index.ts';
 import { hasVectorColumn, requestBackfill } from './vector-backfill.ts';
 import { type NamespaceMatrix, type Scored, topK, VectorCache } from './vector-cache.ts';
 
@@ -31,6 +32,8 @@ export type VectorState = {
   hasColumn?: Promise<boolean>;
   /** PGlite only: the HNSW search settings are set on its one session. */
   searchSettingsSet?: boolean;
+  /** The lexical side's in-process index (lexical-index.ts), built on first use. */
+  lexical?: LexicalIndex;
 };
 
 export function vectorIndexFor(ctx: AppContext): Promise<VectorIndex> {
@@ -107,7 +110,7 @@ function hnswIndex(ctx: AppContext): VectorIndex {
 
 export type Versions = Map<string, number>;
 
-async function namespaceVersions(ctx: AppContext, namespaces: string[]): Promise<Versions> {
+export async function namespaceVersions(ctx: AppContext, namespaces: string[]): Promise<Versions> {
   const rows = await queryRows<{ namespace: string; version: number }>(
     ctx.db,
     sql`select namespace, version from namespace_versions where namespace = any(${sql.param(namespaces)}::text[])`,

@@ -131,4 +131,6 @@ export const searchResult = z.object({
   score: z.number(),
   vectorScore: z.number().nullable(),
   textScore: z.number().nullable(),
+  lexicalRank: z.number().int().nullable(),
+  vectorRank: z.number().int().nullable(),
 });

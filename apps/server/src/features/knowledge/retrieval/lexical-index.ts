@@ -1,0 +1,208 @@
+import { sql } from 'drizzle-orm';
+import { stemmer } from 'stemmer';
+import type { AppContext } from '../../../context.ts';
+import { queryRows } from '../../../db/client.ts';
+import type { Versions } from './vector-index.ts';
+
+/**
+ * Lexical ranking (docs/knowledge.md "Lexical ranking"): BM25 over an in-process inverted index
+ * of each namespace's current chunks, cached with the namespace's version exactly as the
+ * vector matrices are (vector-cache.ts), so every process sees a change on its next query and
+ * PGlite and PostgreSQL rank alike. Words are folded (accents, case) and stemmed (Porter); the query's terms are OR-ed (a paraphrase sharing one rare word still
+ * matches); term frequency saturates (k1) and long chunks are normalised (b). Fields count
+ * differently (a BM25F-style weighted frequency): a chunk's heading, which for a Q&A pair is its
+ * question (also the body's first line), counts HEADING_WEIGHT times more, title and body once.
+ *
+ * Namespaces above LEXICAL_MAX_CHUNKS are not held in memory: retrieval ranks them with
+ * PostgreSQL full text instead (retrieval.ts).
+ */
+export const K1 = 1.2;
+export const B = 0.75;
+export const HEADING_WEIGHT = 2;
+export const LEXICAL_MAX_CHUNKS = 50_000;
+
+const stems = new Map<string, string>();
+/** Stem with a bounded memo (a vocabulary repeats; stemming is most of the indexing time). */
+function stemOf(word: string): string {
+  let s = stems.get(word);
+  if (s === undefined) {
+    s = /^[a-z]+$/.test(word) ? stemmer(word) : word;
+    if (stems.size > 200_000) stems.clear();
+    stems.set(word, s);
+  }
+  return s;
+}
+
+/** The terms of a text as the index sees them: folded, stop words out, stemmed. */
+export function terms(text: string): string[] {
+  return words(text).map(stemOf);
+}
+
+/**
+ * Letters and digits, accents and case folded. No stop-word list: IDF already makes common words
+ * cheap, and on FAQ questions the small words ("when", "can", "how") carry part of the meaning
+ * (dropping them cost 8 points of P@1 on the development set, docs/performance.md "Answer quality").
+ */
+function words(text: string): string[] {
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
+}
+
+type Postings = { docs: number[]; tf: number[] };
+export type NamespaceTerms = {
+  version: number;
+  ids: string[];
+  /** Weighted length of each chunk. */
+  lengths: Float32Array;
+  totalLength: number;
+  postings: Map<string, Postings>;
+  /** Entries held, for the cache bound. */
+  size: number;
+};
+
+export type LexicalHit = { id: string; score: number };
+
+function build(
+  version: number,
+  rows: Array<{ id: string; heading: string; title: string; content: string }>,
+): NamespaceTerms {
+  const postings = new Map<string, Postings>();
+  const lengths = new Float32Array(rows.length);
+  let totalLength = 0;
+  let size = rows.length;
+  rows.forEach((r, doc) => {
+    const tf = new Map<string, number>();
+    let length = 0;
+    const add = (text: string, weight: number) => {
+      for (const t of terms(text)) {
+        tf.set(t, (tf.get(t) ?? 0) + weight);
+        length += weight;
+      }
+    };
+    add(r.heading, HEADING_WEIGHT);
+    add(r.title, 1);
+    add(r.content, 1);
+    lengths[doc] = length;
+    totalLength += length;
+    for (const [t, f] of tf) {
+      let p = postings.get(t);
+      if (!p) {
+        p = { docs: [], tf: [] };
+        postings.set(t, p);
+      }
+      p.docs.push(doc);
+      p.tf.push(f);
+      size++;
+    }
+  });
+  return { version, ids: rows.map((r) => r.id), lengths, totalLength, postings, size };
+}
+
+/** Cached namespaces, least recently used dropped beyond `maxEntries` postings. */
+class TermsCache {
+  private readonly entries = new Map<string, NamespaceTerms | 'large'>();
+  private held = 0;
+  constructor(private readonly maxEntries = 16_000_000) {}
+  get(namespace: string, version: number) {
+    const e = this.entries.get(namespace);
+    if (e === undefined) return undefined;
+    if (e !== 'large' && e.version !== version) return undefined;
+    this.entries.delete(namespace);
+    this.entries.set(namespace, e);
+    return e;
+  }
+  set(namespace: string, e: NamespaceTerms | 'large') {
+    const old = this.entries.get(namespace);
+    if (old && old !== 'large') this.held -= old.size;
+    this.entries.delete(namespace);
+    this.entries.set(namespace, e);
+    if (e !== 'large') this.held += e.size;
+    for (const [key, v] of this.entries) {
+      if (this.held <= this.maxEntries || key === namespace) break;
+      this.entries.delete(key);
+      if (v !== 'large') this.held -= v.size;
+    }
+  }
+}
+
+export type LexicalIndex = {
+  /**
+   * BM25 top `k` over the namespaces, or null when one of them is too large to hold (the
+   * caller ranks with PostgreSQL full text then).
+   */
+  search(namespaces: string[], versions: Versions, query: string, k: number): Promise<LexicalHit[] | null>;
+};
+
+export function createLexicalIndex(ctx: AppContext, maxChunks = LEXICAL_MAX_CHUNKS): LexicalIndex {
+  const cache = new TermsCache();
+  const loading = new Map<string, Promise<NamespaceTerms | 'large'>>();
+  async function load(namespace: string, version: number): Promise<NamespaceTerms | 'large'> {
+    const rows = await queryRows<{ id: string; heading: string; title: string; content: string }>(
+      ctx.db,
+      sql`select c.id, c.heading, c.title, c.content from knowledge_chunks c
+          join knowledge_sources s on s.id = c.source_id and s.generation = c.generation
+          where c.namespace = ${namespace} order by c.id limit ${maxChunks + 1}`,
+    );
+    const entry = rows.length > maxChunks ? ('large' as const) : build(version, rows);
+    cache.set(namespace, entry);
+    return entry;
+  }
+  function entryOf(namespace: string, version: number) {
+    const hit = cache.get(namespace, version);
+    if (hit) return Promise.resolve(hit);
+    const key = `${namespace}\u0000${version}`;
+    let pending = loading.get(key);
+    if (!pending) {
+      pending = load(namespace, version).finally(() => loading.delete(key));
+      loading.set(key, pending);
+    }
+    return pending;
+  }
+  return {
+    async search(namespaces, versions, query, k) {
+      const entries = await Promise.all(namespaces.map((ns) => entryOf(ns, versions.get(ns) ?? 0)));
+      if (entries.some((e) => e === 'large')) return null;
+      return rank(entries as NamespaceTerms[], [...new Set(terms(query))].slice(0, 64), k);
+    },
+  };
+}
+
+/** BM25 with statistics over all the given namespaces together (one collection to the asker). */
+export function rank(entries: NamespaceTerms[], queryTerms: string[], k: number): LexicalHit[] {
+  let n = 0;
+  let total = 0;
+  for (const e of entries) {
+    n += e.ids.length;
+    total += e.totalLength;
+  }
+  if (n === 0 || queryTerms.length === 0) return [];
+  const avg = total / n || 1;
+  const scores = entries.map(() => new Map<number, number>());
+  for (const t of queryTerms) {
+    let df = 0;
+    for (const e of entries) df += e.postings.get(t)?.docs.length ?? 0;
+    if (df === 0) continue;
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    entries.forEach((e, i) => {
+      const p = e.postings.get(t);
+      if (!p) return;
+      const s = scores[i]!;
+      for (let j = 0; j < p.docs.length; j++) {
+        const doc = p.docs[j]!;
+        const f = p.tf[j]!;
+        const norm = K1 * (1 - B + (B * e.lengths[doc]!) / avg);
+        s.set(doc, (s.get(doc) ?? 0) + (idf * f * (K1 + 1)) / (f + norm));
+      }
+    });
+  }
+  const hits: LexicalHit[] = [];
+  entries.forEach((e, i) => {
+    for (const [doc, score] of scores[i]!) hits.push({ id: e.ids[doc]!, score });
+  });
+  return hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, k);
+}
