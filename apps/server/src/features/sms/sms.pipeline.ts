@@ -323,6 +323,7 @@ export async function queueReply(
     maxLength: number;
     statusCallback: string;
   },
+  sendNow = true,
 ) {
   const at = now();
   const queued = await repo.insertOutbound(ctx.db, {
@@ -333,13 +334,47 @@ export async function queueReply(
     body: cutToLength(input.text, input.maxLength),
     statusCallback: input.statusCallback,
     // Leased to this send; if the process dies before it, the job sends it when the lease ends.
-    nextAttemptAt: new Date(at.getTime() + SEND_LEASE_MS),
-    attempts: 1,
+    nextAttemptAt: sendNow ? new Date(at.getTime() + SEND_LEASE_MS) : at,
+    attempts: sendNow ? 1 : 0,
     createdAt: at,
     updatedAt: at,
   });
   await repo.countSessionReply(ctx.db, input.conversationId, at);
-  if (queued) await sendOutbound(ctx, queued);
+  if (queued && sendNow) await sendOutbound(ctx, queued);
+  else if (queued) ctx.jobs.wake('sms-send');
+}
+
+/**
+ * A person's reply from the inbox (or the v1 API) in an SMS conversation: queued for the
+ * `sms-send` job, to the customer's number (docs/sms.md "Replies from the inbox"). The message is
+ * stored already; a failure here is logged, never thrown.
+ */
+export async function deliverAgentReply(ctx: AppContext, conversation: ConversationRow, message: MessageRow) {
+  try {
+    const [last, found] = await Promise.all([
+      repo.lastInboundOf(ctx.db, conversation.id),
+      repo.findForCallback(ctx.db, conversation.assistantId),
+    ]);
+    if (!last || !found) {
+      ctx.log.warn({ conversationId: conversation.id }, 'sms reply not sent: no number or configuration');
+      return;
+    }
+    await queueReply(
+      ctx,
+      {
+        assistant: found.assistant,
+        conversationId: conversation.id,
+        messageId: message.id,
+        to: last.fromNumber,
+        text: message.content,
+        maxLength: found.config.maxMessageLength,
+        statusCallback: statusCallbackUrl(last.publicBase, conversation.assistantId),
+      },
+      false,
+    );
+  } catch (err) {
+    ctx.log.error({ err, messageId: message.id }, 'sms reply not queued');
+  }
 }
 
 /** Sends one queued message through the provider, recording its id or why it failed. */

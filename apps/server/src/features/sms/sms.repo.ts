@@ -358,3 +358,14 @@ export async function channelCounts(db: Executor, workspaceId: string, since: Da
         group by c.channel`,
   );
 }
+
+/** Where an agent's reply in `conversationId` goes: the customer's number and the base URL last used. */
+export async function lastInboundOf(db: Executor, conversationId: string) {
+  const [row] = await db
+    .select({ fromNumber: smsInbound.fromNumber, publicBase: smsInbound.publicBase })
+    .from(smsInbound)
+    .where(eq(smsInbound.conversationId, conversationId))
+    .orderBy(desc(smsInbound.receivedAt))
+    .limit(1);
+  return row;
+}

@@ -4,7 +4,9 @@ import { conflictResponse, dataOf, idParam } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../http/pagination.ts';
 import { resourceOf, tenantOf } from '../../http/tenant.ts';
+import { deliverAgentRepliesOn } from '../conversations/conversations.service.ts';
 import { registerSmsCallbacks } from './sms.callbacks.ts';
+import { deliverAgentReply } from './sms.pipeline.ts';
 import {
   analytics,
   channelAnalytics,
@@ -239,4 +241,5 @@ export const smsRoutes: Feature = (app, ctx) => {
   );
 
   registerSmsCallbacks(app, ctx);
+  deliverAgentRepliesOn('sms', deliverAgentReply);
 };
