@@ -54,10 +54,20 @@ const loaders: Partial<Record<repo.SourceRow['type'], DocumentLoader>> = {
     }
   },
   file: async (ctx, s) => {
-    const file = await repo.readSourceFile(ctx.db, s.id);
+    // On PostgreSQL the parse worker reads the bytes on its own connection; PGlite lives in this
+    // thread, so the server reads them, a slice at a time.
+    const databaseUrl = ctx.database.pool?.options.connectionString;
+    const file = databaseUrl
+      ? await repo.findSourceFileInfo(ctx.db, s.id)
+      : await repo.readSourceFile(ctx.db, s.id);
     if (!file) throw new IngestError('The uploaded file is missing');
     const kind = detectKind(file.filename, file.mimeType);
-    const parsed = await parseFileIsolated(file.content, kind, parseLimits(ctx), { transfer: true });
+    const parsed = await parseFileIsolated(
+      databaseUrl ? { databaseUrl, sourceId: s.id } : (file as { content: Buffer }).content,
+      kind,
+      parseLimits(ctx),
+      { transfer: true },
+    );
     return [{ text: parsed.text, title: parsed.title ?? file.filename, url: null }];
   },
 };

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ArchiveLimits } from './archive.ts';
 import { CorruptFileError, FileLimitError, UnsupportedFileError } from './file-errors.ts';
-import type { ParseInput, ParseOutput } from './parse-worker.ts';
+import type { ParseInput, ParseOutput, StoredFile } from './parse-worker.ts';
 import type { FileKind, Parsed } from './parsers.ts';
 
 /**
@@ -47,22 +47,26 @@ function tsBootstrap(target: string): string {
 }
 
 /**
- * `transfer`: the caller hands `content` over (it is detached afterwards) when it fills an
- * ArrayBuffer of its own, which then moves to the worker without a copy.
+ * `file`: the bytes, or where the worker reads them itself (a file stored in PostgreSQL).
+ * `transfer`: the caller hands the bytes over (detached afterwards) when they fill an ArrayBuffer
+ * of their own, which then moves to the worker without a copy.
  */
 export function parseFileIsolated(
-  content: Buffer,
+  file: Buffer | StoredFile,
   kind: FileKind,
   limits: ParseLimits,
   { transfer = false } = {},
 ): Promise<Parsed> {
-  const whole = content.byteOffset === 0 && content.byteLength === content.buffer.byteLength;
-  const bytes =
-    transfer && whole && content.buffer instanceof ArrayBuffer
-      ? new Uint8Array(content.buffer)
-      : Uint8Array.from(content);
+  let bytes: Uint8Array | undefined;
+  if (Buffer.isBuffer(file)) {
+    const whole = file.byteOffset === 0 && file.byteLength === file.buffer.byteLength;
+    bytes =
+      transfer && whole && file.buffer instanceof ArrayBuffer
+        ? new Uint8Array(file.buffer)
+        : Uint8Array.from(file);
+  }
   const input: ParseInput = {
-    bytes,
+    file: bytes ? { bytes } : { stored: file as StoredFile },
     kind,
     limits: {
       maxUnpackedBytes: limits.maxUnpackedBytes,
@@ -74,7 +78,7 @@ export function parseFileIsolated(
     const worker = new Worker(entry.url, {
       eval: entry.eval,
       workerData: input,
-      transferList: [bytes.buffer as ArrayBuffer],
+      transferList: bytes ? [bytes.buffer as ArrayBuffer] : [],
       resourceLimits: {
         maxOldGenerationSizeMb: limits.memoryMb,
         maxYoungGenerationSizeMb: Math.min(32, Math.max(4, Math.floor(limits.memoryMb / 8))),

@@ -4,12 +4,19 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { ArchiveLimits } from './archive.ts';
 import { CorruptFileError, FileLimitError, UnsupportedFileError } from './file-errors.ts';
 import { type FileKind, parseFile } from './parsers.ts';
+import { readStoredFile } from './stored-file.ts';
 
 /**
  * The parse worker's entry (parse-isolated.ts starts one per file): parses the bytes it was
- * handed and posts one message, the text or the error. Nothing here touches the database.
+ * handed, or reads them from PostgreSQL itself (stored-file.ts), and posts one message, the text
+ * or the error. It writes nothing.
  */
-export type ParseInput = { bytes: Uint8Array; kind: FileKind; limits: ArchiveLimits };
+export type StoredFile = { databaseUrl: string; sourceId: string };
+export type ParseInput = {
+  file: { bytes: Uint8Array } | { stored: StoredFile };
+  kind: FileKind;
+  limits: ArchiveLimits;
+};
 export type ParseOutput =
   | { ok: true; text: string; title?: string }
   | { ok: false; type: 'limit' | 'corrupt' | 'unsupported' | 'unexpected'; message: string };
@@ -27,7 +34,11 @@ try {
 const input = workerData as ParseInput;
 let out: ParseOutput;
 try {
-  const buffer = Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength);
+  const buffer =
+    'bytes' in input.file
+      ? Buffer.from(input.file.bytes.buffer, input.file.bytes.byteOffset, input.file.bytes.byteLength)
+      : await readStoredFile(input.file.stored.databaseUrl, input.file.stored.sourceId);
+  if (!buffer) throw new CorruptFileError('The uploaded file is missing');
   const parsed = await parseFile(buffer, input.kind, input.limits);
   out = { ok: true, text: parsed.text, ...(parsed.title ? { title: parsed.title } : {}) };
 } catch (err) {

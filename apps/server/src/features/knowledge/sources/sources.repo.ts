@@ -34,12 +34,8 @@ export async function insertSourceFile(db: Executor, row: typeof sourceFiles.$in
 /** Bytes read per query when a stored file is read back (readSourceFile). */
 export const FILE_READ_SLICE = 256 * 1024;
 
-/**
- * A stored file, its bytes read one slice per query: a 50 MB file in one row would hold the
- * event loop while the driver decodes it (PGlite decodes in this process; docs/performance.md
- * "Hostile files during the API benchmark"), 256 KB at a time leaves room for other requests.
- */
-export async function readSourceFile(db: Executor, sourceId: string) {
+/** A stored file's name, type and length, without its bytes. */
+export async function findSourceFileInfo(db: Executor, sourceId: string) {
   const [meta] = await db
     .select({
       filename: sourceFiles.filename,
@@ -49,6 +45,17 @@ export async function readSourceFile(db: Executor, sourceId: string) {
     .from(sourceFiles)
     .where(eq(sourceFiles.sourceId, sourceId))
     .limit(1);
+  return meta;
+}
+
+/**
+ * A stored file, its bytes read one slice per query: a 50 MB file in one row would hold the
+ * event loop while the driver decodes it (PGlite decodes in this process; docs/performance.md
+ * "Hostile files during the API benchmark"), 256 KB at a time leaves room for other requests.
+ * On PostgreSQL the parse worker reads the bytes itself (ingestion/stored-file.ts).
+ */
+export async function readSourceFile(db: Executor, sourceId: string) {
+  const meta = await findSourceFileInfo(db, sourceId);
   if (!meta) return undefined;
   // Its own ArrayBuffer, not zero-filled (every byte is written below): it can move to the parse
   // worker as it is.
