@@ -185,15 +185,13 @@ describe.skipIf(!hasChromium)('contacts and tickets', { timeout: 120_000 }, () =
         source: 'api',
       })),
     );
-    await t.ctx.db
-      .insert(tickets)
-      .values(
-        Array.from({ length: 50 }, (_, i) => ({
-          id: newId('tkt'),
-          workspaceId: w.freeWs,
-          subject: `Old ${i}`,
-        })),
-      );
+    await t.ctx.db.insert(tickets).values(
+      Array.from({ length: 50 }, (_, i) => ({
+        id: newId('tkt'),
+        workspaceId: w.freeWs,
+        subject: `Old ${i}`,
+      })),
+    );
     const { context, page } = await signedIn(w.freeOwner);
     await page.goto(`${base}/w/${w.freeWs}/contacts`);
     const form = page.getByRole('form', { name: 'Add a contact' });
