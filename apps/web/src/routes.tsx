@@ -14,6 +14,7 @@ import { InboxPage } from './features/inbox/InboxPage.tsx';
 import { AcceptInvitation } from './features/invitations/AcceptInvitation.tsx';
 import { KnowledgePage } from './features/knowledge/KnowledgePage.tsx';
 import { MembersPage } from './features/members/MembersPage.tsx';
+import { SmsPage } from './features/sms/SmsPage.tsx';
 import { TicketsPage } from './features/tickets/TicketsPage.tsx';
 import { hooksPath, type Webhook } from './features/webhooks/types.ts';
 import { WebhookDetail } from './features/webhooks/WebhookDetail.tsx';
@@ -64,6 +65,7 @@ export const ROUTES: PageRoute[] = [
   { path: 'w/:ws/assistants/:id/knowledge', title: 'Knowledge', page: KnowledgePage },
   { path: 'w/:ws/assistants/:id/chat', title: 'Chat', page: ChatPage },
   { path: 'w/:ws/assistants/:id/widget', title: 'Website widget', page: WidgetSettings },
+  { path: 'w/:ws/assistants/:id/sms', title: 'SMS', page: SmsPage },
   { path: 'w/:ws/inbox', title: 'Inbox', page: InboxPage },
   { path: 'w/:ws/inbox/:id', title: 'Conversation', page: ConversationPage },
   { path: 'w/:ws/contacts', title: 'Contacts', page: ContactsPage },

@@ -4,7 +4,7 @@ import { useWorkspaces } from '../../session.ts';
 
 /**
  * The pages of one assistant, side by side (the breadcrumbs above lead up, these lead across):
- * settings and the widget for owners and admins, knowledge and chat for everyone.
+ * settings, the widget and SMS for owners and admins, knowledge and chat for everyone.
  */
 export function AssistantNav({ ws, id }: { ws: string; id: string }) {
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
@@ -19,6 +19,7 @@ export function AssistantNav({ ws, id }: { ws: string; id: string }) {
       <NavLink to={`${at}/knowledge`}>Knowledge</NavLink>
       <NavLink to={`${at}/chat`}>Chat</NavLink>
       {canManage(role) && <NavLink to={`${at}/widget`}>Website widget</NavLink>}
+      {canManage(role) && <NavLink to={`${at}/sms`}>SMS</NavLink>}
     </nav>
   );
 }

@@ -1,0 +1,74 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import { type Data, get } from '../../api.ts';
+import { ErrorText, Loading } from '../../shell/ui.tsx';
+import { formBPath, type Period, type SmsAnalytics } from './types.ts';
+
+// The chart library stays out of the dashboard's first download: fetched when this card shows.
+const SmsChart = lazy(() => import('./SmsChart.tsx'));
+
+const PERIODS: Array<{ value: Period; label: string }> = [
+  { value: '7d', label: '7 days' },
+  { value: '30d', label: '30 days' },
+  { value: '90d', label: '90 days' },
+];
+
+/** Message volume of the number over 7, 30 or 90 days (Form B analytics, whole UTC days). */
+export function SmsAnalyticsCard({ ws, id }: { ws: string; id: string }) {
+  const [period, setPeriod] = useState<Period>('30d');
+  const stats = useQuery({
+    queryKey: ['sms-analytics', id, period],
+    queryFn: () => get<Data<SmsAnalytics>>(`${formBPath(ws, id)}/analytics?period=${period}`),
+    placeholderData: keepPreviousData,
+    refetchInterval: 30_000,
+  });
+  const s = stats.data?.data;
+  const label = PERIODS.find((p) => p.value === period)?.label ?? period;
+  return (
+    <section className="card stack" aria-labelledby="sms-analytics-title">
+      <div className="row">
+        <h2 id="sms-analytics-title">Messages</h2>
+        <fieldset className="tabs sms-periods">
+          <legend className="sr-only">Period</legend>
+          {PERIODS.map((p) => (
+            <label key={p.value} className="check">
+              <input
+                type="radio"
+                name="sms-period"
+                checked={period === p.value}
+                onChange={() => setPeriod(p.value)}
+              />
+              {p.label}
+            </label>
+          ))}
+        </fieldset>
+      </div>
+      {stats.isPending && <Loading />}
+      <ErrorText error={stats.error} />
+      {s && (
+        <>
+          <dl className="sms-totals" aria-label={`Totals over the last ${label}`}>
+            <Total term="Messages" value={s.totalMessages} />
+            <Total term="Received" value={s.inbound} />
+            <Total term="Sent" value={s.outbound} />
+            <Total term="Customers" value={s.uniqueContacts} />
+            <Total term="Active sessions" value={s.activeSessions} />
+          </dl>
+          <Suspense fallback={<Loading label="Loading the chart…" />}>
+            <SmsChart series={s.series} period={label} />
+          </Suspense>
+          <p className="muted sms-hint">
+            Received: from customers. Sent: the assistant’s and agents’ replies. Days are UTC, up to today.
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
+
+const Total = ({ term, value }: { term: string; value: number }) => (
+  <div>
+    <dt>{term}</dt>
+    <dd>{value.toLocaleString('en')}</dd>
+  </div>
+);

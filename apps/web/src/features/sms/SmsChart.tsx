@@ -1,0 +1,64 @@
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { SmsAnalytics } from './types.ts';
+
+/** "2026-11-26" → "26 Nov" (the series' days are UTC dates). */
+const day = (date: string) =>
+  new Date(`${date}T00:00:00Z`).toLocaleDateString('en', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+/**
+ * Messages received and sent per UTC day, stacked (recharts). The numbers are in the totals above
+ * and in the tooltips; for screen readers the figure is named and summed up in words.
+ */
+export default function SmsChart({ series, period }: { series: SmsAnalytics['series']; period: string }) {
+  const busiest = series.reduce(
+    (best, d) => (d.inbound + d.outbound > best.n ? { n: d.inbound + d.outbound, date: d.date } : best),
+    { n: 0, date: '' },
+  );
+  const summary =
+    busiest.n === 0
+      ? `No messages in the last ${period}.`
+      : `Messages per day over the last ${period}; the busiest day was ${day(busiest.date)} with ${busiest.n}.`;
+  return (
+    <figure className="sms-chart" aria-label="Messages per day">
+      <div className="sms-chart-area">
+        <ResponsiveContainer width="100%" height={220}>
+          <BarChart data={series} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+            <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" vertical={false} />
+            <XAxis
+              dataKey="date"
+              tickFormatter={day}
+              stroke="var(--muted)"
+              tick={{ fill: 'var(--muted)', fontSize: 12 }}
+              minTickGap={16}
+            />
+            <YAxis
+              allowDecimals={false}
+              stroke="var(--muted)"
+              tick={{ fill: 'var(--muted)', fontSize: 12 }}
+              width={48}
+            />
+            <Tooltip
+              labelFormatter={(d) => day(String(d))}
+              contentStyle={{
+                background: 'var(--surface)',
+                border: '1px solid var(--border)',
+                color: 'var(--text)',
+              }}
+              cursor={{ fill: 'var(--border)', opacity: 0.3 }}
+            />
+            <Legend wrapperStyle={{ color: 'var(--text)' }} />
+            <Bar
+              dataKey="inbound"
+              name="Received"
+              stackId="m"
+              fill="var(--accent)"
+              isAnimationActive={false}
+            />
+            <Bar dataKey="outbound" name="Sent" stackId="m" fill="var(--ok)" isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      <figcaption className="muted sms-hint">{summary}</figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,58 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { get, type OffsetPage } from '../../api.ts';
+import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
+import { formAPath, formatWhen, type SmsSession } from './types.ts';
+
+const LIMIT = 10;
+
+/** The assistant's SMS sessions, most recent activity first, as the API orders them. */
+export function SmsSessions({ ws, id }: { ws: string; id: string }) {
+  const [offset, setOffset] = useState(0);
+  const list = useQuery({
+    queryKey: ['sms-sessions', id, offset],
+    queryFn: () => get<OffsetPage<SmsSession>>(`${formAPath(id)}/sessions?limit=${LIMIT}&offset=${offset}`),
+    placeholderData: keepPreviousData,
+    refetchInterval: 30_000,
+  });
+  return (
+    <section className="card stack" aria-labelledby="sms-sessions-title">
+      <div className="row">
+        <h2 id="sms-sessions-title">Sessions{list.data ? ` (${list.data.total})` : ''}</h2>
+        <button type="button" onClick={() => void list.refetch()} disabled={list.isFetching}>
+          {list.isFetching ? 'Refreshing…' : 'Refresh'}
+        </button>
+      </div>
+      {list.isPending && <Loading />}
+      <ErrorText error={list.error} />
+      {list.data?.total === 0 && (
+        <Empty title="No SMS sessions yet">
+          <p>Text the number from a phone: the conversation shows here and in the inbox.</p>
+        </Empty>
+      )}
+      {list.data && list.data.data.length > 0 && (
+        <ul className="list" aria-label="SMS sessions">
+          {list.data.data.map((s) => (
+            <li key={s.id} className="sms-session" aria-label={`Session with ${s.phoneNumber}`}>
+              <p>
+                <strong>{s.phoneNumber}</strong>{' '}
+                <span className={`badge${s.status === 'active' ? ' ready' : ''}`}>
+                  {s.status === 'active' ? 'Active' : 'Ended'}
+                </span>
+              </p>
+              <p className="muted">
+                {s.messageCount} {s.messageCount === 1 ? 'message' : 'messages'} · started{' '}
+                {formatWhen(s.startedAt)} · last message {formatWhen(s.lastMessageAt)}
+              </p>
+              {s.conversationId && (
+                <Link to={`/w/${ws}/inbox/${s.conversationId}`}>Open the conversation in the inbox</Link>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {list.data && <Pager page={list.data} onChange={setOffset} />}
+    </section>
+  );
+}
