@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useMatch, useNavigate } from 'react-router';
 import { canManage, type Data, patch, post, type Theme, type User } from '../api.ts';
+import { NotificationsMenu } from '../features/notifications/NotificationsMenu.tsx';
 import { ROUTES } from '../routes.tsx';
 import { useSetUser, useWorkspaces } from '../session.ts';
 import { PageChrome } from './PageChrome.tsx';
@@ -99,10 +100,12 @@ export function Layout({ user }: { user: User }) {
             <NavLink to={`/w/${ws}/contacts`}>Contacts</NavLink>
             <NavLink to={`/w/${ws}/tickets`}>Tickets</NavLink>
             <NavLink to={`/w/${ws}/members`}>Members</NavLink>
+            <NavLink to={`/w/${ws}/billing`}>Billing</NavLink>
             {canManage(role) && <NavLink to={`/w/${ws}/api-keys`}>API keys</NavLink>}
             {canManage(role) && <NavLink to={`/w/${ws}/webhooks`}>Webhooks</NavLink>}
           </nav>
         )}
+        <NotificationsMenu />
         <details className="menu" ref={menu}>
           <summary>{user.name}</summary>
           <div className="menu-body">

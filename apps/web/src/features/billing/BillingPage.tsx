@@ -1,0 +1,127 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useParams, useSearchParams } from 'react-router';
+import { type Data, get } from '../../api.ts';
+import { useWorkspaces } from '../../session.ts';
+import { ErrorText, Loading } from '../../shell/ui.tsx';
+import { CreditsMeter } from './CreditsMeter.tsx';
+import { Invoices } from './Invoices.tsx';
+import { OperatorNote, PlanChoices, Portal } from './PlanActions.tsx';
+import { type BillingSummary, dateOf, daysLeft, planName } from './types.ts';
+import './billing.css';
+
+/**
+ * `/w/{ws}/billing` (docs/dashboard.md "Billing"): the plan in force, the trial's countdown, the
+ * credits meter and quotas for every member; upgrades (Stripe Checkout), the billing portal,
+ * downgrade, cancel and invoices for the owner only (spec, Workspace roles: "Manage billing").
+ * Without Stripe on the server the page says the operator changes plans, and how.
+ */
+export function BillingPage() {
+  const { ws = '' } = useParams();
+  const [search] = useSearchParams();
+  const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
+  const owner = role === 'owner';
+  const billing = useQuery({
+    queryKey: ['billing', ws],
+    queryFn: () => get<Data<BillingSummary>>(`/api/workspaces/${ws}/billing`),
+  });
+  // Learned from an action's 400 `billing_not_configured` when the summary does not say.
+  const [offline, setOffline] = useState(false);
+  const summary = billing.data?.data;
+  const configured = offline ? false : summary?.billingConfigured;
+  const checkout = search.get('checkout');
+
+  return (
+    <section className="billing">
+      <h1>Billing</h1>
+      {checkout === 'done' && (
+        <p className="warn ok" role="status">
+          Thank you. Your payment is being confirmed: the new plan appears here as soon as Stripe tells us.
+        </p>
+      )}
+      {checkout === 'cancelled' && (
+        <p className="muted" role="status">
+          Checkout was cancelled; nothing changed.
+        </p>
+      )}
+      {billing.isPending && <Loading />}
+      <ErrorText error={billing.error} />
+      {summary && (
+        <>
+          <div className="grid">
+            <CurrentPlan summary={summary} />
+            <CreditsMeter summary={summary} />
+          </div>
+          {!owner && role && (
+            <p className="muted" id="billing-readonly">
+              Only the workspace owner changes the plan, payment methods and invoices. You can see the plan
+              and the credits.
+            </p>
+          )}
+          {configured === false && <OperatorNote ws={ws} />}
+          <PlanChoices
+            ws={ws}
+            summary={summary}
+            canAct={owner && configured !== false}
+            onNotConfigured={() => setOffline(true)}
+          />
+          {owner && configured !== false && (
+            <div className="grid">
+              <Portal ws={ws} summary={summary} onNotConfigured={() => setOffline(true)} />
+              <Invoices ws={ws} />
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function CurrentPlan({ summary }: { summary: BillingSummary }) {
+  const { plan, status, trialEndsAt, usage } = summary;
+  const trialing = status === 'trialing' && trialEndsAt;
+  const left = trialEndsAt ? daysLeft(trialEndsAt) : 0;
+  const limit = (n: number | null) => (n === null ? 'unlimited' : n.toLocaleString());
+  return (
+    <section className="card" aria-labelledby="plan-title">
+      <h2 id="plan-title">Current plan</h2>
+      <p className="big" data-testid="current-plan">
+        {planName(plan)}
+        {trialing && <span className="muted"> (trial)</span>}
+      </p>
+      {trialing && (
+        <p className={left <= 3 ? 'warn' : undefined} data-testid="trial-countdown">
+          {left === 1 ? '1 day left' : `${left} days left`} in your Pro trial (ends {dateOf(trialEndsAt)}).
+          Upgrade before then to keep Pro; otherwise the workspace moves to Free.
+        </p>
+      )}
+      {summary.canceledAt ? (
+        <p className="warn">
+          Cancelled: {planName(plan)} stays until {dateOf(summary.periodEnd)}, then the workspace moves to
+          Free. Data is deleted 30 days after cancelling.
+        </p>
+      ) : summary.pendingPlan ? (
+        <p className="warn">
+          Moves to {planName(summary.pendingPlan)} on {dateOf(summary.periodEnd)}.
+        </p>
+      ) : null}
+      {!trialing && status !== 'active' && status !== 'trialing' && (
+        <p className="warn danger">Billing status: {status.replaceAll('_', ' ')}.</p>
+      )}
+      <dl className="pairs">
+        <div>
+          <dt>Contacts</dt>
+          <dd>
+            {usage.contacts.used.toLocaleString()} of {limit(usage.contacts.limit)}
+          </dd>
+        </div>
+        <div>
+          <dt>Tickets</dt>
+          <dd>
+            {usage.tickets.used.toLocaleString()} of {limit(usage.tickets.limit)}
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+import type { Billing as Summary } from '../../api.ts';
+
+/**
+ * The billing summary (`GET /api/workspaces/{ws}/billing`, decisions §13) and what the billing
+ * page reads beyond it. The extras are optional: a server that does not send them yet leaves
+ * the page to learn about online billing from the first action's answer (docs/dashboard.md
+ * "Billing").
+ */
+export type Plan = 'free' | 'pro' | 'enterprise';
+
+export type BillingSummary = Summary & {
+  /** Whether plan changes go through Stripe here (false: the operator's command). */
+  billingConfigured?: boolean;
+  /** A downgrade chosen, applied at the end of the period. */
+  pendingPlan?: Plan | null;
+  /** Set once the paid plan was cancelled: access lasts to `periodEnd`. */
+  canceledAt?: string | null;
+};
+
+/** One invoice as `GET /api/workspaces/{ws}/billing/invoices` lists it (where the server has it). */
+export type Invoice = {
+  id: string;
+  number?: string | null;
+  status: string;
+  /** In the currency's smallest unit, as Stripe counts. */
+  total: number;
+  currency: string;
+  createdAt: string;
+  /** Stripe's hosted page or PDF of the invoice. */
+  url?: string | null;
+  pdfUrl?: string | null;
+};
+
+/** The plans table of the spec (Plans), as the page shows it. */
+export const PLANS: { id: Plan; name: string; price: string; credits: string; notes: string }[] = [
+  {
+    id: 'free',
+    name: 'Free',
+    price: 'Free',
+    credits: '50 credits a month',
+    notes: '100 contacts, 50 tickets',
+  },
+  {
+    id: 'pro',
+    name: 'Pro',
+    price: '29 a month',
+    credits: '1,200 credits a month',
+    notes: '5,000 contacts, 1,000 tickets, SMS and other channels, API write access',
+  },
+  {
+    id: 'enterprise',
+    name: 'Enterprise',
+    price: 'Custom',
+    credits: 'Credits as agreed',
+    notes: 'Unlimited contacts and tickets, SSO, dedicated support',
+  },
+];
+
+export const RANK: Record<Plan, number> = { free: 0, pro: 1, enterprise: 2 };
+
+export const planName = (p: string) => PLANS.find((x) => x.id === p)?.name ?? p;
+
+/** Whole days left until `iso`, counting a part of a day as a day (0 once passed). */
+export function daysLeft(iso: string, at = Date.now()): number {
+  return Math.max(0, Math.ceil((new Date(iso).getTime() - at) / 86_400_000));
+}
+
+export const dateOf = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+
+/** The operator's command without Stripe (docs/billing.md "Changing a plan by hand"). */
+export const operatorCommand = (ws: string) => `npm run plan -- ${ws} <free|pro|enterprise>`;

@@ -1,0 +1,88 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, type Data, get, patch } from '../../api.ts';
+import { ErrorText, Loading } from '../../shell/ui.tsx';
+import { type Channels, KIND_NAMES, type Preferences } from './types.ts';
+import './notifications.css';
+
+const PATH = '/api/account/notification-preferences';
+
+/**
+ * `/account/notifications` (docs/dashboard.md "Notifications"): each kind on or off, in the app
+ * and by email. Each switch saves at once (`PATCH` with that one kind); the page shows the
+ * server's answer. A server without the preferences API (404) gets a sentence instead.
+ */
+export function NotificationPreferences() {
+  const qc = useQueryClient();
+  const prefs = useQuery({
+    queryKey: ['notification-preferences'],
+    queryFn: async () => {
+      try {
+        return (await get<Data<Preferences>>(PATH)).data;
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) return null;
+        throw err;
+      }
+    },
+    retry: false,
+  });
+  const save = useMutation({
+    mutationFn: (change: Record<string, Partial<Channels>>) => patch<Data<Preferences>>(PATH, change),
+    onMutate: (change) => {
+      // Shown at once; the answer (or the old value, on failure) replaces it.
+      const before = qc.getQueryData<Preferences | null>(['notification-preferences']);
+      qc.setQueryData<Preferences | null>(['notification-preferences'], (old) => {
+        if (!old) return old;
+        const next = { ...old };
+        for (const [k, c] of Object.entries(change)) next[k] = { ...(old[k] as Channels), ...c };
+        return next;
+      });
+      return before;
+    },
+    onSuccess: (res) => qc.setQueryData(['notification-preferences'], res.data),
+    onError: (_e, _c, before) => qc.setQueryData(['notification-preferences'], before),
+  });
+
+  return (
+    <section className="narrow">
+      <h1>Notification settings</h1>
+      <p className="muted">
+        Choose what you hear about, in the app (the bell) and by email. Credit, webhook and trial notices go
+        to owners and admins of the workspace.
+      </p>
+      {prefs.isPending && <Loading />}
+      <ErrorText error={prefs.error ?? save.error} />
+      {prefs.data === null && <p>Notification settings are not available on this server yet.</p>}
+      {prefs.data && (
+        <table className="prefs">
+          <thead>
+            <tr>
+              <th scope="col">Notification</th>
+              <th scope="col">In the app</th>
+              <th scope="col">By email</th>
+            </tr>
+          </thead>
+          <tbody>
+            {Object.entries(prefs.data).map(([kind, c]) => {
+              const name = KIND_NAMES[kind] ?? kind;
+              return (
+                <tr key={kind}>
+                  <th scope="row">{name}</th>
+                  {(['inApp', 'email'] as const).map((channel) => (
+                    <td key={channel}>
+                      <input
+                        type="checkbox"
+                        aria-label={`${name}: ${channel === 'inApp' ? 'in the app' : 'by email'}`}
+                        checked={c[channel]}
+                        onChange={(e) => save.mutate({ [kind]: { [channel]: e.target.checked } })}
+                      />
+                    </td>
+                  ))}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

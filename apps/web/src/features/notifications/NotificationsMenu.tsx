@@ -1,0 +1,130 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { ApiError, type CursorPage, type Data, get, post } from '../../api.ts';
+import { ErrorText, Loading } from '../../shell/ui.tsx';
+import { ago, type Notification, pageOf } from './types.ts';
+import './notifications.css';
+
+const UNREAD = ['notifications', 'unread'] as const;
+const LIST = ['notifications', 'list'] as const;
+
+/**
+ * The unread count: `GET /api/notifications/unread`, or, on a server without that route, the
+ * unread among the latest 50. Asked again every 30 s, on focus and on every page change.
+ */
+async function unreadCount(): Promise<number> {
+  try {
+    return (await get<Data<{ unread: number }>>('/api/notifications/unread')).data.unread;
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 404)) throw err;
+    const page = await get<CursorPage<Notification>>('/api/notifications?limit=50');
+    return page.data.filter((n) => !n.readAt).length;
+  }
+}
+
+/** The bell in the header (docs/dashboard.md "Notifications"): unread count, latest 20, mark read. */
+export function NotificationsMenu() {
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const menu = useRef<HTMLDetailsElement>(null);
+  const [open, setOpen] = useState(false);
+  const unread = useQuery({ queryKey: UNREAD, queryFn: unreadCount, refetchInterval: 30_000 });
+  const list = useQuery({
+    queryKey: LIST,
+    queryFn: () => get<CursorPage<Notification>>('/api/notifications?limit=20'),
+    enabled: open,
+  });
+  // A new page: the menu closes and the count is asked again (an action may have caused one).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every change of page
+  useEffect(() => {
+    if (menu.current) menu.current.open = false;
+    void qc.invalidateQueries({ queryKey: UNREAD });
+  }, [pathname, qc]);
+
+  const refresh = () => qc.invalidateQueries({ queryKey: ['notifications'] });
+  const markRead = useMutation({
+    mutationFn: (id: string) => post<Data<Notification>>(`/api/notifications/${id}/read`),
+    onSuccess: refresh,
+  });
+  const markAll = useMutation({ mutationFn: () => post('/api/notifications/read-all'), onSuccess: refresh });
+  const count = unread.data ?? 0;
+  const items = list.data?.data ?? [];
+
+  const openItem = (n: Notification) => {
+    if (!n.readAt) markRead.mutate(n.id);
+    const to = pageOf(n);
+    if (to) navigate(to);
+  };
+
+  return (
+    <details
+      className="menu bell"
+      ref={menu}
+      onToggle={(e) => {
+        const isOpen = (e.currentTarget as HTMLDetailsElement).open;
+        setOpen(isOpen);
+        if (isOpen) void refresh();
+      }}
+    >
+      <summary aria-label={count ? `Notifications, ${count} unread` : 'Notifications'}>
+        <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20">
+          <path
+            fill="currentColor"
+            d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z"
+          />
+        </svg>
+        {count > 0 && (
+          <span className="count" data-testid="unread-count">
+            {count > 99 ? '99+' : count}
+          </span>
+        )}
+      </summary>
+      <div className="menu-body notices">
+        <div className="notices-head">
+          <h2>Notifications</h2>
+          <button type="button" onClick={() => markAll.mutate()} disabled={markAll.isPending || count === 0}>
+            Mark all read
+          </button>
+        </div>
+        {list.isPending && open && <Loading />}
+        <ErrorText error={list.error ?? markRead.error ?? markAll.error} />
+        {list.data && items.length === 0 && <p className="muted">Nothing yet.</p>}
+        {items.length > 0 && (
+          <ul aria-label="Notifications" className="notice-list">
+            {items.map((n) => (
+              <li key={n.id} className={n.readAt ? 'read' : 'unread'}>
+                <div className="notice-text">
+                  {pageOf(n) ? (
+                    <button type="button" className="linkish" onClick={() => openItem(n)}>
+                      {n.title}
+                    </button>
+                  ) : (
+                    <strong>{n.title}</strong>
+                  )}
+                  <p>{n.body}</p>
+                  <p className="muted">
+                    {!n.readAt && <span className="sr-only">Unread. </span>}
+                    {ago(n.createdAt)}
+                  </p>
+                </div>
+                {!n.readAt && (
+                  <button
+                    type="button"
+                    aria-label={`Mark read: ${n.title}`}
+                    onClick={() => markRead.mutate(n.id)}
+                    disabled={markRead.isPending}
+                  >
+                    Mark read
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+        <Link to="/account/notifications">Notification settings</Link>
+      </div>
+    </details>
+  );
+}

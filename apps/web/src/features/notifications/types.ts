@@ -1,0 +1,50 @@
+/**
+ * In-app notifications (decisions §13; docs/notifications.md): `GET /api/notifications` (cursor
+ * pages, newest first), `GET /api/notifications/unread`, `POST .../{id}/read`,
+ * `POST .../read-all`, and the per-kind preferences at `/api/account/notification-preferences`.
+ */
+export type Notification = {
+  id: string;
+  type: string;
+  title: string;
+  body: string;
+  workspaceId: string | null;
+  readAt: string | null;
+  createdAt: string;
+};
+
+export type Channels = { inApp: boolean; email: boolean };
+export type Preferences = Record<string, Channels>;
+
+/** What each kind is called in the preferences; a kind the server adds later shows its code. */
+export const KIND_NAMES: Record<string, string> = {
+  'credits.warning': 'Credits at 80%',
+  'credits.exhausted': 'Credits used up',
+  'webhook.disabled': 'A webhook was turned off after failing',
+  'ingestion.failed': 'A knowledge source failed to index',
+  invitation: 'An invitation to a workspace',
+  'trial.ending': 'The trial ends in 3 days',
+  'trial.ended': 'The trial ended',
+  'payment.failed': 'A payment failed',
+};
+
+/** The page a notification is about, inside its workspace (none for an invitation). */
+export function pageOf(n: Notification): string | null {
+  if (!n.workspaceId) return null;
+  const w = `/w/${n.workspaceId}`;
+  if (n.type.startsWith('credits') || n.type.startsWith('trial') || n.type.startsWith('payment')) {
+    return `${w}/billing`;
+  }
+  if (n.type.startsWith('webhook')) return `${w}/webhooks`;
+  if (n.type.startsWith('ingestion')) return `${w}/assistants`;
+  return null;
+}
+
+/** "5 min ago", "3 h ago", then the date. */
+export function ago(iso: string, at = Date.now()): string {
+  const s = Math.max(0, Math.round((at - new Date(iso).getTime()) / 1000));
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
+  return new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+}
