@@ -1,24 +1,19 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useState } from 'react';
-import { api, type Data, del, patch, post } from '../../api.ts';
+import { type FormEvent, useState } from 'react';
+import { type Data, del, post } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { ConfirmButton } from '../members/ConfirmButton.tsx';
-import { loadConfig } from './SmsPage.tsx';
+import { Field } from './Field.tsx';
 import { SmsWebhook } from './SmsWebhook.tsx';
+import { write } from './save.ts';
 import {
   check,
   compactNumber,
   type Draft,
   explain,
   type FieldErrors,
-  type FormAConfig,
-  type FormACreate,
-  type FormAPatch,
-  type FormBConfig,
-  type FormBPut,
   fieldErrorsOf,
   formAPath,
-  formBPath,
   MESSAGE_LENGTH,
   SESSION_TIMEOUT,
   type SmsConfig,
@@ -28,49 +23,9 @@ import {
 } from './types.ts';
 
 /**
- * Writes the form through both forms of the API (docs/dashboard.md "SMS"): Form A creates or
- * patches the credentials, the number and the message options; Form B's PUT, which replaces its
- * fields together with the credentials, only when the session timeout changed. Then reads back.
+ * The configuration form (docs/dashboard.md "SMS"): checked in words before any request, saved
+ * through save.ts, tested against the provider; the webhook URL and "Disconnect" once saved.
  */
-async function write(ws: string, id: string, d: Draft, saved: SmsConfig | null): Promise<SmsConfig | null> {
-  const sid = d.accountSid.trim();
-  const token = d.authToken.trim();
-  const number = compactNumber(d.phoneNumber);
-  const options = {
-    isEnabled: d.isEnabled,
-    maxMessageLength: Number(d.maxMessageLength),
-    enableContactMatching: d.enableContactMatching,
-    autoCreateContacts: d.autoCreateContacts,
-  };
-  if (!saved) {
-    const body: FormACreate = {
-      providerAccountSid: sid,
-      providerAuthToken: token,
-      providerPhoneNumber: number,
-      ...options,
-    };
-    await post<Data<FormAConfig>>(formAPath(id), body);
-  } else {
-    const body: FormAPatch = { ...options };
-    if (sid !== saved.a.providerAccountSid) body.providerAccountSid = sid;
-    if (number !== saved.a.providerPhoneNumber) body.providerPhoneNumber = number;
-    if (token) body.providerAuthToken = token;
-    await patch<Data<FormAConfig>>(formAPath(id), body);
-  }
-  const timeout = Number(d.sessionTimeoutMinutes);
-  if (timeout !== (saved?.b.sessionTimeoutMinutes ?? SESSION_TIMEOUT.default)) {
-    const body: FormBPut = {
-      enabled: d.isEnabled,
-      providerAccountSid: sid,
-      providerAuthToken: token,
-      phoneNumber: number,
-      sessionTimeoutMinutes: timeout,
-    };
-    await api<Data<FormBConfig>>('PUT', formBPath(ws, id), body);
-  }
-  return loadConfig(ws, id);
-}
-
 export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsConfig | null }) {
   const qc = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => toDraft(saved));
@@ -317,42 +272,5 @@ export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsC
         </SmsWebhook>
       )}
     </>
-  );
-}
-
-/** What ties an input to its label, hint and error (Field gives it to its input). */
-type FieldProps = { id: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean };
-
-/** A label, its input, a hint and the field's error in words, tied together for screen readers. */
-function Field(props: {
-  name: keyof Draft;
-  label: string;
-  errors: FieldErrors;
-  hint?: string;
-  badge?: string;
-  children: (field: FieldProps) => ReactNode;
-}) {
-  const { name, label, errors, hint, badge } = props;
-  const error = errors[name];
-  const id = `sms-${name}`;
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="sms-field">
-      <div className="row sms-label">
-        <label htmlFor={id}>{label}</label>
-        {badge && <span className="badge ready">{badge}</span>}
-      </div>
-      {props.children({ id, 'aria-describedby': described, 'aria-invalid': error ? true : undefined })}
-      {hint && (
-        <p id={`${id}-hint`} className="muted sms-hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="error sms-hint">
-          {error}
-        </p>
-      )}
-    </div>
   );
 }

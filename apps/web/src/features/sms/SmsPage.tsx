@@ -1,35 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { ApiError, type Assistant, canManage, type Data, get } from '../../api.ts';
+import { type Assistant, canManage, type Data, get } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { AssistantNav } from '../assistants/AssistantNav.tsx';
 import { SmsAnalyticsCard } from './SmsAnalytics.tsx';
 import { SmsForm } from './SmsForm.tsx';
 import { SmsSessions } from './SmsSessions.tsx';
-import {
-  type FormAConfig,
-  type FormBConfig,
-  formAPath,
-  formBPath,
-  hasChannels,
-  type SmsConfig,
-} from './types.ts';
+import { loadConfig } from './save.ts';
+import { hasChannels } from './types.ts';
 import './sms.css';
-
-/** Both forms of the configuration; null when the assistant has none yet (the API's 404). */
-export async function loadConfig(ws: string, id: string): Promise<SmsConfig | null> {
-  let a: Data<FormAConfig>;
-  try {
-    a = await get<Data<FormAConfig>>(formAPath(id));
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404 && err.code.startsWith('not_found')) return null;
-    throw err;
-  }
-  // Form B only once Form A has found one: "none yet" costs one 404, not two.
-  const b = await get<Data<FormBConfig>>(formBPath(ws, id));
-  return { a: a.data, b: b.data };
-}
 
 /**
  * The SMS channel of an assistant (docs/dashboard.md "SMS"): the provider account and number,
