@@ -31,7 +31,8 @@ const sockets = new Set<Socket>();
 let plainUrl: string;
 let assistantId: string;
 beforeAll(async () => {
-  ({ t, w, rx, stop } = await startWebhookWorld({ WEBHOOK_TIMEOUT_MS: '400', WEBHOOK_RETRY_DELAYS_A: '0' }));
+  // 2 s, not less: on a loaded machine a TLS handshake or a 418 could otherwise read as a timeout.
+  ({ t, w, rx, stop } = await startWebhookWorld({ WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_RETRY_DELAYS_A: '0' }));
   // Speaks plain text where TLS is expected: the handshake fails.
   plain = createServer((socket) => {
     sockets.add(socket);
@@ -60,7 +61,7 @@ describe('webhook deliveries', () => {
     await emit(t, w.ws, 'member.left', {});
     const stored = async () =>
       (await t.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook.id)))[0];
-    await waitFor(async () => (await stored())?.status === 'failed', 10_000, 'the failed delivery');
+    await waitFor(async () => (await stored())?.status === 'failed', 20_000, 'the failed delivery');
     const delivery = await stored();
     expect(delivery?.lastError).toBe(reason);
     expectNoNetwork(delivery?.lastError ?? '');
