@@ -7,6 +7,7 @@ import { ApiKeysPage } from './features/api-keys/ApiKeysPage.tsx';
 import { AssistantEdit } from './features/assistants/AssistantEdit.tsx';
 import { AssistantsPage } from './features/assistants/AssistantsPage.tsx';
 import { AuthPage } from './features/auth/AuthPage.tsx';
+import { BillingPage } from './features/billing/BillingPage.tsx';
 import { ChatPage } from './features/chat/ChatPage.tsx';
 import { ContactsPage } from './features/contacts/ContactsPage.tsx';
 import { ConversationPage } from './features/inbox/ConversationPage.tsx';
@@ -14,6 +15,7 @@ import { InboxPage } from './features/inbox/InboxPage.tsx';
 import { AcceptInvitation } from './features/invitations/AcceptInvitation.tsx';
 import { KnowledgePage } from './features/knowledge/KnowledgePage.tsx';
 import { MembersPage } from './features/members/MembersPage.tsx';
+import { NotificationPreferences } from './features/notifications/NotificationPreferences.tsx';
 import { SmsPage } from './features/sms/SmsPage.tsx';
 import { TicketsPage } from './features/tickets/TicketsPage.tsx';
 import { hooksPath, type Webhook } from './features/webhooks/types.ts';
@@ -58,6 +60,7 @@ export const ROUTES: PageRoute[] = [
   { path: 'workspaces/new', title: 'Create a workspace', page: CreateWorkspace },
   { path: 'invite/:token', title: 'Join a workspace', page: AcceptInvitation },
   { path: 'account', title: 'Account settings', page: AccountPage },
+  { path: 'account/notifications', title: 'Notification settings', page: NotificationPreferences },
   { path: 'w/:ws', title: 'Overview', page: Overview, name: 'workspace' },
   { path: 'w/:ws/assistants', title: 'Assistants', page: AssistantsPage },
   { path: 'w/:ws/assistants/new', title: 'New assistant', page: AssistantEdit },
@@ -71,6 +74,7 @@ export const ROUTES: PageRoute[] = [
   { path: 'w/:ws/contacts', title: 'Contacts', page: ContactsPage },
   { path: 'w/:ws/tickets', title: 'Tickets', page: TicketsPage },
   { path: 'w/:ws/members', title: 'Members', page: MembersPage },
+  { path: 'w/:ws/billing', title: 'Billing', page: BillingPage },
   { path: 'w/:ws/api-keys', title: 'API keys', page: ApiKeysPage },
   { path: 'w/:ws/webhooks', title: 'Webhooks', page: WebhooksPage },
   { path: 'w/:ws/webhooks/:id', title: 'Webhook', page: WebhookDetail, name: 'webhook' },
