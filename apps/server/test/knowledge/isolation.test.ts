@@ -60,7 +60,8 @@ describe('namespace isolation (property)', () => {
     // chunk ids are disjoint between assistants
     const all = [...mine.values()].flatMap((s) => [...s]);
     expect(new Set(all).size).toBe(all.length);
-  });
+    // 12 assistants and 48 searches: 2 minutes, for a loaded machine.
+  }, 120_000);
 });
 
 describe('vector paths agree', () => {

@@ -92,7 +92,7 @@ export async function emit(
  * is pending: from then on nothing more is sent until something new happens, so a test can count
  * what arrived (instead of sleeping and hoping the workers were done).
  */
-export async function waitForQuiet(t: TestApp, workspaceId: string, timeoutMs = 10_000): Promise<void> {
+export async function waitForQuiet(t: TestApp, workspaceId: string, timeoutMs = 30_000): Promise<void> {
   await waitFor(
     async () =>
       (await t.ctx.db.$count(
