@@ -83,6 +83,15 @@ export const envSchema = z.object({
   WIDGET_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
   // SMS (docs/sms.md "The provider"): the provider's REST API, the real one unless a stand-in is named.
   SMS_PROVIDER_API_BASE: z.url().default('https://api.twilio.com'),
+  // SSO (docs/sso.md "Verifying a domain"): DNS servers (host:port, comma separated) for the TXT check.
+  SSO_DNS_SERVERS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
 });
 
 export type Config = {
@@ -141,6 +150,8 @@ export type Config = {
   enterpriseMonthlyCredits: number;
   widget: { rateLimitPerMinute: number };
   sms: { providerApiBase: string };
+  /** DNS servers of the domain verification; empty: the system resolver. */
+  sso: { dnsServers: string[] };
 };
 
 /** Parses an environment (process.env by default) into a Config; throws a readable error on bad values. */
@@ -207,6 +218,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     enterpriseMonthlyCredits: e.ENTERPRISE_MONTHLY_CREDITS,
     widget: { rateLimitPerMinute: e.WIDGET_RATE_LIMIT_PER_MINUTE },
     sms: { providerApiBase: e.SMS_PROVIDER_API_BASE.replace(/\/+$/, '') },
+    sso: { dnsServers: e.SSO_DNS_SERVERS },
   };
 }
 

@@ -24,6 +24,8 @@ import { projectsRoutes } from './knowledge/projects/projects.routes.ts';
 import { assistantSourcesRoutes } from './knowledge/sources/sources.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { smsRoutes } from './sms/sms.routes.ts';
+import { ssoConnectionResource } from './sso/sso.resource.ts';
+import { ssoRoutes } from './sso/sso.routes.ts';
 import { ticketResource } from './tickets/tickets.resource.ts';
 import { ticketsRoutes } from './tickets/tickets.routes.ts';
 import { ticketsV1Routes } from './tickets/tickets.v1.routes.ts';
@@ -68,6 +70,7 @@ export const features: Feature[] = [
   widgetScriptRoutes,
   widgetEventsRoutes,
   smsRoutes,
+  ssoRoutes,
   webRoutes,
 ];
 
@@ -95,6 +98,7 @@ export const resourceLoaders: ResourceLoaders = {
   chat: chatResource,
   contact: contactResource,
   ticket: ticketResource,
+  ssoConnection: ssoConnectionResource,
 };
 
 export { tenantDirectory };

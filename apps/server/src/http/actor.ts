@@ -56,6 +56,7 @@ export const PERMISSIONS = {
   'billing.manage': ['owner'],
   'workspace.delete': ['owner'],
   'workspace.transfer': ['owner'],
+  'sso.manage': ['owner'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

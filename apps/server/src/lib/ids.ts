@@ -47,7 +47,8 @@ export type IdPrefix =
   | 'chg'
   | 'smss'
   | 'smsi'
-  | 'smst';
+  | 'smst'
+  | 'sso';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid().toLowerCase()}`;

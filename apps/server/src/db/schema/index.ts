@@ -11,3 +11,4 @@ export * from './sms.ts';
 export * from './webhooks.ts';
 export * from './widget.ts';
 export * from './workspaces.ts';
+export * from './sso.ts';

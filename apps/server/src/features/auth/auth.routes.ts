@@ -18,7 +18,7 @@ import {
 import * as auth from './auth.service.ts';
 import { SESSION_COOKIE } from './credentials.service.ts';
 
-function setSessionCookie(ctx: AppContext, reply: FastifyReply, session: auth.NewSession) {
+export function setSessionCookie(ctx: AppContext, reply: FastifyReply, session: auth.NewSession) {
   reply.setCookie(SESSION_COOKIE, session.token, {
     path: '/',
     httpOnly: true,

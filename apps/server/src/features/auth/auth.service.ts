@@ -18,6 +18,29 @@ export async function createSession(ctx: AppContext, userId: string): Promise<Ne
   return { token, expiresAt };
 }
 
+/**
+ * Checks a password sign-in must also pass once the password is right; features register theirs
+ * (single sign-on's "SSO required", features/sso/signin.service.ts) so auth names no feature.
+ */
+type SignInGuard = (ctx: AppContext, user: repo.UserRow) => Promise<void>;
+const signInGuards: SignInGuard[] = [];
+export const guardPasswordSignIn = (guard: SignInGuard) => {
+  if (!signInGuards.includes(guard)) signInGuards.push(guard);
+};
+
+/** A user signed in by an identity provider: found by email, or created without a password. */
+export async function externalUser(ctx: AppContext, email: string, name: string) {
+  const found = await repo.findUserByEmail(ctx.db, email);
+  if (found) return found;
+  try {
+    return await repo.insertUser(ctx.db, { id: newId('usr'), email, name, passwordHash: null });
+  } catch (err) {
+    const raced = isUniqueViolation(err) ? await repo.findUserByEmail(ctx.db, email) : undefined;
+    if (raced) return raced;
+    throw err;
+  }
+}
+
 export async function signup(ctx: AppContext, input: { email: string; password: string; name: string }) {
   const passwordHash = await hashPassword(input.password);
   try {
@@ -48,6 +71,7 @@ export async function login(ctx: AppContext, input: { email: string; password: s
     throw unauthorized('Invalid email or password');
   }
   await ctx.limits.loginFailures.delete(accountKey);
+  for (const guard of signInGuards) await guard(ctx, user);
   return { user, session: await createSession(ctx, user.id) };
 }
 
