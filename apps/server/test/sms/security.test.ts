@@ -135,9 +135,3 @@ securitySuite(() => t, {
   prepare: configured,
   request: (ws, x) => ({ method: 'GET', url: `${b(ws, x)}/analytics?period=7d` }),
 });
-securitySuite(() => t, {
-  name: 'GET /api/analytics/channels',
-  auth: 'session',
-  minRole: 'guest',
-  request: (ws) => ({ method: 'GET', url: `/api/analytics/channels?workspaceId=${ws}` }),
-});

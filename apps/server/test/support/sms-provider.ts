@@ -23,6 +23,8 @@ export type SentMessage = {
 export type SmsProvider = {
   url: string;
   sent: SentMessage[];
+  /** Ids of the messages taken, in order, including those whose answer is held. */
+  accepted: string[];
   /** Every request, for asserting what was (not) called. */
   requests: Array<{ method: string; path: string }>;
   /** An account with its token and numbers (capabilities default to SMS and MMS and voice). */
@@ -60,6 +62,7 @@ export async function startSmsProvider(): Promise<SmsProvider> {
   const sent: SentMessage[] = [];
   const requests: Array<{ method: string; path: string }> = [];
   const failures: Array<{ status: number; code: number }> = [];
+  const accepted: string[] = [];
   let hold: Promise<void> | undefined;
   const waiters: Array<() => void> = [];
 
@@ -105,6 +108,10 @@ export async function startSmsProvider(): Promise<SmsProvider> {
       });
     }
     if (m[2] === 'Messages' && req.method === 'POST') {
+      // The id exists from the moment the provider takes the request: a status callback for it may
+      // reach Parley before this answer does (a slow answer, `holdSends`).
+      const messageSid = newMessageSid();
+      accepted.push(messageSid);
       if (hold) await hold;
       const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
       const failure = failures.shift();
@@ -130,7 +137,7 @@ export async function startSmsProvider(): Promise<SmsProvider> {
         });
       }
       const message: SentMessage = {
-        sid: newMessageSid(),
+        sid: messageSid,
         accountSid: sid,
         to,
         from,
@@ -171,6 +178,7 @@ export async function startSmsProvider(): Promise<SmsProvider> {
   return {
     url: `http://127.0.0.1:${port}`,
     sent,
+    accepted,
     requests,
     addAccount(sid, token, numbers) {
       accounts.set(sid, {

@@ -9,7 +9,7 @@ import { createFetch } from '../../lib/outbound/web-fetch.ts';
  *
  * The signature is checked here rather than with the provider's SDK: it is an HMAC-SHA1 over the
  * URL and the sorted form parameters, a dozen lines, while the SDK would bring an HTTP stack of its
- * own into the server (docs/decisions/0017-sms-channel.md). The tests sign with the SDK itself, so
+ * own into the server (docs/decisions/0019-sms-channel.md). The tests sign with the SDK itself, so
  * a difference between the two would fail them.
  */
 

@@ -273,7 +273,8 @@ const rank = (column: SQL | string) =>
 
 /**
  * Moves the delivery status of the message the provider knows as `providerSid` forward (never
- * back, never from a final status to another); the error code, once given, is kept.
+ * back, never from a final status to another). The provider's error code comes with the status
+ * it explains: taken when the status moves, kept when a later callback does not move it.
  */
 export async function advanceStatus(
   db: Executor,
@@ -286,7 +287,10 @@ export async function advanceStatus(
   await db.execute(
     sql`update sms_outbound set
           delivery_status = case when ${rank(sql`delivery_status`)} < ${rank(status)} then ${status} else delivery_status end,
-          error_code = coalesce(error_code, ${errorCode}),
+          error_code = case
+            when ${rank(sql`delivery_status`)} < ${rank(status)} then coalesce(${errorCode}, error_code)
+            when delivery_status = ${status} then coalesce(error_code, ${errorCode})
+            else error_code end,
           updated_at = ${at(when)}
         where assistant_id = ${assistantId} and provider_sid = ${providerSid}`,
   );
@@ -343,20 +347,6 @@ export async function sessionCounts(db: Executor, assistantId: string, since: Da
         where s.assistant_id = ${assistantId}`,
   );
   return { uniqueContacts: row?.unique_contacts ?? 0, activeSessions: row?.active_sessions ?? 0 };
-}
-
-/** The workspace's messages and conversations since `since`, per channel. */
-export async function channelCounts(db: Executor, workspaceId: string, since: Date) {
-  return queryRows<{ channel: string; conversations: number; inbound: number; outbound: number }>(
-    db,
-    sql`select c.channel,
-               count(distinct c.id)::int as conversations,
-               count(m.id) filter (where m.role = 'user')::int as inbound,
-               count(m.id) filter (where m.role in ('assistant', 'agent'))::int as outbound
-        from conversations c join messages m on m.conversation_id = c.id
-        where c.workspace_id = ${workspaceId} and m.created_at >= ${at(since)}
-        group by c.channel`,
-  );
 }
 
 /** Where an agent's reply in `conversationId` goes: the customer's number and the base URL last used. */

@@ -3,13 +3,12 @@ import { publicBaseUrl } from '../../context.ts';
 import { conflictResponse, dataOf, idParam } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../http/pagination.ts';
-import { resourceOf, tenantOf } from '../../http/tenant.ts';
+import { resourceOf } from '../../http/tenant.ts';
 import { deliverAgentRepliesOn } from '../conversations/conversations.service.ts';
 import { registerSmsCallbacks } from './sms.callbacks.ts';
 import { deliverAgentReply } from './sms.pipeline.ts';
 import {
   analytics,
-  channelAnalytics,
   formAConfig,
   formACreate,
   formAPatch,
@@ -40,7 +39,7 @@ const b = '/api/workspaces/:workspaceId/assistants/:assistantId/sms';
 
 /**
  * The SMS channel (docs/sms.md): the configuration in Form A and Form B over one record, its
- * test, sessions and analytics, message volume per channel, and the provider's two callbacks.
+ * test, sessions and analytics, and the provider's two callbacks.
  */
 export const smsRoutes: Feature = (app, ctx) => {
   const base = (host: string | undefined) => publicBaseUrl(ctx, host);
@@ -220,23 +219,6 @@ export const smsRoutes: Feature = (app, ctx) => {
     },
     async (request) => ({
       data: await svc.analytics(ctx, resourceOf(request, 'assistant').row, request.query.period),
-    }),
-  );
-
-  app.get(
-    '/api/analytics/channels',
-    {
-      config: { auth: 'session', workspace: 'input', permission: 'workspace.view' },
-      schema: {
-        tags: ['analytics'],
-        description:
-          'Message volume per channel (chat, widget, sms) of the workspace over `period` (7d, 30d or 90d, default 30d): conversations with messages in the period, messages, inbound (customer) and outbound (AI and agents).',
-        querystring: z.strictObject({ workspaceId: idParam.optional(), period }),
-        response: { 200: dataOf(channelAnalytics) },
-      },
-    },
-    async (request) => ({
-      data: await svc.channelAnalytics(ctx, tenantOf(request).workspaceId, request.query.period),
     }),
   );
 

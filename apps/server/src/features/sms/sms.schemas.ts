@@ -97,20 +97,6 @@ export const analytics = z.object({
   series: z.array(z.object({ date: z.string(), inbound: z.number().int(), outbound: z.number().int() })),
 });
 
-export const channelAnalytics = z.object({
-  period: z.string(),
-  since: z.string(),
-  channels: z.array(
-    z.object({
-      channel: z.enum(['chat', 'widget', 'sms']),
-      conversations: z.number().int(),
-      messages: z.number().int(),
-      inbound: z.number().int(),
-      outbound: z.number().int(),
-    }),
-  ),
-});
-
 export type FormACreate = z.infer<typeof formACreate>;
 export type FormAPatch = z.infer<typeof formAPatch>;
 export type FormBPut = z.infer<typeof formBPut>;

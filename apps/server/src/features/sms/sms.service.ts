@@ -1,6 +1,5 @@
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation, type Tx } from '../../db/client.ts';
-import type { Channel } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { decrypt, encrypt } from '../../lib/crypto.ts';
@@ -281,30 +280,5 @@ export async function analytics(ctx: AppContext, assistant: AssistantRow, period
     activeSessions: sessions.activeSessions,
     period,
     series,
-  };
-}
-
-const CHANNELS: Channel[] = ['chat', 'widget', 'sms'];
-
-/** `GET /api/analytics/channels`: message volume per channel (docs/sms.md "Analytics"). */
-export async function channelAnalytics(ctx: AppContext, workspaceId: string, period: keyof typeof PERIODS) {
-  const since = periodStart(period, now());
-  const rows = await repo.channelCounts(ctx.db, workspaceId, since);
-  const byChannel = new Map(rows.map((r) => [r.channel, r]));
-  return {
-    period,
-    since: since.toISOString(),
-    channels: CHANNELS.map((channel) => {
-      const r = byChannel.get(channel);
-      const inbound = r?.inbound ?? 0;
-      const outbound = r?.outbound ?? 0;
-      return {
-        channel,
-        conversations: r?.conversations ?? 0,
-        messages: inbound + outbound,
-        inbound,
-        outbound,
-      };
-    }),
   };
 }
