@@ -1,46 +1,34 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { ApiError, type CursorPage, type Data, get, post } from '../../api.ts';
+import { type CursorPage, type Data, get, post } from '../../api.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { ago, type Notification, pageOf } from './types.ts';
 import './notifications.css';
 
-const UNREAD = ['notifications', 'unread'] as const;
-const LIST = ['notifications', 'list'] as const;
+const KEY = ['notifications', 'latest'] as const;
+const LATEST = 50;
 
 /**
- * The unread count: `GET /api/notifications/unread`, or, on a server without that route, the
- * unread among the latest 50. Asked again every 30 s, on focus and on every page change.
+ * The bell in the header (docs/dashboard.md "Notifications"): the latest 50 notifications, one
+ * request that gives both the list and the unread count ("50+" when all 50 are unread and there
+ * are more). Asked again every 30 s, on focus, on every page change and when opened.
  */
-async function unreadCount(): Promise<number> {
-  try {
-    return (await get<Data<{ unread: number }>>('/api/notifications/unread')).data.unread;
-  } catch (err) {
-    if (!(err instanceof ApiError && err.status === 404)) throw err;
-    const page = await get<CursorPage<Notification>>('/api/notifications?limit=50');
-    return page.data.filter((n) => !n.readAt).length;
-  }
-}
-
-/** The bell in the header (docs/dashboard.md "Notifications"): unread count, latest 20, mark read. */
 export function NotificationsMenu() {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const menu = useRef<HTMLDetailsElement>(null);
-  const [open, setOpen] = useState(false);
-  const unread = useQuery({ queryKey: UNREAD, queryFn: unreadCount, refetchInterval: 30_000 });
   const list = useQuery({
-    queryKey: LIST,
-    queryFn: () => get<CursorPage<Notification>>('/api/notifications?limit=20'),
-    enabled: open,
+    queryKey: KEY,
+    queryFn: () => get<CursorPage<Notification>>(`/api/notifications?limit=${LATEST}`),
+    refetchInterval: 30_000,
   });
   // A new page: the menu closes and the count is asked again (an action may have caused one).
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every change of page
   useEffect(() => {
     if (menu.current) menu.current.open = false;
-    void qc.invalidateQueries({ queryKey: UNREAD });
+    void qc.invalidateQueries({ queryKey: KEY });
   }, [pathname, qc]);
 
   const refresh = () => qc.invalidateQueries({ queryKey: ['notifications'] });
@@ -49,8 +37,10 @@ export function NotificationsMenu() {
     onSuccess: refresh,
   });
   const markAll = useMutation({ mutationFn: () => post('/api/notifications/read-all'), onSuccess: refresh });
-  const count = unread.data ?? 0;
   const items = list.data?.data ?? [];
+  const count = items.filter((n) => !n.readAt).length;
+  const more = count === LATEST && list.data?.hasMore;
+  const label = more ? `${LATEST}+` : String(count);
 
   const openItem = (n: Notification) => {
     if (!n.readAt) markRead.mutate(n.id);
@@ -63,12 +53,10 @@ export function NotificationsMenu() {
       className="menu bell"
       ref={menu}
       onToggle={(e) => {
-        const isOpen = (e.currentTarget as HTMLDetailsElement).open;
-        setOpen(isOpen);
-        if (isOpen) void refresh();
+        if ((e.currentTarget as HTMLDetailsElement).open) void refresh();
       }}
     >
-      <summary aria-label={count ? `Notifications, ${count} unread` : 'Notifications'}>
+      <summary aria-label={count ? `Notifications, ${label} unread` : 'Notifications'}>
         <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20">
           <path
             fill="currentColor"
@@ -77,7 +65,7 @@ export function NotificationsMenu() {
         </svg>
         {count > 0 && (
           <span className="count" data-testid="unread-count">
-            {count > 99 ? '99+' : count}
+            {label}
           </span>
         )}
       </summary>
@@ -88,7 +76,7 @@ export function NotificationsMenu() {
             Mark all read
           </button>
         </div>
-        {list.isPending && open && <Loading />}
+        {list.isPending && <Loading />}
         <ErrorText error={list.error ?? markRead.error ?? markAll.error} />
         {list.data && items.length === 0 && <p className="muted">Nothing yet.</p>}
         {items.length > 0 && (
