@@ -3,6 +3,7 @@ import type { Feature } from '../http/feature.ts';
 import type { ResourceLoaders } from '../http/resources.ts';
 import type { TenantResolverDeps } from '../http/tenant.ts';
 import { accountRoutes } from './account/account.routes.ts';
+import { analyticsRoutes } from './analytics/analytics.routes.ts';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.ts';
 import { assistantsFormARoutes } from './assistants/assistants.form-a.routes.ts';
 import { assistantsFormBRoutes } from './assistants/assistants.form-b.routes.ts';
@@ -71,6 +72,7 @@ export const features: Feature[] = [
   widgetEventsRoutes,
   smsRoutes,
   ssoRoutes,
+  analyticsRoutes,
   webRoutes,
 ];
 

@@ -1,0 +1,81 @@
+import { dataOf } from '../../http/envelope.ts';
+import type { Feature } from '../../http/feature.ts';
+import { tenantOf } from '../../http/tenant.ts';
+import {
+  analyticsParams,
+  channelsQuery,
+  channelsSchema,
+  gapsQuery,
+  gapsSchema,
+  overviewQuery,
+  overviewSchema,
+} from './analytics.schemas.ts';
+import * as svc from './analytics.service.ts';
+
+const tags = ['analytics'];
+/**
+ * Every member reads analytics, guests included: every role may view the workspace
+ * (docs/api.md "Roles and permissions"), and the figures hold nothing a guest cannot already read
+ * in the inbox. No plan gates them (docs/analytics.md "Who can see them").
+ */
+const read = { auth: 'user', permission: 'workspace.view' } as const;
+const PERIOD_TEXT =
+  '`period`: `7d`, `30d` or `90d` (default `30d`), whole UTC days up to now, today included.';
+
+/** Workspace analytics (docs/analytics.md "Endpoints"). */
+export const analyticsRoutes: Feature = (app, ctx) => {
+  app.get(
+    '/api/workspaces/:workspaceId/analytics',
+    {
+      config: read,
+      schema: {
+        tags,
+        description: `Conversations per day by channel, credits used per day, handoff rate, share resolved without a person, widget feedback. ${PERIOD_TEXT}`,
+        params: analyticsParams,
+        querystring: overviewQuery,
+        response: { 200: dataOf(overviewSchema) },
+      },
+    },
+    async (request) => ({
+      data: await svc.overview(ctx, tenantOf(request).workspaceId, request.query.period),
+    }),
+  );
+
+  app.get(
+    '/api/workspaces/:workspaceId/analytics/knowledge-gaps',
+    {
+      config: read,
+      schema: {
+        tags,
+        description: `The customer questions most often answered without a cited passage or a tool (the knowledge's gaps), most frequent first; \`limit\` 1 to 100 (default 20). ${PERIOD_TEXT}`,
+        params: analyticsParams,
+        querystring: gapsQuery,
+        response: { 200: dataOf(gapsSchema) },
+      },
+    },
+    async (request) => ({
+      data: await svc.knowledgeGaps(
+        ctx,
+        tenantOf(request).workspaceId,
+        request.query.period,
+        request.query.limit,
+      ),
+    }),
+  );
+
+  app.get(
+    '/api/analytics/channels',
+    {
+      config: { auth: 'session', workspace: 'input', permission: 'workspace.view' },
+      schema: {
+        tags,
+        description: `Message volume per channel (widget, chat, sms): messages of the period, inbound (the customer's) and outbound (the AI's and people's), and the conversations they belong to. ${PERIOD_TEXT}`,
+        querystring: channelsQuery,
+        response: { 200: dataOf(channelsSchema) },
+      },
+    },
+    async (request) => ({
+      data: await svc.channels(ctx, tenantOf(request).workspaceId, request.query.period),
+    }),
+  );
+};

@@ -1,0 +1,121 @@
+import type { AppContext } from '../../context.ts';
+import { now } from '../../lib/clock.ts';
+import * as repo from './analytics.repo.ts';
+import { PERIODS, type Period } from './analytics.schemas.ts';
+
+/**
+ * Workspace analytics computed from Parley's own tables (docs/analytics.md). Read only; every
+ * figure of a response covers the same window.
+ */
+
+const DAY_MS = 86_400_000;
+/** Always listed, with zeros when unused; a channel added later appears once it has data. */
+const CHANNELS = ['widget', 'chat', 'sms'];
+
+/** The period's window: from 00:00 UTC of its first day (today counts as one) up to now. */
+export function windowOf(period: Period, when = now()) {
+  const today = Date.UTC(when.getUTCFullYear(), when.getUTCMonth(), when.getUTCDate());
+  const since = new Date(today - (PERIODS[period] - 1) * DAY_MS);
+  const dates = Array.from({ length: PERIODS[period] }, (_, i) =>
+    new Date(since.getTime() + i * DAY_MS).toISOString().slice(0, 10),
+  );
+  return { period, since, until: when, dates };
+}
+
+const share = (part: number, whole: number) => (whole > 0 ? part / whole : null);
+const zeros = (channels: string[]) => Object.fromEntries(channels.map((c) => [c, 0]));
+
+/** `GET /api/workspaces/{ws}/analytics`: the figures of the analytics page. */
+export async function overview(ctx: AppContext, workspaceId: string, period: Period) {
+  const w = windowOf(period);
+  const [conversations, replies, feedback] = await Promise.all([
+    repo.conversationsByDay(ctx.db, workspaceId, w.since),
+    repo.aiRepliesByDay(ctx.db, workspaceId, w.since),
+    repo.feedbackCounts(ctx.db, workspaceId, w.since),
+  ]);
+  const channels = [...new Set([...CHANNELS, ...conversations.map((r) => r.channel)])];
+  const days = new Map(w.dates.map((date) => [date, { date, conversations: zeros(channels), credits: 0 }]));
+  const byChannel = zeros(channels);
+  let total = 0;
+  let handedOff = 0;
+  let resolved = 0;
+  for (const r of conversations) {
+    const day = days.get(r.day);
+    if (day) day.conversations[r.channel] = r.conversations;
+    byChannel[r.channel] = (byChannel[r.channel] ?? 0) + r.conversations;
+    total += r.conversations;
+    handedOff += r.handedOff;
+    resolved += r.resolved;
+  }
+  let credits = 0;
+  for (const r of replies) {
+    const day = days.get(r.day);
+    if (day) day.credits = r.replies;
+    credits += r.replies;
+  }
+  const rated = feedback.positive + feedback.negative;
+  return {
+    period,
+    since: w.since.toISOString(),
+    until: w.until.toISOString(),
+    channels,
+    days: [...days.values()],
+    totals: { conversations: total, byChannel, credits },
+    handoff: { conversations: handedOff, rate: share(handedOff, total) },
+    resolvedWithoutPerson: { conversations: resolved, rate: share(resolved, total) },
+    feedback: {
+      ...feedback,
+      total: rated,
+      positiveRate: share(feedback.positive, rated),
+      responseRate: share(rated, credits),
+    },
+  };
+}
+
+/** `GET /api/workspaces/{ws}/analytics/knowledge-gaps`: questions the knowledge did not answer. */
+export async function knowledgeGaps(ctx: AppContext, workspaceId: string, period: Period, limit: number) {
+  const w = windowOf(period);
+  const [gaps, replies] = await Promise.all([
+    repo.knowledgeGaps(ctx.db, workspaceId, w.since, limit),
+    repo.aiRepliesByDay(ctx.db, workspaceId, w.since),
+  ]);
+  const aiReplies = replies.reduce((n, r) => n + r.replies, 0);
+  return {
+    period,
+    since: w.since.toISOString(),
+    until: w.until.toISOString(),
+    replies: gaps.total,
+    aiReplies,
+    rate: share(gaps.total, aiReplies),
+    gaps: gaps.rows.map((r) => ({
+      question: r.question,
+      count: r.count,
+      lastAskedAt: new Date(r.lastAskedAt).toISOString(),
+    })),
+  };
+}
+
+/** `GET /api/analytics/channels`: message volume per channel (docs/analytics.md "Message volume per channel"). */
+export async function channels(ctx: AppContext, workspaceId: string, period: Period) {
+  const w = windowOf(period);
+  const rows = await repo.channelCounts(ctx.db, workspaceId, w.since);
+  const names = [...new Set([...CHANNELS, ...rows.map((r) => r.channel)])];
+  const byChannel = new Map(rows.map((r) => [r.channel, r]));
+  return {
+    period,
+    since: w.since.toISOString(),
+    until: w.until.toISOString(),
+    channels: names.map((channel) => {
+      const r = byChannel.get(channel);
+      const inbound = r?.inbound ?? 0;
+      const outbound = r?.outbound ?? 0;
+      return {
+        channel,
+        conversations: r?.conversations ?? 0,
+        messages: inbound + outbound,
+        inbound,
+        outbound,
+      };
+    }),
+  };
+}
