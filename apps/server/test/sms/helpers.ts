@@ -60,7 +60,7 @@ export async function smsLine(
 
 /** A form post signed by the provider's library for `url` (the public URL by default). */
 export function signedPost(
-  t: TestApp,
+  t: Pick<TestApp, 'app'>,
   path: string,
   token: string,
   params: Record<string, string>,
@@ -81,7 +81,7 @@ export function signedPost(
 
 /** An inbound SMS as the provider posts it. */
 export function inbound(
-  t: TestApp,
+  t: Pick<TestApp, 'app'>,
   line: Line,
   from: string,
   body: string,
