@@ -47,7 +47,7 @@ export function SmsAnalyticsCard({ ws, id }: { ws: string; id: string }) {
       <ErrorText error={stats.error} />
       {s && (
         <>
-          <dl className="sms-totals" aria-label={`Totals over the last ${label}`}>
+          <dl className="sms-totals">
             <Total term="Messages" value={s.totalMessages} />
             <Total term="Received" value={s.inbound} />
             <Total term="Sent" value={s.outbound} />

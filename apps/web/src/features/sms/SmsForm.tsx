@@ -71,6 +71,7 @@ export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsC
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     test.reset();
+    setTestNote('');
     const found = check(draft, { needToken: !saved || timeoutChanged });
     if (saved && timeoutChanged && !draft.authToken.trim())
       found.authToken =

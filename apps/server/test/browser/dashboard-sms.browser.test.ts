@@ -1,0 +1,325 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signupUser } from '../support/factories.ts';
+import type { TestApp } from '../support/harness.ts';
+import { type LlmServer, startLlmServer } from '../support/llm-server.ts';
+import {
+  newAccountSid,
+  newAuthToken,
+  newMessageSid,
+  type SmsProvider,
+  signRequest,
+  startSmsProvider,
+} from '../support/sms-provider.ts';
+import { addMember, setPlan } from '../support/world.ts';
+import { checkPage, fitsWidth, startDashboard } from './dashboard-helpers.ts';
+import { hasChromium, pageErrors, shot } from './helpers.ts';
+
+/**
+ * The SMS page of an assistant (docs/dashboard.md "SMS") in Chromium against the real server, its
+ * SMS workers, the provider's REST API stand-in (support/sms-provider.ts, SMS_PROVIDER_API_BASE)
+ * and an instant model stand-in: a Free workspace is told to upgrade; on Pro, a number given
+ * in the wrong form is refused in words before any request; the configuration saved, the token
+ * never shown; Test before saving, with a wrong token and with the right one; the session timeout
+ * (Form B) saved with the token; the webhook URL shown and copied; an inbound SMS signed with the
+ * provider's own library for that URL shows up as a session and in the chart; a member is offered
+ * nothing; disconnect.
+ */
+
+if (!hasChromium) console.warn('Dashboard SMS browser tests skipped: /usr/bin/chromium is missing.');
+
+let t: TestApp;
+let base: string;
+let browser: Browser;
+let provider: SmsProvider;
+let llm: LlmServer;
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  provider = await startSmsProvider();
+  llm = await startLlmServer({ instant: true });
+  ({ t, base, browser } = await startDashboard({
+    SMS_PROVIDER_API_BASE: provider.url,
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    AI_PROVIDER: 'openai',
+    AI_BASE_URL: `${llm.url}/v1`,
+    AI_MODEL: 'stand-in',
+  }));
+  t.startJobs(['sms-inbound', 'sms-send'], { 'sms-inbound': 50, 'sms-send': 50 });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+  await provider?.close();
+  await llm?.close();
+});
+
+const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
+
+/** The SMS API's answers of 400 or more on `page` (a page that knows better sends no doomed request). */
+function refusals(page: Page): string[] {
+  const found: string[] = [];
+  page.on('response', (r) => {
+    if (r.status() >= 400 && new URL(r.url()).pathname.includes('/sms'))
+      found.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+  });
+  return found;
+}
+
+const OWNER = { name: 'Sam Owner', email: 'sam@kettle.example', password: 'correct horse battery staple' };
+
+describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
+  it('upgrade in words on Free; on Pro: validate, save, test, webhook URL, an inbound SMS as a session and in the chart; a member sees nothing', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      colorScheme: 'light',
+    });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    const page = await context.newPage();
+    const errors = pageErrors(page);
+    const refused = refusals(page);
+
+    // Sign up, a workspace (Free), an assistant.
+    await page.goto(`${base}/signup`);
+    await page.getByLabel('Name').fill(OWNER.name);
+    await page.getByLabel('Email').fill(OWNER.email);
+    await page.getByLabel('Password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await heading(page, 'Create a workspace').waitFor();
+    await page.getByLabel('Workspace name').fill('Kettle Co.');
+    await page.getByRole('button', { name: 'Create workspace' }).click();
+    await heading(page, 'Kettle Co.').waitFor();
+    const ws = /\/w\/([^/]+)$/.exec(page.url())?.[1] ?? '';
+    expect(ws).toMatch(/^ws_/);
+    await page.goto(`${base}/w/${ws}/assistants/new`);
+    await page.getByLabel('Name', { exact: true }).fill('Kettle helper');
+    await page.getByRole('button', { name: 'Create assistant' }).click();
+    await heading(page, 'Knowledge of Kettle helper').waitFor();
+    const assistantId = /\/assistants\/([^/]+)\/knowledge$/.exec(page.url())?.[1] ?? '';
+    expect(assistantId).not.toBe('');
+
+    // Free (a new workspace is on a Pro trial; this one's has ended): the tab is there for the
+    // owner; the page says what to do, and asks the API nothing.
+    await setPlan(t, ws, 'free');
+    await page.reload();
+    await heading(page, 'Knowledge of Kettle helper').waitFor();
+    await page.getByRole('navigation', { name: 'Assistant' }).getByRole('link', { name: 'SMS' }).click();
+    await heading(page, 'SMS for Kettle helper').waitFor();
+    await page.getByRole('heading', { name: 'SMS needs the Pro or Enterprise plan' }).waitFor();
+    expect(await page.locator('.sms-upgrade').textContent()).toContain(
+      'This workspace is on the Free plan, which does not include channels.',
+    );
+    expect(await page.getByLabel('Account SID').count()).toBe(0);
+    await expect.poll(() => page.title()).toBe('SMS · Kettle helper · Kettle Co. · Parley');
+    expect(
+      await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('listitem').allTextContents(),
+    ).toEqual(['Kettle Co.', 'Assistants', 'Kettle helper', 'SMS']);
+
+    // Pro: the form.
+    await setPlan(t, ws, 'pro');
+    await page.reload();
+    const form = page.getByRole('form', { name: 'Connect an SMS number' });
+    await form.waitFor();
+    const sid = newAccountSid();
+    const token = newAuthToken();
+    const number = '+15550102000';
+    provider.addAccount(sid, token, { [number]: { voice: false } });
+
+    // Wrong forms, said in words at each field before any request.
+    await form.getByLabel('Account SID').fill('AC123');
+    await form.getByLabel('Auth token').fill('short');
+    await form.getByLabel('Phone number').fill('555 010 2000');
+    await form.getByRole('button', { name: 'Connect number' }).click();
+    await form
+      .getByText(
+        'The account SID is AC followed by 32 letters or digits (34 characters in all); this one has 5.',
+      )
+      .waitFor();
+    await form.getByText('The auth token has at least 32 characters; this one has 5.').waitFor();
+    await form
+      .getByText('The phone number must start with + and the country code, such as +15550102000 (E.164).')
+      .waitFor();
+    expect(await form.getByLabel('Phone number').getAttribute('aria-invalid')).toBe('true');
+    await form.getByLabel('Phone number').fill('+1555');
+    await form.getByRole('button', { name: 'Connect number' }).click();
+    await form.getByText(/^The phone number must be in international \(E\.164\) form/).waitFor();
+    // Test needs a saved configuration (the API answers 404 for an assistant without one).
+    await form.getByRole('button', { name: 'Test', exact: true }).click();
+    await form
+      .getByText('Save the configuration first: the test runs for an assistant that has one.')
+      .waitFor();
+    // The only refusal: "no configuration yet", one 404 of Form A's GET.
+    const none = `404 GET /api/assistants/${assistantId}/sms`;
+    expect(refused).toEqual([none]);
+
+    // Save: typed with spaces, stored in E.164; the token field empties and says "Saved".
+    await form.getByLabel('Account SID').fill(sid);
+    await form.getByLabel('Auth token').fill(token);
+    await form.getByLabel('Phone number').fill('+1 555 010 2000');
+    await form.getByLabel(/^Longest reply/).fill('320');
+    await form.getByRole('button', { name: 'Connect number' }).click();
+    const settings = page.getByRole('form', { name: 'Provider account and number' });
+    await settings.waitFor();
+    expect(await settings.getByLabel('Auth token').inputValue()).toBe('');
+    await settings.locator('.badge', { hasText: 'Saved' }).waitFor();
+    expect(await settings.getByLabel('Phone number').inputValue()).toBe(number);
+    expect(await settings.getByLabel(/^Longest reply/).inputValue()).toBe('320');
+    expect(await page.content()).not.toContain(token);
+    const stored = await t.request({
+      method: 'GET',
+      url: `/api/assistants/${assistantId}/sms`,
+      headers: { cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') },
+    });
+    expect(stored.statusCode).toBe(200);
+    expect(stored.json().data).toMatchObject({
+      providerAccountSid: sid,
+      providerPhoneNumber: number,
+      maxMessageLength: 320,
+      isEnabled: true,
+    });
+
+    // The webhook URL, copied.
+    const webhookUrl = `http://parley.test/api/sms/webhook/${assistantId}`;
+    const webhook = page.getByRole('region', { name: 'Webhook URL' });
+    expect(await webhook.getByLabel('Webhook URL').inputValue()).toBe(webhookUrl);
+    await webhook.getByRole('button', { name: 'Copy webhook URL' }).click();
+    await webhook.getByText('Copied').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(webhookUrl);
+
+    // Test: the token is asked for again; a wrong one, then the right one.
+    await settings.getByRole('button', { name: 'Test', exact: true }).click();
+    await settings
+      .getByText('Enter the auth token to test: the saved one is never sent back to the browser.')
+      .waitFor();
+    await settings.getByLabel('Auth token').fill(newAuthToken());
+    await settings.getByRole('button', { name: 'Test', exact: true }).click();
+    await settings.getByText(/^Not valid\. The provider rejected these credentials\./).waitFor();
+    await settings.getByLabel('Auth token').fill(token);
+    await settings.getByRole('button', { name: 'Test', exact: true }).click();
+    await settings
+      .getByText(
+        `Valid: the provider account holds ${number}. It can receive and send: SMS yes, MMS yes, voice no.`,
+      )
+      .waitFor();
+
+    // The session timeout is Form B's: saved with the token, which is asked for when missing.
+    await settings.getByLabel('Auth token').fill('');
+    await settings.getByLabel(/^End a session after/).fill('45');
+    await settings.getByRole('button', { name: 'Save SMS settings' }).click();
+    await settings.getByText(/^Enter the auth token again to change the session timeout/).waitFor();
+    await settings.getByLabel('Auth token').fill(token);
+    await settings.getByRole('button', { name: 'Save SMS settings' }).click();
+    await expect.poll(() => settings.getByLabel('Auth token').inputValue()).toBe('');
+    await settings
+      .getByRole('status')
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
+    expect(await settings.getByLabel(/^End a session after/).inputValue()).toBe('45');
+
+    // A customer texts the number: the provider posts to the webhook URL, signed for that URL.
+    const customer = '+15550109999';
+    const messageSid = newMessageSid();
+    const params = {
+      MessageSid: messageSid,
+      SmsMessageSid: messageSid,
+      SmsSid: messageSid,
+      AccountSid: sid,
+      From: customer,
+      To: number,
+      Body: 'Do you sell kettles?',
+      NumMedia: '0',
+      NumSegments: '1',
+      SmsStatus: 'received',
+      ApiVersion: '2010-04-01',
+    };
+    const res = await fetch(`${base}/api/sms/webhook/${assistantId}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': signRequest(token, webhookUrl, params),
+      },
+      body: new URLSearchParams(params).toString(),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('<Response/>');
+    await provider.waitForSent(1);
+    expect(provider.sent[0]).toMatchObject({ to: customer, from: number });
+
+    // The session, most recent first, linked to its conversation in the inbox.
+    const sessions = page.getByRole('region', { name: /^Sessions/ });
+    await sessions.getByRole('button', { name: 'Refresh' }).click();
+    const session = sessions.getByRole('listitem', { name: `Session with ${customer}` });
+    await session.waitFor();
+    expect(await session.textContent()).toContain('Active');
+    await sessions.getByRole('heading', { name: 'Sessions (1)' }).waitFor();
+    expect(
+      await session.getByRole('link', { name: 'Open the conversation in the inbox' }).getAttribute('href'),
+    ).toMatch(new RegExp(`^/w/${ws}/inbox/`));
+
+    // The chart: 7 days, received 1 and sent 1 today (once the reply is stored as sent).
+    const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    await expect
+      .poll(
+        async () =>
+          (
+            await t.request({
+              method: 'GET',
+              url: `/api/workspaces/${ws}/assistants/${assistantId}/sms/analytics?period=7d`,
+              headers: { cookie },
+            })
+          ).json().data.totalMessages,
+        { timeout: 15_000 },
+      )
+      .toBe(2);
+    const stats = page.getByRole('region', { name: 'Messages' });
+    await stats.getByLabel('7 days').check();
+    const totals = stats.locator('dd');
+    await expect.poll(() => totals.allTextContents()).toEqual(['2', '1', '1', '1', '1']);
+    await stats.locator('.recharts-bar-rectangle path').first().waitFor();
+    expect(await stats.locator('.recharts-bar-rectangle path').count()).toBe(2);
+    expect(await stats.locator('figcaption').textContent()).toMatch(
+      /^Messages per day over the last 7 days; the busiest day was \w+ \d+ with 2\.$/,
+    );
+    await shot(page, 'dashboard-sms');
+    expect(await checkPage(page, 'sms')).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await fitsWidth(page)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // A member: no SMS tab, and the page says who manages it, without asking the API.
+    const member = await signupUser(t, { name: 'Mo Member' });
+    await addMember(t, ws, member, 'member');
+    const other = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await other.addCookies([
+      { name: 'parley.session-token', value: member.cookie.slice(member.cookie.indexOf('=') + 1), url: base },
+    ]);
+    const memberPage = await other.newPage();
+    const memberRefused = refusals(memberPage);
+    await memberPage.goto(`${base}/w/${ws}/assistants/${assistantId}/sms`);
+    await heading(memberPage, 'SMS for Kettle helper').waitFor();
+    await memberPage
+      .getByText(/^Only owners and admins of this workspace can see and change the SMS channel/)
+      .waitFor();
+    expect(
+      await memberPage
+        .getByRole('navigation', { name: 'Assistant' })
+        .getByRole('link', { name: 'SMS' })
+        .count(),
+    ).toBe(0);
+    expect(await memberPage.getByLabel('Account SID').count()).toBe(0);
+    expect(memberRefused).toEqual([]);
+    await other.close();
+
+    // Disconnect, after the question in place: the form for a new number again.
+    await page.getByRole('button', { name: 'Disconnect SMS' }).click();
+    await page.getByRole('button', { name: 'Disconnect', exact: true }).click();
+    await page.getByRole('form', { name: 'Connect an SMS number' }).waitFor();
+    expect(
+      await page.getByRole('form', { name: 'Connect an SMS number' }).getByLabel('Account SID').inputValue(),
+    ).toBe('');
+    expect(refused).toEqual([none]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
