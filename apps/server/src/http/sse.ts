@@ -66,6 +66,7 @@ export function openEventStream(
       } else {
         res.write(`data: ${JSON.stringify(RESTARTING)}\n\n`);
         finish();
+        uncork();
         res.end();
       }
     },
@@ -82,7 +83,10 @@ export function openEventStream(
   // leave in one socket write: corked on the first of them, uncorked once the turn is over.
   let sent = 0;
   let corked = false;
+  // Also run before the response ends: on Node 22 and later, an end while the response is corked
+  // sends the closing chunk first and the corked events after it, where clients drop them.
   const uncork = () => {
+    if (!corked) return;
     corked = false;
     res.uncork();
   };
@@ -90,7 +94,11 @@ export function openEventStream(
     if (!open || cut) return;
     if (sent++ === 0) {
       res.write(`data: ${json}\n\n`);
-      res.uncork();
+      // The socket, not the response: on Node 22 and later a response keeps its own cork count,
+      // and an uncork with none taken drives it below zero, after which writes outside a
+      // cork/uncork pair (keep-alives, the final event on shutdown) are held until the end and
+      // sent after the closing chunk, where clients drop them.
+      res.socket?.uncork();
       // A chat turn's foreground work ends with its first event (lib/lanes.ts).
       reply.request.endForeground?.();
       return;
@@ -118,6 +126,7 @@ export function openEventStream(
     end() {
       if (!open) return;
       finish();
+      uncork();
       res.end();
     },
   };

@@ -1,5 +1,6 @@
 import { and, asc, eq, isNotNull, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { preparedFor } from '../../db/prepared.ts';
 import {
   type Channel,
   type ConversationStatus,
@@ -7,12 +8,41 @@ import {
   memberships,
   messages,
   users,
+  workspaces,
 } from '../../db/schema/index.ts';
 import type { CursorKey } from '../../http/pagination.ts';
 
-/** A conversation by id alone: the inbox resource then checks the caller belongs to its workspace. */
-export async function findAnyConversation(db: Executor, id: string) {
-  const [row] = await db.select().from(conversations).where(eq(conversations.id, id)).limit(1);
+// Every inbox request on a conversation runs it: prepared once (db/prepared.ts).
+const conversationForUser = preparedFor((db) =>
+  db
+    .select({
+      conversation: conversations,
+      role: memberships.role,
+      plan: workspaces.plan,
+      trialEndsAt: workspaces.trialEndsAt,
+      billingStatus: workspaces.billingStatus,
+      monthlyCredits: workspaces.monthlyCredits,
+    })
+    .from(conversations)
+    .innerJoin(
+      memberships,
+      and(
+        eq(memberships.workspaceId, conversations.workspaceId),
+        eq(memberships.userId, sql.placeholder('userId')),
+      ),
+    )
+    .innerJoin(workspaces, eq(workspaces.id, conversations.workspaceId))
+    .where(eq(conversations.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('parley_inbox_conversation_for_user'),
+);
+
+/**
+ * A conversation with the caller's role in its workspace and that workspace's plan, in one query:
+ * none when it does not exist or the caller is not a member there.
+ */
+export async function findConversationForUser(db: Executor, id: string, userId: string) {
+  const [row] = await conversationForUser(db).execute({ id, userId });
   return row;
 }
 
@@ -49,12 +79,16 @@ export async function listInbox(
       sql`(${conversations.lastMessageAt}, ${conversations.id}) < (${new Date(f.after.t).toISOString()}::timestamptz, ${f.after.id})`,
     );
   }
-  return db
-    .select()
-    .from(conversations)
-    .where(and(...conds))
-    .orderBy(sql`${conversations.lastMessageAt} desc nulls last`, sql`${conversations.id} desc`)
-    .limit(f.limit + 1);
+  return (
+    db
+      .select()
+      .from(conversations)
+      .where(and(...conds))
+      // `nulls last` on both, as in the indexes: a plain `id desc` (nulls first) makes PostgreSQL sort
+      // again after the index scan (bench/inbox.ts prints the plans).
+      .orderBy(sql`${conversations.lastMessageAt} desc nulls last`, sql`${conversations.id} desc nulls last`)
+      .limit(f.limit + 1)
+  );
 }
 
 /** A conversation's messages oldest first with their human author, keyset on (created_at, id). */

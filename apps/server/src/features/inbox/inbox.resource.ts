@@ -2,7 +2,8 @@ import { defineResource, resourceNotFound } from '../../http/resources.ts';
 import { inInbox } from '../conversations/conversation-states.ts';
 import type { ConversationRow } from '../conversations/conversations.repo.ts';
 import { findConversation } from '../conversations/conversations.service.ts';
-import { resolveTenant } from '../workspaces/tenant.service.ts';
+import { planStanding } from '../workspaces/plan.ts';
+import { tenantIn } from '../workspaces/tenant.service.ts';
 import * as repo from './inbox.repo.ts';
 
 declare module '../../http/resources.ts' {
@@ -28,9 +29,9 @@ export const inboxConversationResource = defineResource({
   },
   async locate(ctx, actor, id) {
     if (actor.kind !== 'user' || id.length > 100) return undefined;
-    const row = await repo.findAnyConversation(ctx.db, id);
-    if (!row || !inInbox(row)) return undefined;
-    const tenant = await resolveTenant(ctx, actor, row.workspaceId).catch(() => undefined);
-    return tenant ? { tenant, row } : undefined;
+    const found = await repo.findConversationForUser(ctx.db, id, actor.userId);
+    if (!found || !inInbox(found.conversation)) return undefined;
+    const row = found.conversation;
+    return { tenant: tenantIn(row.workspaceId, found.role, planStanding(found)), row };
   },
 });

@@ -146,8 +146,10 @@ export async function close(ctx: AppContext, c: ConversationRow, userId: string)
  * holds takes it over first, so the AI and a person never both answer.
  */
 export async function reply(ctx: AppContext, c: ConversationRow, userId: string, content: string) {
-  const current = c.status === 'open' ? await takeOver(ctx, c, userId) : c;
-  const author = await repo.userCard(ctx.db, userId);
+  const [current, author] = await Promise.all([
+    c.status === 'open' ? takeOver(ctx, c, userId) : c,
+    repo.userCard(ctx.db, userId),
+  ]);
   const row = await postAgentMessage(ctx, current, {
     content,
     authorId: userId,
