@@ -110,7 +110,7 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
     expect(await page.locator('.sms-upgrade').textContent()).toContain(
       'This workspace is on the Free plan, which does not include channels.',
     );
-    expect(await page.getByLabel('Account SID').count()).toBe(0);
+    expect(await page.getByLabel('Account SID', { exact: true }).count()).toBe(0);
     await expect.poll(() => page.title()).toBe('SMS · Kettle helper · Kettle Co. · Parley');
     expect(
       await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('listitem').allTextContents(),
@@ -127,9 +127,9 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
     provider.addAccount(sid, token, { [number]: { voice: false } });
 
     // Wrong forms, said in words at each field before any request.
-    await form.getByLabel('Account SID').fill('AC123');
-    await form.getByLabel('Auth token').fill('short');
-    await form.getByLabel('Phone number').fill('555 010 2000');
+    await form.getByLabel('Account SID', { exact: true }).fill('AC123');
+    await form.getByLabel('Auth token', { exact: true }).fill('short');
+    await form.getByLabel('Phone number', { exact: true }).fill('555 010 2000');
     await form.getByRole('button', { name: 'Connect number' }).click();
     await form
       .getByText(
@@ -140,8 +140,8 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
     await form
       .getByText('The phone number must start with + and the country code, such as +15550102000 (E.164).')
       .waitFor();
-    expect(await form.getByLabel('Phone number').getAttribute('aria-invalid')).toBe('true');
-    await form.getByLabel('Phone number').fill('+1555');
+    expect(await form.getByLabel('Phone number', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    await form.getByLabel('Phone number', { exact: true }).fill('+1555');
     await form.getByRole('button', { name: 'Connect number' }).click();
     await form.getByText(/^The phone number must be in international \(E\.164\) form/).waitFor();
     // Test needs a saved configuration (the API answers 404 for an assistant without one).
@@ -154,16 +154,16 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
     expect(refused).toEqual([none]);
 
     // Save: typed with spaces, stored in E.164; the token field empties and says "Saved".
-    await form.getByLabel('Account SID').fill(sid);
-    await form.getByLabel('Auth token').fill(token);
-    await form.getByLabel('Phone number').fill('+1 555 010 2000');
+    await form.getByLabel('Account SID', { exact: true }).fill(sid);
+    await form.getByLabel('Auth token', { exact: true }).fill(token);
+    await form.getByLabel('Phone number', { exact: true }).fill('+1 555 010 2000');
     await form.getByLabel(/^Longest reply/).fill('320');
     await form.getByRole('button', { name: 'Connect number' }).click();
     const settings = page.getByRole('form', { name: 'Provider account and number' });
     await settings.waitFor();
-    expect(await settings.getByLabel('Auth token').inputValue()).toBe('');
+    expect(await settings.getByLabel('Auth token', { exact: true }).inputValue()).toBe('');
     await settings.locator('.badge', { hasText: 'Saved' }).waitFor();
-    expect(await settings.getByLabel('Phone number').inputValue()).toBe(number);
+    expect(await settings.getByLabel('Phone number', { exact: true }).inputValue()).toBe(number);
     expect(await settings.getByLabel(/^Longest reply/).inputValue()).toBe('320');
     expect(await page.content()).not.toContain(token);
     const stored = await t.request({
@@ -192,10 +192,10 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
     await settings
       .getByText('Enter the auth token to test: the saved one is never sent back to the browser.')
       .waitFor();
-    await settings.getByLabel('Auth token').fill(newAuthToken());
+    await settings.getByLabel('Auth token', { exact: true }).fill(newAuthToken());
     await settings.getByRole('button', { name: 'Test', exact: true }).click();
     await settings.getByText(/^Not valid\. The provider rejected these credentials\./).waitFor();
-    await settings.getByLabel('Auth token').fill(token);
+    await settings.getByLabel('Auth token', { exact: true }).fill(token);
     await settings.getByRole('button', { name: 'Test', exact: true }).click();
     await settings
       .getByText(
@@ -204,13 +204,13 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
       .waitFor();
 
     // The session timeout is Form B's: saved with the token, which is asked for when missing.
-    await settings.getByLabel('Auth token').fill('');
+    await settings.getByLabel('Auth token', { exact: true }).fill('');
     await settings.getByLabel(/^End a session after/).fill('45');
     await settings.getByRole('button', { name: 'Save SMS settings' }).click();
     await settings.getByText(/^Enter the auth token again to change the session timeout/).waitFor();
-    await settings.getByLabel('Auth token').fill(token);
+    await settings.getByLabel('Auth token', { exact: true }).fill(token);
     await settings.getByRole('button', { name: 'Save SMS settings' }).click();
-    await expect.poll(() => settings.getByLabel('Auth token').inputValue()).toBe('');
+    await expect.poll(() => settings.getByLabel('Auth token', { exact: true }).inputValue()).toBe('');
     await settings
       .getByRole('status')
       .filter({ hasText: /^Saved$/ })
@@ -307,7 +307,7 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
         .getByRole('link', { name: 'SMS' })
         .count(),
     ).toBe(0);
-    expect(await memberPage.getByLabel('Account SID').count()).toBe(0);
+    expect(await memberPage.getByLabel('Account SID', { exact: true }).count()).toBe(0);
     expect(memberRefused).toEqual([]);
     await other.close();
 
@@ -316,7 +316,10 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Disconnect', exact: true }).click();
     await page.getByRole('form', { name: 'Connect an SMS number' }).waitFor();
     expect(
-      await page.getByRole('form', { name: 'Connect an SMS number' }).getByLabel('Account SID').inputValue(),
+      await page
+        .getByRole('form', { name: 'Connect an SMS number' })
+        .getByLabel('Account SID', { exact: true })
+        .inputValue(),
     ).toBe('');
     expect(refused).toEqual([none]);
     expect(errors).toEqual([]);
