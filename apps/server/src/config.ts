@@ -84,14 +84,7 @@ export const envSchema = z.object({
   // SMS (docs/sms.md "The provider"): the provider's REST API, the real one unless a stand-in is named.
   SMS_PROVIDER_API_BASE: z.url().default('https://api.twilio.com'),
   // SSO (docs/sso.md "Verifying a domain"): DNS servers (host:port, comma separated) for the TXT check.
-  SSO_DNS_SERVERS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
+  SSO_DNS_SERVERS: z.string().optional(),
 });
 
 export type Config = {
@@ -218,7 +211,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     enterpriseMonthlyCredits: e.ENTERPRISE_MONTHLY_CREDITS,
     widget: { rateLimitPerMinute: e.WIDGET_RATE_LIMIT_PER_MINUTE },
     sms: { providerApiBase: e.SMS_PROVIDER_API_BASE.replace(/\/+$/, '') },
-    sso: { dnsServers: e.SSO_DNS_SERVERS },
+    sso: {
+      dnsServers: (e.SSO_DNS_SERVERS ?? '')
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    },
   };
 }
 

@@ -125,7 +125,11 @@ export function registerSignIn(app: FeatureApp, ctx: AppContext) {
         tags,
         description:
           "Where the OpenID Connect provider returns. Success: 302 to the app with the session cookie. Any failure (state, nonce, PKCE, the ID token's signature, audience or expiry, an email outside the connection's verified domains, a member removed from the workspace): 302 to `/sign-in?error=sso_failed`.",
-        querystring: z.record(z.string(), z.unknown()),
+        querystring: z.looseObject({
+          code: z.string().max(4000).optional(),
+          state: z.string().max(500).optional(),
+          error: z.string().max(500).optional(),
+        }),
       },
     },
     async (request, reply) => {

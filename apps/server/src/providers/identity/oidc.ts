@@ -3,7 +3,7 @@ import { createFetch } from '../../lib/outbound/web-fetch.ts';
 import { IdentityError } from './errors.ts';
 
 /**
- * OpenID Connect through `openid-client` (docs/sso.md "OpenID Connect"): discovery, the
+ * OpenID Connect through `openid-client` (docs/sso.md "Signing in"): discovery, the
  * authorization code flow with PKCE (S256), `state` and `nonce`, and the ID token's checks
  * (signature against the provider's keys, issuer, audience, expiry, nonce) are the library's.
  * Requests go through the outbound guard; `allowPrivateNetworks` (WEBHOOK_ALLOW_PRIVATE_NETWORKS)
@@ -68,6 +68,9 @@ function configuration(c: OidcClient, opts: OidcOptions): client.Configuration {
   config[client.customFetch] = guardedFetch(opts);
   config.timeout = 10;
   if (opts.allowPrivateNetworks) client.allowInsecureRequests(config);
+  // The library trusts an ID token from the token endpoint without its signature (OIDC Core
+  // 3.1.3.7 allows it over TLS); Parley checks it against the provider's published keys anyway.
+  client.enableNonRepudiationChecks(config);
   return config;
 }
 
@@ -111,7 +114,8 @@ export async function redeem(
   checks: OidcChecks,
 ): Promise<OidcIdentity> {
   try {
-    const tokens = await client.authorizationCodeGrant(configuration(c, opts), callbackUrl, {
+    const config = configuration(c, opts);
+    const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
       expectedState: checks.state,
       expectedNonce: checks.nonce,
       pkceCodeVerifier: checks.codeVerifier,
@@ -119,10 +123,16 @@ export async function redeem(
     });
     const claims = tokens.claims();
     if (!claims) throw new IdentityError('No ID token');
+    let found: Record<string, unknown> = claims;
+    // Providers that keep the ID token small (oidc-provider by default) give the email at userinfo,
+    // for the subject the checked ID token names.
+    if (typeof claims.email !== 'string' && typeof c.metadata.userinfo_endpoint === 'string') {
+      found = { ...(await client.fetchUserInfo(config, tokens.access_token, claims.sub)), ...claims };
+    }
     return {
-      email: typeof claims.email === 'string' ? claims.email : undefined,
-      emailVerified: claims.email_verified === true,
-      name: typeof claims.name === 'string' ? claims.name : undefined,
+      email: typeof found.email === 'string' ? found.email : undefined,
+      emailVerified: found.email_verified === true,
+      name: typeof found.name === 'string' ? found.name : undefined,
     };
   } catch (err) {
     if (err instanceof IdentityError) throw err;

@@ -3,7 +3,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { IdentityError } from './errors.ts';
 
 /**
- * SAML 2.0 through `@node-saml/node-saml` (docs/sso.md "SAML"): SP-initiated by HTTP-Redirect,
+ * SAML 2.0 through `@node-saml/node-saml` (docs/sso.md "Signing in"): SP-initiated by HTTP-Redirect,
  * the response by HTTP-POST. The library checks the signature (the response's or the
  * assertion's, against the IdP's certificates), the audience, the times and `InResponseTo` (in
  * `requests`, a store shared by every instance); this file adds what it leaves out: the
