@@ -3,6 +3,7 @@ import type { ComponentType } from 'react';
 import { Navigate } from 'react-router';
 import { type Assistant, canManage, type Data, get } from './api.ts';
 import { AccountPage } from './features/account/AccountPage.tsx';
+import { AnalyticsPage } from './features/analytics/AnalyticsPage.tsx';
 import { ApiKeysPage } from './features/api-keys/ApiKeysPage.tsx';
 import { AssistantEdit } from './features/assistants/AssistantEdit.tsx';
 import { AssistantsPage } from './features/assistants/AssistantsPage.tsx';
@@ -73,6 +74,7 @@ export const ROUTES: PageRoute[] = [
   { path: 'w/:ws/inbox/:id', title: 'Conversation', page: ConversationPage },
   { path: 'w/:ws/contacts', title: 'Contacts', page: ContactsPage },
   { path: 'w/:ws/tickets', title: 'Tickets', page: TicketsPage },
+  { path: 'w/:ws/analytics', title: 'Analytics', page: AnalyticsPage },
   { path: 'w/:ws/members', title: 'Members', page: MembersPage },
   { path: 'w/:ws/billing', title: 'Billing', page: BillingPage },
   { path: 'w/:ws/api-keys', title: 'API keys', page: ApiKeysPage },

@@ -99,6 +99,7 @@ export function Layout({ user }: { user: User }) {
             <NavLink to={`/w/${ws}/assistants`}>Assistants</NavLink>
             <NavLink to={`/w/${ws}/contacts`}>Contacts</NavLink>
             <NavLink to={`/w/${ws}/tickets`}>Tickets</NavLink>
+            <NavLink to={`/w/${ws}/analytics`}>Analytics</NavLink>
             <NavLink to={`/w/${ws}/members`}>Members</NavLink>
             <NavLink to={`/w/${ws}/billing`}>Billing</NavLink>
             {canManage(role) && <NavLink to={`/w/${ws}/api-keys`}>API keys</NavLink>}

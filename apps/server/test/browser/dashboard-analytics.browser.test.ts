@@ -1,0 +1,147 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { daysAgo, seedConversation } from '../analytics/helpers.ts';
+import { createAssistant, type TestUser } from '../support/factories.ts';
+import type { TestApp } from '../support/harness.ts';
+import { createWorld, type World } from '../support/world.ts';
+import { checkPage, startDashboard } from './dashboard-helpers.ts';
+import { hasChromium, pageErrors } from './helpers.ts';
+
+/**
+ * The analytics page (docs/analytics.md "The dashboard page") in Chromium against the real server, over
+ * seeded conversations: the figures, the stacked chart per channel and the credits chart, the
+ * knowledge gaps table, messages by channel; the period switch (in the address); a guest reads it
+ * all, as the role table lets every role view the workspace.
+ */
+
+if (!hasChromium) console.warn('Dashboard analytics tests skipped: /usr/bin/chromium is missing.');
+
+let t: TestApp;
+let base: string;
+let browser: Browser;
+let w: World;
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  ({ t, base, browser } = await startDashboard());
+  w = await createWorld(t);
+  const assistantId = await createAssistant(t, w.owner, w.ws);
+  const seed = (channel: string, days: number, question: string, handedOff = false) =>
+    seedConversation(t, w.ws, assistantId, {
+      channel,
+      at: daysAgo(days),
+      handedOff,
+      turns: [{ question, reply: {} }],
+    });
+  // 7 days: 3 widget and 2 chat today, 1 SMS 3 days ago (handed off): 6 conversations, 6 credits.
+  for (let i = 0; i < 3; i++) await seed('widget', 0, 'Do you ship to Mars?');
+  await seed('chat', 0, 'What is the VAT number?');
+  await seed('chat', 0, 'What is the VAT number?');
+  await seed('sms', 3, 'Can I pay in bitcoin?', true);
+  // 20 days ago: 4 more widget conversations, seen only from 30 days up.
+  for (let i = 0; i < 4; i++) await seed('widget', 20, 'Is there a student discount?');
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function signedIn(user: TestUser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+  const value = user.cookie.slice(user.cookie.indexOf('=') + 1);
+  await context.addCookies([{ name: 'parley.session-token', value, url: base }]);
+  return { context, page: await context.newPage() };
+}
+
+/** The value shown under a figure's name. */
+const figure = (page: Page, term: string) => page.locator(`dt:text-is("${term}") + dd`).first().textContent();
+
+/** Waits until the figure `term` shows `value` (after a period switch the old one shows meanwhile). */
+const shows = (page: Page, term: string, value: string) =>
+  page.waitForFunction(
+    ([tm, v]) =>
+      [...document.querySelectorAll('dt')].some(
+        (dt) => dt.textContent === tm && dt.nextElementSibling?.textContent === v,
+      ),
+    [term, value],
+  );
+
+/** The bars drawn in the conversations chart (recharts draws one per non-zero value). */
+const bars = (page: Page) =>
+  page
+    .getByRole('figure', { name: 'Conversations per day by channel' })
+    .locator('.recharts-bar-rectangle path');
+
+describe.skipIf(!hasChromium)('analytics page', { timeout: 120_000 }, () => {
+  it('shows the seeded figures, charts and tables; the period switch changes them', async () => {
+    const { context, page } = await signedIn(w.owner);
+    const errors = pageErrors(page);
+    await page.goto(`${base}/w/${w.ws}`);
+    await page.getByRole('link', { name: 'Analytics' }).click();
+    await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
+    expect(await page.title()).toBe('Analytics · Acme · Parley');
+    // 30 days by default.
+    expect(await page.getByRole('radio', { name: '30 days' }).isChecked()).toBe(true);
+    await shows(page, 'Conversations', '10');
+
+    await page.getByRole('radio', { name: '7 days' }).check();
+    await page.waitForURL(/period=7d/);
+    await shows(page, 'Conversations', '6');
+    expect(await figure(page, 'Credits used')).toBe('6');
+    expect(await figure(page, 'Handoff rate')).toBe('16.7%');
+    expect(await figure(page, 'Resolved without a person')).toBe('83.3%');
+    expect(await figure(page, 'Positive feedback')).toBe('–');
+
+    // The stacked chart: widget and chat today, SMS 3 days ago; its legend names the channels.
+    const chart = page.getByRole('figure', { name: 'Conversations per day by channel' });
+    await bars(page).first().waitFor();
+    expect(await bars(page).count()).toBe(3);
+    for (const name of ['Website widget', 'Internal chat', 'SMS'])
+      await chart.getByText(name).first().waitFor();
+    expect(await chart.locator('figcaption').textContent()).toContain('the busiest day was');
+    expect(await chart.locator('figcaption').textContent()).toContain('with 5');
+    const credits = page.getByRole('figure', { name: 'Credits used per day' });
+    expect(await credits.locator('figcaption').textContent()).toContain(
+      '6 credits used over the last 7 days',
+    );
+    await credits.locator('.recharts-line-curve').waitFor();
+
+    // Knowledge gaps, most frequent first; messages by channel.
+    const gaps = page.getByRole('table').filter({ hasText: 'Times asked' });
+    const rows = gaps.getByRole('row');
+    await rows.nth(1).waitFor();
+    expect(await rows.nth(1).textContent()).toContain('do you ship to mars3');
+    expect(await rows.nth(2).textContent()).toContain('what is the vat number2');
+    expect(await rows.nth(3).textContent()).toContain('can i pay in bitcoin1');
+    const channels = page.getByRole('table').filter({ hasText: 'Received' });
+    expect(await channels.getByRole('row', { name: /^Website widget/ }).textContent()).toBe(
+      'Website widget333',
+    );
+    expect(await channels.getByRole('row', { name: /^SMS/ }).textContent()).toBe('SMS111');
+
+    // 90 days: the 20-day-old conversations are back, with a bar of their own.
+    await page.getByRole('radio', { name: '90 days' }).check();
+    await page.waitForURL(/period=90d/);
+    await shows(page, 'Conversations', '10');
+    expect(await bars(page).count()).toBe(4);
+    expect(await gaps.textContent()).toContain('is there a student discount');
+
+    expect(await checkPage(page, 'analytics')).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('a guest reads the same page (every role may view the workspace)', async () => {
+    const { context, page } = await signedIn(w.guest);
+    const errors = pageErrors(page);
+    await page.goto(`${base}/w/${w.ws}/analytics?period=7d`);
+    await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
+    await shows(page, 'Conversations', '6');
+    await bars(page).first().waitFor();
+    await page.getByRole('cell', { name: 'do you ship to mars' }).waitFor();
+    await page.getByRole('link', { name: 'Analytics' }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
