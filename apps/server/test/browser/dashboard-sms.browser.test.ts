@@ -287,14 +287,45 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
     expect(await fitsWidth(page)).toBe(true);
     await page.setViewportSize({ width: 1280, height: 900 });
 
+    // A number another assistant holds: the API's 409, said at the field and above the button.
+    const other = await t.request({
+      method: 'POST',
+      url: '/api/assistants',
+      headers: { cookie },
+      payload: { workspaceId: ws, name: 'Teapot helper' },
+    });
+    const taken = '+15550103000';
+    const otherSms = await t.request({
+      method: 'POST',
+      url: `/api/assistants/${other.json().data.id}/sms`,
+      headers: { cookie },
+      payload: { providerAccountSid: sid, providerAuthToken: token, providerPhoneNumber: taken },
+    });
+    expect(otherSms.statusCode).toBe(201);
+    await settings.getByLabel('Phone number', { exact: true }).fill(taken);
+    await settings.getByRole('button', { name: 'Save SMS settings' }).click();
+    await settings.getByText('Another assistant already uses this number.').waitFor();
+    await settings
+      .getByText(
+        'This phone number is already connected to another assistant. Disconnect it there first, or use another number.',
+      )
+      .waitFor();
+    await settings.getByLabel('Phone number', { exact: true }).fill(number);
+    await settings.getByRole('button', { name: 'Save SMS settings' }).click();
+    await settings
+      .getByRole('status')
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
+    expect(refused).toEqual([none, `409 PATCH /api/assistants/${assistantId}/sms`]);
+
     // A member: no SMS tab, and the page says who manages it, without asking the API.
     const member = await signupUser(t, { name: 'Mo Member' });
     await addMember(t, ws, member, 'member');
-    const other = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await other.addCookies([
+    const memberContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await memberContext.addCookies([
       { name: 'parley.session-token', value: member.cookie.slice(member.cookie.indexOf('=') + 1), url: base },
     ]);
-    const memberPage = await other.newPage();
+    const memberPage = await memberContext.newPage();
     const memberRefused = refusals(memberPage);
     await memberPage.goto(`${base}/w/${ws}/assistants/${assistantId}/sms`);
     await heading(memberPage, 'SMS for Kettle helper').waitFor();
@@ -309,7 +340,7 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
     ).toBe(0);
     expect(await memberPage.getByLabel('Account SID', { exact: true }).count()).toBe(0);
     expect(memberRefused).toEqual([]);
-    await other.close();
+    await memberContext.close();
 
     // Disconnect, after the question in place: the form for a new number again.
     await page.getByRole('button', { name: 'Disconnect SMS' }).click();
@@ -321,7 +352,7 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
         .getByLabel('Account SID', { exact: true })
         .inputValue(),
     ).toBe('');
-    expect(refused).toEqual([none]);
+    expect(refused).toEqual([none, `409 PATCH /api/assistants/${assistantId}/sms`]);
     expect(errors).toEqual([]);
     await context.close();
   });
