@@ -104,41 +104,45 @@ export function Layout({ user }: { user: User }) {
             <NavLink to={`/w/${ws}/billing`}>Billing</NavLink>
             {canManage(role) && <NavLink to={`/w/${ws}/api-keys`}>API keys</NavLink>}
             {canManage(role) && <NavLink to={`/w/${ws}/webhooks`}>Webhooks</NavLink>}
+            {role === 'owner' && <NavLink to={`/w/${ws}/sso`}>Single sign-on</NavLink>}
           </nav>
         )}
-        <NotificationsMenu />
-        <details className="menu" ref={menu}>
-          <summary>{user.name}</summary>
-          <div className="menu-body">
-            <p className="muted">{user.email}</p>
-            <Link to="/account">Account settings</Link>
-            <label>
-              Theme
-              <select value={shown.theme} onChange={(e) => changePrefs({ theme: e.target.value as Theme })}>
-                <option value="system">System</option>
-                <option value="light">Light</option>
-                <option value="dark">Dark</option>
-              </select>
-            </label>
-            <label className="check">
-              <input
-                type="checkbox"
-                checked={shown.keyboardShortcuts}
-                onChange={(e) => changePrefs({ keyboardShortcuts: e.target.checked })}
-              />
-              Keyboard shortcuts
-            </label>
-            {shown.keyboardShortcuts && (
-              <button type="button" onClick={() => help.current?.showModal()}>
-                Shortcuts (?)
+        {/* The bell and the user's menu stay together at the right end, wrapping as one. */}
+        <div className="topbar-end">
+          <NotificationsMenu />
+          <details className="menu" ref={menu}>
+            <summary>{user.name}</summary>
+            <div className="menu-body">
+              <p className="muted">{user.email}</p>
+              <Link to="/account">Account settings</Link>
+              <label>
+                Theme
+                <select value={shown.theme} onChange={(e) => changePrefs({ theme: e.target.value as Theme })}>
+                  <option value="system">System</option>
+                  <option value="light">Light</option>
+                  <option value="dark">Dark</option>
+                </select>
+              </label>
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={shown.keyboardShortcuts}
+                  onChange={(e) => changePrefs({ keyboardShortcuts: e.target.checked })}
+                />
+                Keyboard shortcuts
+              </label>
+              {shown.keyboardShortcuts && (
+                <button type="button" onClick={() => help.current?.showModal()}>
+                  Shortcuts (?)
+                </button>
+              )}
+              <ErrorText error={savePrefs.error ?? signOut.error} />
+              <button type="button" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+                Sign out
               </button>
-            )}
-            <ErrorText error={savePrefs.error ?? signOut.error} />
-            <button type="button" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-              Sign out
-            </button>
-          </div>
-        </details>
+            </div>
+          </details>
+        </div>
       </header>
       <main className="content">
         <ErrorText error={workspaces.error} />

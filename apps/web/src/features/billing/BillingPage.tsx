@@ -13,7 +13,7 @@ import './billing.css';
 /**
  * `/w/{ws}/billing` (docs/dashboard.md "Billing"): the plan in force, the trial's countdown, the
  * credits meter and quotas for every member; upgrades (Stripe Checkout), the billing portal,
- * downgrade, cancel and invoices for the owner only (spec, Workspace roles: "Manage billing").
+ * downgrade, cancel and invoices for the owner only (docs/workspaces.md "Roles").
  * Without Stripe on the server the page says the operator changes plans, and how.
  */
 export function BillingPage() {

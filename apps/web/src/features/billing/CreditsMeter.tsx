@@ -1,7 +1,7 @@
 import { type BillingSummary, dateOf } from './types.ts';
 
 /**
- * Credits used against the period's allowance, with the spec's two alert levels (Credits: about
+ * Credits used against the period's allowance, with the two alert levels of docs/credits.md "Alerts" (about
  * 80% and 100%): below 80% plain, from 80% a warning, at 100% AI replies stop until the reset.
  */
 export function CreditsMeter({ summary }: { summary: BillingSummary }) {

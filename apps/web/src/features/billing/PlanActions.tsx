@@ -6,7 +6,7 @@ import { ConfirmButton } from '../members/ConfirmButton.tsx';
 import { type BillingSummary, dateOf, operatorCommand, PLANS, type Plan, planName, RANK } from './types.ts';
 
 /**
- * The owner's billing actions (decisions §13): Checkout and the portal answer `{data: {url}}`
+ * The owner's billing actions (docs/billing.md): Checkout and the portal answer `{data: {url}}`
  * and the browser goes there; a downgrade or cancel applies at the end of the period. Each
  * answers 400 `billing_not_configured` when the server has no Stripe key: the page then shows
  * the operator's command instead of buttons.

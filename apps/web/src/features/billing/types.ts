@@ -1,7 +1,7 @@
 import type { Billing as Summary } from '../../api.ts';
 
 /**
- * The billing summary (`GET /api/workspaces/{ws}/billing`, decisions §13) and what the billing
+ * The billing summary (`GET /api/workspaces/{ws}/billing`, docs/credits.md) and what the billing
  * page reads beyond it. The extras are optional: a server that does not send them yet leaves
  * the page to learn about online billing from the first action's answer (docs/dashboard.md
  * "Billing").
@@ -31,7 +31,7 @@ export type Invoice = {
   pdfUrl?: string | null;
 };
 
-/** The plans table of the spec (Plans), as the page shows it. */
+/** The plans as docs/credits.md "Allowances" lists them, in the page's words. */
 export const PLANS: { id: Plan; name: string; price: string; credits: string; notes: string }[] = [
   {
     id: 'free',

@@ -50,7 +50,7 @@ export function NotificationsMenu() {
 
   return (
     <details
-      className="menu bell"
+      className="bell"
       ref={menu}
       onToggle={(e) => {
         if ((e.currentTarget as HTMLDetailsElement).open) void refresh();

@@ -1,5 +1,5 @@
 /**
- * In-app notifications (decisions §13; docs/notifications.md): `GET /api/notifications` (cursor
+ * In-app notifications (docs/accounts.md "Notifications"): `GET /api/notifications` (cursor
  * pages, newest first), `GET /api/notifications/unread`, `POST .../{id}/read`,
  * `POST .../read-all`, and the per-kind preferences at `/api/account/notification-preferences`.
  */
