@@ -111,6 +111,9 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
       'This workspace is on the Free plan, which does not include channels.',
     );
     expect(await page.getByLabel('Account SID', { exact: true }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Upgrade on the Billing page' }).getAttribute('href')).toBe(
+      `/w/${ws}/billing`,
+    );
     await expect.poll(() => page.title()).toBe('SMS · Kettle helper · Kettle Co. · Parley');
     expect(
       await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('listitem').allTextContents(),

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { type Assistant, canManage, type Data, get } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
@@ -62,6 +62,13 @@ export function SmsPage() {
             not include channels. To answer text messages with this assistant, the workspace’s owner upgrades
             it to Pro: the upgrade takes effect at once, and this page then lets you connect your SMS provider
             account and number.
+          </p>
+          <p>
+            <Link to={`/w/${ws}/billing`}>
+              {workspace?.role === 'owner'
+                ? 'Upgrade on the Billing page'
+                : 'See the plans on the Billing page'}
+            </Link>
           </p>
         </div>
       </section>
