@@ -1,6 +1,7 @@
+import { eq } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conversations } from '../../src/db/schema/index.ts';
+import { contacts, conversations } from '../../src/db/schema/index.ts';
 import { newId } from '../../src/lib/ids.ts';
 import type { TestUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
@@ -60,6 +61,22 @@ async function signedIn(user: TestUser): Promise<{ context: BrowserContext; page
   return { context, page: await context.newPage() };
 }
 
+/**
+ * What went wrong on a dashboard page: console errors, uncaught exceptions, and answers of 400 or
+ * more (a guest must not be sent a request that can only be a 403).
+ */
+function problems(page: Page): string[] {
+  const found: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') found.push(`console error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => found.push(`uncaught: ${e.message}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) found.push(`${r.status()}: ${r.request().method()} ${r.url()}`);
+  });
+  return found;
+}
+
 /** Marks the page so a reload (which would lose the mark) is noticed. */
 const markPage = (page: Page) => page.evaluate(() => Object.assign(window, { notReloaded: true }));
 const stillSamePage = (page: Page) =>
@@ -71,7 +88,7 @@ const thread = (page: Page) => page.getByRole('list', { name: 'Messages' });
 describe.skipIf(!hasChromium)('the inbox', { timeout: 120_000 }, () => {
   it('a visitor and an agent talk live: the conversation appears, the agent takes over and replies, releases, the AI answers again', async () => {
     const { context: agentContext, page: agent } = await signedIn(w.member);
-    const agentErrors = pageErrors(agent);
+    const agentErrors = problems(agent);
     await agent.goto(`${base}/w/${w.ws}/inbox`);
     await agent.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
     await agent.getByText('No conversations yet').waitFor();
@@ -271,8 +288,17 @@ describe.skipIf(!hasChromium)('the inbox', { timeout: 120_000 }, () => {
         createdAt: new Date(at - i * 60_000),
       })),
     );
+    // The conversation the guest opens is linked to a contact: its card shows the customer.
+    const [contact] = await t.ctx.db
+      .insert(contacts)
+      .values({ id: newId('ct'), workspaceId: w.ws, name: 'Ada Lovelace', email: 'ada@example.com' })
+      .returning();
+    await t.ctx.db
+      .update(conversations)
+      .set({ contactId: contact!.id })
+      .where(eq(conversations.title, 'I want to talk to a human please'));
     const { context, page } = await signedIn(w.guest);
-    const errors = pageErrors(page);
+    const errors = problems(page);
     await page.goto(`${base}/w/${w.ws}/inbox`);
     const rows = page.locator('.inbox-row');
     await expect.poll(() => rows.count()).toBe(25);
@@ -292,6 +318,8 @@ describe.skipIf(!hasChromium)('the inbox', { timeout: 120_000 }, () => {
     expect(await view.getByRole('textbox').count()).toBe(0);
     expect(await view.getByRole('combobox').count()).toBe(0);
     expect(await page.getByText(/^Assignee: /).textContent()).toBe('Assignee: Admin');
+    const customer = page.getByRole('definition');
+    expect(await customer.allTextContents()).toEqual(['Ada Lovelace', 'ada@example.com']);
     expect(await checkPage(page, 'inbox-conversation-guest')).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();

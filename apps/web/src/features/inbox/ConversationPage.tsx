@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { type CursorPage, type Data, get, type OffsetPage, patch, post } from '../../api.ts';
 import { useSession, useWorkspaces } from '../../session.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
+import { type Contact, contactsPath } from '../contacts/types.ts';
 import { PRIORITY_WORDS, type Ticket, type TicketPriority, ticketsPath } from '../tickets/types.ts';
 import { nameOf, useAssistants, useMembers } from './directory.ts';
 import { useInboxStream } from './live.ts';
@@ -18,6 +19,7 @@ import {
   when,
 } from './types.ts';
 import { markSeen } from './unread.ts';
+import '../contacts/crm.css';
 import './inbox.css';
 
 /**
@@ -132,6 +134,7 @@ export function ConversationPage() {
             {canAnswer && <Actions ws={ws} conversation={c} onChanged={refresh} />}
             <Assign ws={ws} conversation={c} canAnswer={canAnswer} onChanged={refresh} />
           </div>
+          {c.contactId && <ContactCard ws={ws} contactId={c.contactId} />}
           <Tickets ws={ws} conversation={c} canAnswer={canAnswer} />
         </aside>
       </div>
@@ -376,6 +379,39 @@ function Tickets({
           </div>
         </form>
       )}
+    </div>
+  );
+}
+
+/** The customer, when the conversation is linked to a contact (the lead form, a ticket's email). */
+function ContactCard({ ws, contactId }: { ws: string; contactId: string }) {
+  const contact = useQuery({
+    queryKey: ['contact', ws, contactId],
+    queryFn: () => get<Data<Contact>>(`${contactsPath(ws)}/${contactId}`),
+    retry: false,
+  });
+  const k = contact.data?.data;
+  if (!k) return null;
+  return (
+    <div className="card stack">
+      <h2>Customer</h2>
+      <dl className="crm-fields" aria-label="Customer">
+        {(
+          [
+            ['Name', k.name],
+            ['Email', k.email],
+            ['Phone', k.phone],
+            ...Object.entries(k.customFields).map(([key, v]) => [key, String(v)]),
+          ] as Array<[string, string | null]>
+        )
+          .filter(([, v]) => v)
+          .map(([key, v]) => (
+            <div key={key}>
+              <dt>{key}</dt>
+              <dd>{v}</dd>
+            </div>
+          ))}
+      </dl>
     </div>
   );
 }

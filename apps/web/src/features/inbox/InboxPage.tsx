@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { type CursorPage, get } from '../../api.ts';
 import { useSession } from '../../session.ts';
@@ -55,14 +55,21 @@ export function InboxPage() {
     getNextPageParam: (last) => (last.hasMore ? (last.nextCursor ?? undefined) : undefined),
   });
   // Any change re-reads the list (the filters decide where a conversation now belongs); a burst of
-  // changes (a streamed AI reply, several visitors at once) costs one read.
+  // changes (a streamed AI reply, several visitors at once) costs one read. A read in flight ("Load
+  // more") is waited for, not cancelled.
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => clearTimeout(pending.current ?? undefined), []);
   useInboxStream(ws, () => {
     if (pending.current) return;
-    pending.current = setTimeout(() => {
+    const reread = () => {
+      if (qc.isFetching({ queryKey: ['inbox', ws] }) > 0) {
+        pending.current = setTimeout(reread, 150);
+        return;
+      }
       pending.current = null;
       void qc.invalidateQueries({ queryKey: ['inbox', ws] });
-    }, 150);
+    };
+    pending.current = setTimeout(reread, 150);
   });
   const rows = uniqueById(list.data?.pages.flatMap((p) => p.data) ?? []);
   const setFilter = (name: (typeof FILTERS)[number], value: string) => {
