@@ -18,6 +18,8 @@ import { KnowledgePage } from './features/knowledge/KnowledgePage.tsx';
 import { MembersPage } from './features/members/MembersPage.tsx';
 import { NotificationPreferences } from './features/notifications/NotificationPreferences.tsx';
 import { SmsPage } from './features/sms/SmsPage.tsx';
+import { SsoSettingsPage } from './features/sso/SsoSettingsPage.tsx';
+import { SsoTestResult } from './features/sso/SsoTestResult.tsx';
 import { TicketsPage } from './features/tickets/TicketsPage.tsx';
 import { hooksPath, type Webhook } from './features/webhooks/types.ts';
 import { WebhookDetail } from './features/webhooks/WebhookDetail.tsx';
@@ -78,6 +80,8 @@ export const ROUTES: PageRoute[] = [
   { path: 'w/:ws/members', title: 'Members', page: MembersPage },
   { path: 'w/:ws/billing', title: 'Billing', page: BillingPage },
   { path: 'w/:ws/api-keys', title: 'API keys', page: ApiKeysPage },
+  { path: 'w/:ws/sso', title: 'Single sign-on', page: SsoSettingsPage },
+  { path: 'sso/test-result', title: 'Single sign-on test', page: SsoTestResult },
   { path: 'w/:ws/webhooks', title: 'Webhooks', page: WebhooksPage },
   { path: 'w/:ws/webhooks/:id', title: 'Webhook', page: WebhookDetail, name: 'webhook' },
   { path: '*', title: 'Page not found', page: NotFound },

@@ -4,6 +4,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { type Data, post, type User } from '../../api.ts';
 import { useSetUser } from '../../session.ts';
 import { ErrorText } from '../../shell/ui.tsx';
+import { ContinueWithSso, SsoFailed } from '../sso/ContinueWithSso.tsx';
 
 /**
  * Where to go after signing in: `?next=` when it is a path of this app (never another origin:
@@ -18,7 +19,8 @@ export function AuthPage({ mode }: { mode: 'signin' | 'signup' }) {
   const setUser = useSetUser();
   const navigate = useNavigate();
   const signup = mode === 'signup';
-  const next = nextPath(useSearchParams()[0].get('next'));
+  const [params] = useSearchParams();
+  const next = nextPath(params.get('next'));
   const keepNext = next ? `?next=${encodeURIComponent(next)}` : '';
   const submit = useMutation({
     mutationFn: (body: Record<string, string>) =>
@@ -73,6 +75,8 @@ export function AuthPage({ mode }: { mode: 'signin' | 'signup' }) {
           {signup ? 'Sign up' : 'Sign in'}
         </button>
       </form>
+      {!signup && params.get('error') === 'sso_failed' && <SsoFailed />}
+      {!signup && <ContinueWithSso />}
       <p>
         {signup ? (
           <>
