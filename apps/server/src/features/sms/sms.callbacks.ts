@@ -21,6 +21,23 @@ const SIGNATURE_HEADER = 'x-twilio-signature';
 const MAX_BODY_CHARS = 10_000;
 
 const params = z.object({ assistantId: idParam });
+const NUL = String.fromCharCode(0);
+/**
+ * The form exactly as the provider signed it, by the parsed body handed to the route. The route
+ * sees the form without NUL characters (PostgreSQL text cannot hold them, and the app refuses them
+ * in any input), so a real message that holds one is still stored, not refused.
+ */
+const signedForms = new WeakMap<object, FormParams>();
+function withoutNul(form: FormParams): FormParams {
+  const out: FormParams = Object.create(null);
+  for (const [key, value] of Object.entries(form)) {
+    const k = key.replaceAll(NUL, '');
+    const v = Array.isArray(value) ? value.map((x) => x.replaceAll(NUL, '')) : value.replaceAll(NUL, '');
+    const seen = out[k];
+    out[k] = seen === undefined ? v : [...[seen].flat(), ...[v].flat()];
+  }
+  return out;
+}
 const tags = ['SMS provider callbacks'];
 const twiml = z.string().describe('An empty TwiML document, `text/xml`');
 const refused = () => new AppError('forbidden:api', 'The request signature is not valid');
@@ -57,11 +74,12 @@ async function verify(ctx: AppContext, request: FastifyRequest, assistantId: str
     request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')
       ? (body as FormParams)
       : {};
+  const signed = signedForms.get(form) ?? form;
   const header = request.headers[SIGNATURE_HEADER];
   const signature = typeof header === 'string' ? header : undefined;
   const token = tokenOf(ctx, found.config);
   for (const url of signedUrls(ctx, request)) {
-    if (validSignature(token, signature, [url], form)) {
+    if (validSignature(token, signature, [url], signed)) {
       return { found, form, base: url.slice(0, url.length - request.url.length) };
     }
   }
@@ -72,15 +90,19 @@ async function verify(ctx: AppContext, request: FastifyRequest, assistantId: str
   throw refused();
 }
 
-const clean = (v: string | undefined, max: number) =>
-  v === undefined ? undefined : v.replaceAll(String.fromCharCode(0), '').slice(0, max);
+const clean = (v: string | undefined, max: number) => (v === undefined ? undefined : v.slice(0, max));
 
 /** `POST /api/sms/webhook/{id}` and `POST /api/sms/status/{id}` (docs/sms.md). */
 export function registerSmsCallbacks(app: FeatureApp, ctx: AppContext) {
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES },
-    (_request, body, done) => done(null, parseForm(typeof body === 'string' ? body : body.toString('utf8'))),
+    (_request, body, done) => {
+      const form = parseForm(typeof body === 'string' ? body : body.toString('utf8'));
+      const forRoute = withoutNul(form);
+      signedForms.set(forRoute, form);
+      done(null, forRoute);
+    },
   );
 
   app.post(
