@@ -148,6 +148,17 @@ describe('OIDC sign-in', () => {
     expect(sessionOf(replay)).toBeUndefined();
   });
 
+  it('race: one callback opened five times at once signs in exactly once', async () => {
+    const email = `racer@${domain}`;
+    w.idp.addAccount({ email });
+    w.idp.loginAs = email;
+    const { url, browser } = await start(email);
+    const back = await followToCallback(url, CALLBACK);
+    const results = await Promise.all(Array.from({ length: 5 }, () => callback(back, browser)));
+    expect(results.filter((r) => sessionOf(r)).length).toBe(1);
+    expect(results.filter((r) => r.headers.location === FAILED).length).toBe(4);
+  });
+
   it('refuses a wrong nonce, an expired ID token, a forged signature, an unverified email', async () => {
     const email = `tokens@${domain}`;
     let r = await signIn(email, (u) => u.searchParams.set('nonce', 'another-nonce'));

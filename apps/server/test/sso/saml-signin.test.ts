@@ -135,6 +135,14 @@ describe('SAML sign-in', () => {
     expect(reused.headers.location).toBe(FAILED);
   });
 
+  it('race: the same response posted five times at once signs in exactly once', async () => {
+    const email = `racer@${domain}`;
+    const response = idp.response({ request: await start(email), email });
+    const results = await Promise.all(Array.from({ length: 5 }, () => post(response)));
+    expect(results.map((r) => r.statusCode)).toEqual([302, 302, 302, 302, 302]);
+    expect(results.filter((r) => sessionOf(r)).length).toBe(1);
+  });
+
   it('refuses expired, not yet valid, wrong audience, wrong recipient, unknown InResponseTo', async () => {
     const email = `eve@${domain}`;
     const cases: Array<(r: ReturnType<TestSamlIdp['readRequest']>) => string> = [
