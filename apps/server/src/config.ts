@@ -83,6 +83,13 @@ export const envSchema = z.object({
   WIDGET_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
   // SMS (docs/sms.md "The provider"): the provider's REST API, the real one unless a stand-in is named.
   SMS_PROVIDER_API_BASE: z.url().default('https://api.twilio.com'),
+  // Stripe (docs/billing.md "Stripe"): unset key → plan changes are the operator's `npm run plan`.
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_PRICE_PRO: z.string().optional(),
+  STRIPE_PRICE_ENTERPRISE: z.string().optional(),
+  // Where the Stripe library sends its requests: Stripe itself, or a stand-in (tests).
+  STRIPE_API_BASE: z.url().default('https://api.stripe.com'),
   // SSO (docs/sso.md "Verifying a domain"): DNS servers (host:port, comma separated) for the TXT check.
   SSO_DNS_SERVERS: z.string().optional(),
 });
@@ -145,6 +152,12 @@ export type Config = {
   sms: { providerApiBase: string };
   /** DNS servers of the domain verification; empty: the system resolver. */
   sso: { dnsServers: string[] };
+  stripe: {
+    secretKey?: string;
+    webhookSecret?: string;
+    prices: { pro?: string; enterprise?: string };
+    apiBase: string;
+  };
 };
 
 /** Parses an environment (process.env by default) into a Config; throws a readable error on bad values. */
@@ -216,6 +229,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         .split(',')
         .map((v) => v.trim())
         .filter(Boolean),
+    },
+    stripe: {
+      secretKey: e.STRIPE_SECRET_KEY || undefined,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET || undefined,
+      prices: { pro: e.STRIPE_PRICE_PRO || undefined, enterprise: e.STRIPE_PRICE_ENTERPRISE || undefined },
+      apiBase: e.STRIPE_API_BASE,
     },
   };
 }

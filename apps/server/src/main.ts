@@ -50,6 +50,9 @@ async function main() {
       },
       Math.max(grace - 1000, grace / 2),
     );
+    // A keep-alive connection that turns idle once its response is done would otherwise hold the
+    // stop until the end of the grace: closed as soon as it is idle.
+    const idle = setInterval(() => app.server.closeIdleConnections(), 250);
     const force = setTimeout(() => {
       app.log.warn('grace period over; closing remaining connections');
       app.server.closeAllConnections();
@@ -71,6 +74,7 @@ async function main() {
     } finally {
       clearTimeout(cut);
       clearTimeout(force);
+      clearInterval(idle);
       process.exit(0);
     }
   };

@@ -10,6 +10,7 @@ import { assistantsFormBRoutes } from './assistants/assistants.form-b.routes.ts'
 import { assistantResource } from './assistants/assistants.resource.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import * as credentialsService from './auth/credentials.service.ts';
+import { stripeWebhookRoutes } from './billing/stripe-webhook.routes.ts';
 import { chatResource } from './chat/chat.resource.ts';
 import { chatRoutes } from './chat/chat.routes.ts';
 import { contactResource } from './contacts/contacts.resource.ts';
@@ -59,6 +60,7 @@ export const features: Feature[] = [
   notificationsRoutes,
   chatRoutes,
   billingRoutes,
+  stripeWebhookRoutes,
   messagesV1Routes,
   inboxRoutes,
   contactsRoutes,

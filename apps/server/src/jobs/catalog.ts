@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { billingLifecycleJob } from '../features/billing/lifecycle.ts';
 import { creditsResetJob } from '../features/credits/credits.jobs.ts';
 import { ingestionJob } from '../features/knowledge/ingestion/ingest.jobs.ts';
 import { smsInboundJob, smsSendJob, smsSessionsJob } from '../features/sms/sms.jobs.ts';
@@ -21,6 +22,7 @@ export type JobName =
   | 'webhook-delivery'
   | 'ingestion'
   | 'credits-reset'
+  | 'billing-lifecycle'
   | 'widget-inactivity'
   | 'sms-inbound'
   | 'sms-send'
@@ -75,6 +77,13 @@ export const CATALOG: { readonly [N in JobName]: JobDefinition } = {
     // A tidy-up only: a reservation starts the new period itself (docs/decisions/0005-credits.md).
     wokenBy: [],
     create: creditsResetJob,
+  },
+  'billing-lifecycle': {
+    // Trial ends, trial reminders, downgrades and cancellations at the period's end
+    // (docs/billing.md "Plan lifecycle"): a minute late at most.
+    everyMs: 60_000,
+    wokenBy: [],
+    create: billingLifecycleJob,
   },
   'widget-inactivity': {
     everyMs: 60_000,

@@ -54,6 +54,7 @@ describe('GET /api/workspaces/{ws}/billing (docs/credits.md)', () => {
         periodEnd,
         credits: { limit: 1200, used: 0, remaining: 1200, resetsAt: periodEnd },
         usage: { contacts: { used: 0, limit: 5000 }, tickets: { used: 0, limit: 1000 } },
+        subscription: { provider: null, pendingPlan: null, cancelAtPeriodEnd: false, currentPeriodEnd: null },
       },
     });
   });
@@ -154,7 +155,9 @@ describe('POST /api/workspaces/{ws}/billing/checkout (docs/credits.md)', () => {
     expect(res.json().code).toBe('forbidden:api');
   });
 
-  it('hostile bodies are a 400 bad_request:api naming the field, never a 500', async () => {
+  // Without Stripe the answer is billing_not_configured before the body is looked at (docs/billing.md
+  // "Routes"); the same bodies with Stripe configured are in test/billing/stripe.test.ts.
+  it('hostile bodies are a 400 billing_not_configured, never a 500', async () => {
     const bodies: unknown[] = [
       {},
       { plan: 'free' },
@@ -172,10 +175,8 @@ describe('POST /api/workspaces/{ws}/billing/checkout (docs/credits.md)', () => {
     for (const body of bodies) {
       const res = await checkout(body);
       expect(res.statusCode, `${JSON.stringify(body).slice(0, 80)} → ${res.body}`).toBe(400);
-      expect(res.json().code).toBe('bad_request:api');
+      expect(res.json().code).toBe('billing_not_configured');
     }
-    const detail = (await checkout({ plan: 'gold' })).json();
-    expect(detail.details).toHaveProperty('plan');
     expect((await checkout('{"plan": "pro"')).statusCode).toBe(400); // malformed JSON
   });
 });

@@ -35,6 +35,7 @@ describe('the job catalog', () => {
   it('lists every job once, with its pause and what wakes it', () => {
     expect([...JOB_NAMES].sort()).toEqual(
       [
+        'billing-lifecycle',
         'credits-reset',
         'event-dispatch',
         'ingestion',

@@ -23,6 +23,8 @@ export type ApplyOptions = {
   status?: string;
   /** When it takes effect (the event's `effectiveAt`); now by default. */
   at?: Date;
+  /** The plan it changes from, when the row no longer says it (a trial that has run out). */
+  from?: Plan;
 };
 
 /** Applies `to` inside `tx` (the caller's transaction); the row is locked for the change. */
@@ -44,7 +46,7 @@ export async function applyPlanIn(
     .limit(1);
   if (!ws) throw notFound('Workspace');
   const at = opts.at ?? now();
-  const from = effectivePlan(ws);
+  const from = opts.from ?? effectivePlan(ws);
   const status = opts.status ?? 'active';
   // An explicit plan ends a running trial: the workspace is on the chosen plan from now on.
   await tx

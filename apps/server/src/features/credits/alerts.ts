@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.ts';
-import { emailNotice, type Notice, notifyWorkspaceAdmins } from '../notifications/notifications.service.ts';
+import { emailNotice, notifyWorkspaceAdmins } from '../notifications/notifications.service.ts';
+import { creditsNotice } from '../notifications/templates/credits.ts';
 import { warningThreshold } from './allowance.ts';
 import * as repo from './credits.repo.ts';
 
@@ -11,33 +12,6 @@ import * as repo from './credits.repo.ts';
  */
 
 export type AlertLevel = 80 | 100;
-
-const day = (d: Date) => d.toISOString().slice(0, 10);
-
-function noticeFor(
-  level: AlertLevel,
-  ws: { name: string },
-  used: number,
-  limit: number,
-  resetsAt: Date,
-): Notice {
-  if (level === 80) {
-    return {
-      type: 'credits.warning',
-      title: `${ws.name}: 80% of this month's AI credits used`,
-      body:
-        `The workspace ${ws.name} has used ${used} of its ${limit} monthly AI credits. ` +
-        `Credits reset on ${day(resetsAt)} (UTC) without rollover; upgrade the plan for more.`,
-    };
-  }
-  return {
-    type: 'credits.exhausted',
-    title: `${ws.name}: monthly AI credits used up`,
-    body:
-      `The workspace ${ws.name} has used all ${limit} of its monthly AI credits. AI replies are paused ` +
-      `until the reset on ${day(resetsAt)} (UTC) or an upgrade. Conversations and data are untouched.`,
-  };
-}
 
 /**
  * Sends the `level` alert of the current period if this caller wins the claim. Never throws: the
@@ -57,7 +31,7 @@ export async function raiseAlert(
       if (!claimed) return null;
       // The name only for the notice: read when an alert is actually sent.
       const ws = await repo.findWorkspace(tx, workspaceId);
-      const notice = noticeFor(level, { name: ws?.name ?? '' }, claimed.used, limit, claimed.periodEnd);
+      const notice = creditsNotice(level, { name: ws?.name ?? '' }, claimed.used, limit, claimed.periodEnd);
       return { notice, recipients: await notifyWorkspaceAdmins(tx, workspaceId, notice) };
     });
     if (!sent) return;

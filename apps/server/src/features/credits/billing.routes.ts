@@ -1,12 +1,36 @@
+import { z } from 'zod';
+import { publicBaseUrl } from '../../context.ts';
 import { dataOf } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
-import { billingParams, billingSchema, checkoutBody } from './billing.schemas.ts';
-import { billingSummary, startCheckout } from './billing.service.ts';
+import * as billing from '../billing/billing.service.ts';
+import { billingNotConfigured, stripeConfigured } from '../billing/stripe.ts';
+import {
+  billingParams,
+  billingSchema,
+  cancelSchema,
+  changeBody,
+  changeSchema,
+  checkoutBody,
+  invoiceSchema,
+} from './billing.schemas.ts';
+import { billingSummary } from './billing.service.ts';
 
 const tags = ['billing'];
+const url = dataOf(z.object({ url: z.string() }));
 
-/** The billing summary (any member) and checkout (owner only): docs/credits.md. */
+/**
+ * The billing summary (any member) and the billing actions (owner only): docs/credits.md,
+ * docs/billing.md "Stripe". Without STRIPE_SECRET_KEY the actions answer 400
+ * `billing_not_configured` after the role check and before the body is looked at.
+ */
 export const billingRoutes: Feature = (app, ctx) => {
+  const configured = {
+    preValidation: async () => {
+      if (!stripeConfigured(ctx.config)) throw billingNotConfigured();
+    },
+  };
+  const owner = { auth: 'user', permission: 'billing.manage' } as const;
+
   app.get(
     '/api/workspaces/:workspaceId/billing',
     {
@@ -19,9 +43,68 @@ export const billingRoutes: Feature = (app, ctx) => {
   app.post(
     '/api/workspaces/:workspaceId/billing/checkout',
     {
-      config: { auth: 'user', permission: 'billing.manage' },
-      schema: { tags, params: billingParams, body: checkoutBody },
+      config: owner,
+      ...configured,
+      schema: { tags, params: billingParams, body: checkoutBody, response: { 200: url } },
     },
-    async (request) => startCheckout(ctx, request.params.workspaceId, request.body.plan),
+    async (request) => ({
+      data: await billing.startCheckout(
+        ctx,
+        request.params.workspaceId,
+        request.body.plan,
+        publicBaseUrl(ctx, request.headers.host),
+      ),
+    }),
+  );
+
+  app.post(
+    '/api/workspaces/:workspaceId/billing/portal',
+    { config: owner, ...configured, schema: { tags, params: billingParams, response: { 200: url } } },
+    async (request) => ({
+      data: await billing.openPortal(
+        ctx,
+        request.params.workspaceId,
+        publicBaseUrl(ctx, request.headers.host),
+      ),
+    }),
+  );
+
+  app.post(
+    '/api/workspaces/:workspaceId/billing/cancel',
+    {
+      config: owner,
+      ...configured,
+      schema: {
+        tags,
+        params: billingParams,
+        response: { 200: dataOf(cancelSchema) },
+      },
+    },
+    async (request) => ({ data: await billing.cancel(ctx, request.params.workspaceId) }),
+  );
+
+  app.post(
+    '/api/workspaces/:workspaceId/billing/change',
+    {
+      config: owner,
+      ...configured,
+      schema: {
+        tags,
+        params: billingParams,
+        body: changeBody,
+        response: { 200: dataOf(changeSchema) },
+      },
+    },
+    async (request) => ({ data: await billing.change(ctx, request.params.workspaceId, request.body.plan) }),
+  );
+
+  app.get(
+    '/api/workspaces/:workspaceId/billing/invoices',
+    {
+      config: owner,
+      ...configured,
+      schema: { tags, params: billingParams, response: { 200: dataOf(z.array(invoiceSchema)) } },
+    },
+    async (request) => ({ data: await billing.listInvoices(ctx, request.params.workspaceId) }),
   );
 };

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
+import { subscriptionSummary } from '../billing/billing.service.ts';
 import { effectivePlan, PLAN_QUOTAS } from '../workspaces/plan.ts';
 import { monthlyCreditsFor, standing } from './allowance.ts';
 import * as repo from './credits.repo.ts';
@@ -13,9 +14,10 @@ export async function billingSummary(ctx: AppContext, workspaceId: string) {
   const ws = await repo.findWorkspace(ctx.db, workspaceId);
   if (!ws) throw notFound('Workspace');
   const at = now();
-  const [row, counts] = await Promise.all([
+  const [row, counts, subscription] = await Promise.all([
     repo.findCredits(ctx.db, workspaceId),
     repo.usageCounts(ctx.db, workspaceId),
+    subscriptionSummary(ctx, workspaceId),
   ]);
   const plan = effectivePlan(ws);
   const credits = standing(row, monthlyCreditsFor(ws, ctx.config), at);
@@ -32,16 +34,6 @@ export async function billingSummary(ctx: AppContext, workspaceId: string) {
       contacts: { used: counts.contacts, limit: quotas.contacts },
       tickets: { used: counts.tickets, limit: quotas.tickets },
     },
+    subscription,
   };
-}
-
-/**
- * Plan changes (docs/api.md "Plans"): through Stripe Checkout once Stripe is configured; there is no
- * Stripe configuration yet, so they are an operator command and the API answers 400.
- */
-export async function startCheckout(_ctx: AppContext, _workspaceId: string, _plan: 'pro' | 'enterprise') {
-  throw new AppError(
-    'billing_not_configured',
-    'Online billing is not configured on this server; ask the operator to change the plan',
-  );
 }

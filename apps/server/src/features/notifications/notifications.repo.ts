@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { memberships, notifications, users } from '../../db/schema/index.ts';
+import { memberships, notificationPreferences, notifications, users } from '../../db/schema/index.ts';
 import type { CursorKey } from '../../http/pagination.ts';
 
 export type NotificationRow = typeof notifications.$inferSelect;
@@ -11,10 +11,63 @@ export type NotificationRow = typeof notifications.$inferSelect;
  */
 export async function workspaceAdmins(db: Executor, workspaceId: string) {
   return db
-    .select({ id: users.id, email: users.email, name: users.name })
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      emailOff: notificationPreferences.emailOff,
+      inAppOff: notificationPreferences.inAppOff,
+    })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
+    .leftJoin(notificationPreferences, eq(notificationPreferences.userId, users.id))
     .where(and(eq(memberships.workspaceId, workspaceId), inArray(memberships.role, ['owner', 'admin'])));
+}
+
+/** A user by login email, with their preferences (an invitee who already has an account). */
+export async function userByEmail(db: Executor, email: string) {
+  const [row] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      emailOff: notificationPreferences.emailOff,
+      inAppOff: notificationPreferences.inAppOff,
+    })
+    .from(users)
+    .leftJoin(notificationPreferences, eq(notificationPreferences.userId, users.id))
+    .where(sql`lower(${users.email}) = lower(${email})`)
+    .limit(1);
+  return row;
+}
+
+export async function findPreferences(db: Executor, userId: string) {
+  const [row] = await db
+    .select()
+    .from(notificationPreferences)
+    .where(eq(notificationPreferences.userId, userId))
+    .limit(1);
+  return row;
+}
+
+export async function savePreferences(
+  db: Executor,
+  userId: string,
+  prefs: { emailOff: string[]; inAppOff: string[] },
+  at: Date,
+) {
+  await db
+    .insert(notificationPreferences)
+    .values({ userId, ...prefs, updatedAt: at })
+    .onConflictDoUpdate({ target: notificationPreferences.userId, set: { ...prefs, updatedAt: at } });
+}
+
+export async function unreadCount(db: Executor, userId: string) {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+  return row?.n ?? 0;
 }
 
 export async function insertNotifications(db: Executor, rows: (typeof notifications.$inferInsert)[]) {

@@ -5,6 +5,7 @@ import type { Feature } from '../../http/feature.ts';
 import { cursorPage, cursorQuery } from '../../http/pagination.ts';
 import type { NotificationRow } from './notifications.repo.ts';
 import * as service from './notifications.service.ts';
+import { NOTICE_KINDS } from './templates/types.ts';
 
 const notificationSchema = z.object({
   id: z.string(),
@@ -26,8 +27,60 @@ const toNotification = (n: NotificationRow): z.infer<typeof notificationSchema> 
   createdAt: iso(n.createdAt),
 });
 
-/** docs/accounts.md "Notifications": a user's own in-app notifications, on the session surface. */
+const channels = z.object({ inApp: z.boolean(), email: z.boolean() });
+const preferencesSchema = z.object(
+  Object.fromEntries(NOTICE_KINDS.map((k) => [k, channels])) as Record<
+    (typeof NOTICE_KINDS)[number],
+    typeof channels
+  >,
+);
+const preferencesPatch = z.strictObject(
+  Object.fromEntries(
+    NOTICE_KINDS.map((k) => [
+      k,
+      z.strictObject({ inApp: z.boolean().optional(), email: z.boolean().optional() }).optional(),
+    ]),
+  ),
+);
+
+/** docs/notifications.md: a user's own in-app notifications and preferences, on the session surface. */
 export const notificationsRoutes: Feature = (app, ctx) => {
+  app.get(
+    '/api/notifications/unread',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags: ['notifications'],
+        response: { 200: dataOf(z.object({ unread: z.number().int() })) },
+      },
+    },
+    async (request) => ({ data: await service.unreadNotifications(ctx, userIdOf(request)) }),
+  );
+
+  app.get(
+    '/api/account/notification-preferences',
+    {
+      config: { auth: 'session' },
+      schema: { tags: ['notifications'], response: { 200: dataOf(preferencesSchema) } },
+    },
+    async (request) => ({ data: await service.getPreferences(ctx, userIdOf(request)) }),
+  );
+
+  app.patch(
+    '/api/account/notification-preferences',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags: ['notifications'],
+        body: preferencesPatch,
+        response: { 200: dataOf(preferencesSchema) },
+      },
+    },
+    async (request) => ({
+      data: await service.updatePreferences(ctx, userIdOf(request), request.body as never),
+    }),
+  );
+
   app.get(
     '/api/notifications',
     {

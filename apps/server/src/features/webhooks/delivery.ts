@@ -4,6 +4,7 @@ import { decrypt } from '../../lib/crypto.ts';
 import { postOutbound } from '../../lib/outbound/http.ts';
 import { httpStatusReason } from '../../lib/outbound/reasons.ts';
 import { emailNotice, notifyWorkspaceAdmins } from '../notifications/notifications.service.ts';
+import { webhookDisabledNotice } from '../notifications/templates/webhook-disabled.ts';
 import * as queue from './queue.repo.ts';
 import { signatureHeaders } from './signing.ts';
 import type { SuccessBatcher } from './success-batcher.ts';
@@ -103,13 +104,11 @@ export async function attemptDelivery(
 async function countFailure(ctx: AppContext, d: queue.ClaimedDelivery, at: Date, log?: AttemptLog) {
   const failures = await queue.addFailure(ctx.db, d.webhookId, at, addDays(at, -FAILURE_WINDOW_DAYS));
   if (failures <= AUTO_DISABLE_AFTER) return;
-  const notice = {
-    type: 'webhook.disabled',
-    title: 'A webhook was disabled',
-    body:
-      `The webhook ${d.webhookId} (${d.url}) failed more than ${AUTO_DISABLE_AFTER} times in a row ` +
-      `within ${FAILURE_WINDOW_DAYS} days and has been turned off. Fix the receiver, then set it active again.`,
-  };
+  const notice = webhookDisabledNotice(
+    { id: d.webhookId, url: d.url },
+    AUTO_DISABLE_AFTER,
+    FAILURE_WINDOW_DAYS,
+  );
   const recipients = await ctx.db.transaction(async (tx) => {
     const disabled = await queue.disableWebhook(tx, d.webhookId, at);
     if (!disabled) return null; // already inactive: someone else reported it

@@ -6,6 +6,8 @@ import { randomToken, sha256Hex } from '../../lib/crypto.ts';
 import { newId } from '../../lib/ids.ts';
 import type { MailMessage } from '../../providers/mail/mailer.ts';
 import { recordEvent } from '../events/events.service.ts';
+import { notifyEmailOwner } from '../notifications/notifications.service.ts';
+import { invitationNotice } from '../notifications/templates/invitation.ts';
 import * as repo from './invitations.repo.ts';
 import { findUserEmailAndName, insertMemberIfAbsent, isMemberByEmail } from './members.repo.ts';
 
@@ -59,6 +61,14 @@ export async function createInvitation(
       });
       const wsName = (await repo.workspaceName(tx, workspaceId)) ?? 'a workspace';
       const inviter = await findUserEmailAndName(tx, inviterId);
+      // An invitee who already has an account also sees it in the app (docs/notifications.md "Kinds");
+      // the invitation email below goes out whatever their preferences, as it carries the link.
+      await notifyEmailOwner(
+        tx,
+        input.email,
+        workspaceId,
+        invitationNotice({ name: wsName }, input.role, inviter?.name),
+      );
       return { row: created, mail: invitationMail(created, wsName, inviter?.name, opts.baseUrl, token) };
     }));
   } catch (err) {

@@ -4,6 +4,8 @@ import { addDays, now } from '../../../lib/clock.ts';
 import { newId } from '../../../lib/ids.ts';
 import { outboundReason } from '../../../lib/outbound/reasons.ts';
 import { isStorageFull, STORAGE_FULL } from '../../../lib/storage-full.ts';
+import { emailLater, notifyWorkspaceAdmins } from '../../notifications/notifications.service.ts';
+import { ingestionFailedNotice } from '../../notifications/templates/ingestion-failed.ts';
 import { fetchForKnowledge } from '../outbound.ts';
 import { fillGeneration, hasVectorColumn, requestIfLarge } from '../retrieval/vector-backfill.ts';
 import { EXACT_MAX_CHUNKS } from '../retrieval/vector-index.ts';
@@ -171,18 +173,25 @@ export async function ingestSource(ctx: AppContext, sourceId: string): Promise<v
   }
 }
 
-/** Marks the source failed and drops the unfinished generation; the previous one keeps serving. */
+/**
+ * Marks the source failed and drops the unfinished generation; the previous one keeps serving.
+ * Owners and admins get an `ingestion.failed` notice (docs/notifications.md "Kinds").
+ */
 async function fail(ctx: AppContext, source: repo.SourceRow, message: string) {
-  await ctx.db.transaction(async (tx) => {
+  const error = message.slice(0, 500);
+  const notice = ingestionFailedNotice({ id: source.id, name: source.name, error });
+  const recipients = await ctx.db.transaction(async (tx) => {
     await repo.deleteChunks(tx, source.id, source.generation);
     await repo.updateSource(tx, source.id, {
       status: 'failed',
-      error: message.slice(0, 500),
+      error,
       chunkCount: source.generation > 0 ? source.chunkCount : 0,
       lockedUntil: null,
       updatedAt: now(),
     });
+    return notifyWorkspaceAdmins(tx, source.workspaceId, notice);
   });
+  emailLater(ctx, recipients, notice, { workspaceId: source.workspaceId, sourceId: source.id });
 }
 
 const shownAsIs = (err: unknown): err is Error =>
