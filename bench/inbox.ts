@@ -17,7 +17,7 @@
  * list's cost over it is the inbox's own.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seedOwner } from './support.ts';
@@ -42,6 +42,8 @@ const replies = Number(process.env.INBOX_BENCH_REPLIES ?? 300);
 const visitors = Number(process.env.INBOX_BENCH_VISITORS ?? 20);
 
 const ms = (x: number) => `${x.toFixed(1)} ms`;
+/** The machine is shared: its load (1-minute average) goes with the figures. */
+const load = () => loadavg()[0]!.toFixed(1);
 
 /** 100,000 conversations over 4 assistants, 3 channels, 3 statuses and 4 assignees (or none). */
 async function seedInbox(
@@ -216,7 +218,9 @@ async function main() {
       isEnabled: true,
       allowedDomains: ['shop.example.com'],
     });
-    console.log(`inbox benchmark on ${kind}: ${total} conversations; node ${process.version}`);
+    console.log(
+      `inbox benchmark on ${kind}: ${total} conversations; node ${process.version}; load average ${load()}`,
+    );
     const t = performance.now();
     await seedInbox(env, s.workspaceId, assistantIds, members);
     console.log(`seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
@@ -384,6 +388,7 @@ async function main() {
     const latencies = across.total;
     const p99 = pct(latencies, 99);
     console.log(`p99 ${ms(p99)} (target < 100 ms on PostgreSQL): ${p99 < 100 ? 'met' : 'NOT met'}`);
+    console.log(`load average at the end ${load()}`);
   } catch (err) {
     failed = true;
     console.error(err);
