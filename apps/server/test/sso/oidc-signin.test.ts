@@ -288,6 +288,41 @@ describe('OIDC sign-in', () => {
     expect((await membersOf()).some((m) => m.email === email)).toBe(false);
   });
 
+  it('hostile input on the public routes: 400, 413 or 404, never 5xx', async () => {
+    for (const payload of [
+      {},
+      { email: 42 },
+      { email: ['a@b.test'] },
+      { email: `\u0000@${domain}` },
+      { email: `é@${domain}`, extra: 1 },
+    ]) {
+      const res = await w.t.request({ method: 'POST', url: '/api/auth/sso/start', payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+    }
+    const huge = await w.t.request({
+      method: 'POST',
+      url: '/api/auth/sso/start',
+      payload: { email: `${'a'.repeat(3 * 1024 * 1024)}@${domain}` },
+    });
+    expect(huge.statusCode).toBe(413);
+    const foreign = await w.t.request({
+      method: 'POST',
+      url: '/api/auth/sso/start',
+      headers: { origin: 'https://evil.test' },
+      payload: { email: `x@${domain}` },
+    });
+    expect(foreign.statusCode).toBe(403);
+    const md = await w.t.request({ method: 'GET', url: `/api/auth/sso/saml/${connectionId}/metadata` });
+    expect(md.statusCode).toBe(404);
+    const cb = await w.t.request({
+      method: 'GET',
+      url: `/api/auth/sso/oidc/callback?code=${'x'.repeat(5000)}&state=%00`,
+    });
+    expect([302, 400]).toContain(cb.statusCode);
+    const bare = await w.t.request({ method: 'GET', url: '/api/auth/sso/oidc/callback' });
+    expect(bare.headers.location).toBe(FAILED);
+  });
+
   it('a workspace no longer on Enterprise signs no one in', async () => {
     const { applyPlan } = await import('../../src/features/billing/plan-change.ts');
     await applyPlan(w.t.ctx, ws, 'pro');
