@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Citation, ToolStep } from '../../src/db/schema/index.ts';
+import { knowledgeGapOf } from '../../src/features/analytics/gaps.ts';
 import { now } from '../../src/lib/clock.ts';
 import { newId } from '../../src/lib/ids.ts';
 import type { TestApp } from '../support/harness.ts';
@@ -34,37 +35,47 @@ export async function seedConversation(
 ): Promise<string> {
   const id = newId('conv');
   const turns = opts.turns ?? [{ question: 'Hello there, what are your hours?', reply: {} }];
-  const rows: Array<{ role: string; content: string; status: string; citations: unknown; tools: unknown }> =
-    [];
+  type Row = {
+    role: string;
+    content: string;
+    status: string;
+    citations: unknown;
+    tools: unknown;
+    gap: string | null;
+  };
+  const rows: Row[] = [];
+  const plain = { status: 'complete', citations: [], tools: [], gap: null };
   for (const turn of turns) {
-    rows.push({ role: 'user', content: turn.question, status: 'complete', citations: [], tools: [] });
-    if (turn.reply)
-      rows.push({
-        role: 'assistant',
-        content: 'An answer.',
+    rows.push({ ...plain, role: 'user', content: turn.question });
+    if (turn.reply) {
+      const reply = {
         status: turn.reply.status ?? 'complete',
         citations: turn.reply.citations ?? [],
-        tools: turn.reply.toolCalls ?? [],
-      });
+        toolCalls: turn.reply.toolCalls ?? [],
+      };
+      // As the chat engine records it when it stores a reply (features/analytics/gaps.ts).
+      const gap = knowledgeGapOf({ ...reply, question: turn.question });
+      rows.push({ ...reply, role: 'assistant', content: 'An answer.', tools: reply.toolCalls, gap });
+    }
   }
-  if (opts.agentReply)
-    rows.push({ role: 'agent', content: 'A person here.', status: 'complete', citations: [], tools: [] });
+  if (opts.agentReply) rows.push({ ...plain, role: 'agent', content: 'A person here.' });
   const at = opts.at.toISOString();
+  const last = new Date(opts.at.getTime() + (rows.length - 1) * 1000).toISOString();
   await t.ctx.db.execute(sql`
     insert into conversations (id, workspace_id, assistant_id, channel, status, message_count,
                                last_message_at, handed_off_at, created_at, updated_at)
     values (${id}, ${workspaceId}, ${assistantId}, ${opts.channel},
-            ${opts.handedOff ? 'handoff' : 'open'}, ${rows.length}, ${at}::timestamptz,
+            ${opts.handedOff ? 'handoff' : 'open'}, ${rows.length}, ${last}::timestamptz,
             ${opts.handedOff ? at : null}::timestamptz, ${at}::timestamptz, ${at}::timestamptz)`);
   let i = 0;
   for (const r of rows) {
     const created = new Date(opts.at.getTime() + i++ * 1000).toISOString();
     await t.ctx.db.execute(sql`
       insert into messages (id, workspace_id, conversation_id, role, content, status, citations,
-                            tool_calls, created_at)
+                            tool_calls, created_at, gap_question)
       values (${newId('msg')}, ${workspaceId}, ${id}, ${r.role}, ${r.content}, ${r.status},
               ${JSON.stringify(r.citations)}::jsonb, ${JSON.stringify(r.tools)}::jsonb,
-              ${created}::timestamptz)`);
+              ${created}::timestamptz, ${r.gap})`);
   }
   return id;
 }

@@ -60,48 +60,21 @@ export async function feedbackCounts(db: Executor, workspaceId: string, since: D
   return row ?? { positive: 0, negative: 0 };
 }
 
-/**
- * Greetings, thanks and farewells on their own: an answer to them cites nothing, and they are not
- * questions the knowledge lacks (docs/analytics.md "Knowledge gaps").
- */
-const PLEASANTRY =
-  '^(hi|hello|hey|hiya|howdy|yo|good (morning|afternoon|evening|night)|thanks|thank you|thank you very much|thx|ty|cheers|ok|okay|great|cool|bye|goodbye|see you)( there| so much| again)?$';
-/** The normalised question: lower case, single spaces, no trailing punctuation, 300 characters. */
-const QUESTION = sql`left(rtrim(lower(regexp_replace(btrim(u.content), '[[:space:]]+', ' ', 'g')), ' ?!.'), 300)`;
-
 export type GapRow = { question: string; count: number; lastAskedAt: Date | string };
 
 /**
- * The AI replies that cited no passage and called no tool but `search_knowledge`
- * (messages_gap_idx), each with the customer's message it answered, grouped by that message
- * normalised: the most frequent first. Returns the top `limit` and the number of such replies.
+ * The questions of the period's knowledge gaps, recorded on each gap reply when it was stored
+ * (`gap_question`, features/analytics/gaps.ts), the most frequent first, and how many such
+ * replies there were: one index-only scan of messages_gap_question_idx.
  */
 export async function knowledgeGaps(db: Executor, workspaceId: string, since: Date, limit: number) {
   const rows = await queryRows<GapRow & { total: number }>(
     db,
-    sql`with gaps as (
-          select a.conversation_id, a.created_at, a.id
-            from messages a
-           where a.workspace_id = ${workspaceId} and a.created_at >= ${at(since)}
-             and a.role = 'assistant' and a.status <> 'failed' and a.citations = '[]'::jsonb
-             and not jsonb_path_exists(a.tool_calls, '$[*] ? (@.toolName != "search_knowledge")')
-        ), asked as (
-          select q.question, g.created_at
-            from gaps g
-            cross join lateral (
-              select ${QUESTION} as question
-                from messages u
-               where u.conversation_id = g.conversation_id and u.role = 'user'
-                 and (u.created_at, u.id) <= (g.created_at, g.id)
-               order by u.created_at desc, u.id desc
-               limit 1) q
-           where q.question !~ ${PLEASANTRY} and q.question <> ''
-        ), grouped as (
-          select question, count(*)::int as count, max(created_at) as "lastAskedAt"
-            from asked group by question
-        )
-        select question, count, "lastAskedAt", (select count(*)::int from asked) as total
-          from grouped
+    sql`select gap_question as question, count(*)::int as count, max(created_at) as "lastAskedAt",
+               (sum(count(*)) over ())::int as total
+          from messages
+         where workspace_id = ${workspaceId} and created_at >= ${at(since)} and gap_question is not null
+         group by gap_question
          order by count desc, "lastAskedAt" desc, question
          limit ${limit}`,
   );
@@ -109,27 +82,34 @@ export async function knowledgeGaps(db: Executor, workspaceId: string, since: Da
   return { total, rows: rows.map(({ total: _, ...r }) => r) };
 }
 
-export type ChannelRow = { channel: string; conversations: number; inbound: number; outbound: number };
-
 /**
  * Messages of the period per channel of their conversation: inbound (the customer's) and outbound
- * (the AI's and people's; a reply that failed was never sent), and the conversations they belong
- * to. Counted per conversation first, then per channel.
+ * (the AI's and people's; a reply that failed was never sent). An index-only scan of
+ * messages_volume_idx joined to the workspace's conversations active in the period (their channel).
  */
-export function channelCounts(db: Executor, workspaceId: string, since: Date) {
-  return queryRows<ChannelRow>(
+export function channelMessages(db: Executor, workspaceId: string, since: Date) {
+  return queryRows<{ channel: string; inbound: number; outbound: number }>(
     db,
-    sql`with per as (
-          select conversation_id,
-                 count(*) filter (where role = 'user') as inbound,
-                 count(*) filter (where role in ('assistant', 'agent')) as outbound
-            from messages
-           where workspace_id = ${workspaceId} and created_at >= ${at(since)} and status <> 'failed'
-           group by conversation_id
+    sql`with c as (
+          select id, channel from conversations
+           where workspace_id = ${workspaceId} and last_message_at >= ${at(since)}
         )
-        select c.channel, count(*)::int as conversations, sum(per.inbound)::int as inbound,
-               sum(per.outbound)::int as outbound
-          from per join conversations c on c.id = per.conversation_id
+        select c.channel,
+               count(*) filter (where m.role = 'user')::int as inbound,
+               count(*) filter (where m.role in ('assistant', 'agent'))::int as outbound
+          from messages m join c on c.id = m.conversation_id
+         where m.workspace_id = ${workspaceId} and m.created_at >= ${at(since)} and m.status <> 'failed'
          group by c.channel`,
+  );
+}
+
+/** Conversations with a message in the period (their last one is in it), per channel. */
+export function activeConversations(db: Executor, workspaceId: string, since: Date) {
+  return queryRows<{ channel: string; conversations: number }>(
+    db,
+    sql`select channel, count(*)::int as conversations
+          from conversations
+         where workspace_id = ${workspaceId} and last_message_at >= ${at(since)}
+         group by channel`,
   );
 }

@@ -98,9 +98,13 @@ export async function knowledgeGaps(ctx: AppContext, workspaceId: string, period
 /** `GET /api/analytics/channels`: message volume per channel (docs/analytics.md "Message volume per channel"). */
 export async function channels(ctx: AppContext, workspaceId: string, period: Period) {
   const w = windowOf(period);
-  const rows = await repo.channelCounts(ctx.db, workspaceId, w.since);
-  const names = [...new Set([...CHANNELS, ...rows.map((r) => r.channel)])];
-  const byChannel = new Map(rows.map((r) => [r.channel, r]));
+  const [volume, active] = await Promise.all([
+    repo.channelMessages(ctx.db, workspaceId, w.since),
+    repo.activeConversations(ctx.db, workspaceId, w.since),
+  ]);
+  const names = [...new Set([...CHANNELS, ...active.map((r) => r.channel)])];
+  const counts = new Map(active.map((r) => [r.channel, r.conversations]));
+  const byChannel = new Map(volume.map((r) => [r.channel, r]));
   return {
     period,
     since: w.since.toISOString(),
@@ -111,7 +115,7 @@ export async function channels(ctx: AppContext, workspaceId: string, period: Per
       const outbound = r?.outbound ?? 0;
       return {
         channel,
-        conversations: r?.conversations ?? 0,
+        conversations: counts.get(channel) ?? 0,
         messages: inbound + outbound,
         inbound,
         outbound,

@@ -2,6 +2,7 @@ import { stepCountIs, streamText } from 'ai';
 import type { AppContext } from '../../context.ts';
 import type { ToolStep } from '../../db/schema/index.ts';
 import { modelFor } from '../../providers/llm/index.ts';
+import { knowledgeGapOf } from '../analytics/gaps.ts';
 import {
   announceMessage,
   appendReplyWhile,
@@ -140,23 +141,26 @@ export async function runReply(
     return { messageId: null, status: clientGone ? 'aborted' : 'failed', text };
   }
 
-  const status = failure !== undefined || clientGone ? 'partial' : 'complete';
+  const status: 'partial' | 'complete' = failure !== undefined || clientGone ? 'partial' : 'complete';
   // The text has been sent: storing it is background work, after the chats still waiting for
   // their first event (lib/lanes.ts). `finish` follows the stored message, so it carries its id.
   // Stored only while the AI still holds the conversation (or this reply handed it over): a reply
   // racing a person's takeover either lands before it or not at all (docs/inbox.md "No message lost").
+  const reply = {
+    role: 'assistant' as const,
+    content: text,
+    status: takenOver.signal.aborted ? ('partial' as const) : status,
+    citations: book.citedBy(text),
+    toolCalls: [...steps.values()],
+    usage,
+  };
+  // Whether the knowledge held no answer, decided now: docs/analytics.md "Knowledge gaps".
+  const gapQuestion = knowledgeGapOf({ ...reply, question: turn.userMessage.content });
   const message = await ctx.lanes.background(() =>
     appendReplyWhile(
       ctx.db,
       conversation,
-      {
-        role: 'assistant',
-        content: text,
-        status: takenOver.signal.aborted ? 'partial' : status,
-        citations: book.citedBy(text),
-        toolCalls: [...steps.values()],
-        usage,
-      },
+      { ...reply, gapQuestion },
       handedOff ? ['open', 'handoff'] : ['open'],
     ),
   );

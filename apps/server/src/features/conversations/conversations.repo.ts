@@ -96,6 +96,8 @@ export async function insertMessageIfStatus(
   message: MessageRow,
   event: EventRow,
   statuses: ConversationRow['status'][],
+  /** `messages.gap_question` (docs/analytics.md "Knowledge gaps"); a column outside the Drizzle schema. */
+  gapQuestion: string | null = null,
 ): Promise<boolean> {
   const json = (v: unknown) => (v === null ? sql`null` : sql`${JSON.stringify(v)}::jsonb`);
   const tsz = (d: Date) => sql`${d.toISOString()}::timestamptz`;
@@ -113,10 +115,11 @@ export async function insertMessageIfStatus(
        returning id
     ), m as (
       insert into messages (id, workspace_id, conversation_id, role, content, author_id, status,
-                            citations, tool_calls, usage, created_at)
+                            citations, tool_calls, usage, created_at, gap_question)
       select ${message.id}, ${message.workspaceId}, c.id, ${message.role}, ${message.content},
              ${message.authorId}, ${message.status}, ${json(message.citations)},
-             ${json(message.toolCalls)}, ${json(message.usage)}, ${tsz(message.createdAt)}
+             ${json(message.toolCalls)}, ${json(message.usage)}, ${tsz(message.createdAt)},
+             ${gapQuestion}
         from c
       returning id
     )

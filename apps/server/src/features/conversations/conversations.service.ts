@@ -34,6 +34,11 @@ export type NewMessage = {
   citations?: Citation[];
   toolCalls?: ToolStep[];
   usage?: Usage | null;
+  /**
+   * An AI reply that left a knowledge gap: the customer's question, normalised
+   * (docs/analytics.md "Knowledge gaps"). Stored by appendReplyWhile only.
+   */
+  gapQuestion?: string | null;
 };
 
 /**
@@ -287,7 +292,8 @@ export async function appendReplyWhile(
   statuses: repo.ConversationRow['status'][],
 ): Promise<repo.MessageRow | null> {
   const message = messageRow(conversation, input, now());
-  const stored = await repo.insertMessageIfStatus(db, message, messageEvent(conversation, message), statuses);
+  const event = messageEvent(conversation, message);
+  const stored = await repo.insertMessageIfStatus(db, message, event, statuses, input.gapQuestion ?? null);
   return stored ? message : null;
 }
 
