@@ -7,7 +7,7 @@ import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { CreditsMeter } from './CreditsMeter.tsx';
 import { Invoices } from './Invoices.tsx';
 import { OperatorNote, PlanChoices, Portal } from './PlanActions.tsx';
-import { type BillingSummary, dateOf, daysLeft, planName } from './types.ts';
+import { type BillingSummary, dateOf, daysLeft, onlineBilling, planName } from './types.ts';
 import './billing.css';
 
 /**
@@ -28,7 +28,7 @@ export function BillingPage() {
   // Learned from an action's 400 `billing_not_configured` when the summary does not say.
   const [offline, setOffline] = useState(false);
   const summary = billing.data?.data;
-  const configured = offline ? false : summary?.billingConfigured;
+  const configured = offline ? false : summary && onlineBilling(summary);
   const checkout = search.get('checkout');
 
   return (
@@ -82,6 +82,8 @@ function CurrentPlan({ summary }: { summary: BillingSummary }) {
   const trialing = status === 'trialing' && trialEndsAt;
   const left = trialEndsAt ? daysLeft(trialEndsAt) : 0;
   const limit = (n: number | null) => (n === null ? 'unlimited' : n.toLocaleString());
+  const sub = summary.subscription;
+  const ends = dateOf(sub?.currentPeriodEnd ?? summary.periodEnd);
   return (
     <section className="card" aria-labelledby="plan-title">
       <h2 id="plan-title">Current plan</h2>
@@ -95,16 +97,13 @@ function CurrentPlan({ summary }: { summary: BillingSummary }) {
           Upgrade before then to keep Pro; otherwise the workspace moves to Free.
         </p>
       )}
-      {summary.canceledAt ? (
+      {sub?.pendingPlan && (
         <p className="warn">
-          Cancelled: {planName(plan)} stays until {dateOf(summary.periodEnd)}, then the workspace moves to
-          Free. Data is deleted 30 days after cancelling.
+          {sub.cancelAtPeriodEnd
+            ? `Cancelled: ${planName(plan)} stays until ${ends}, then the workspace moves to Free. Data is deleted 30 days after cancelling.`
+            : `Moves to ${planName(sub.pendingPlan)} on ${ends}.`}
         </p>
-      ) : summary.pendingPlan ? (
-        <p className="warn">
-          Moves to {planName(summary.pendingPlan)} on {dateOf(summary.periodEnd)}.
-        </p>
-      ) : null}
+      )}
       {!trialing && status !== 'active' && status !== 'trialing' && (
         <p className="warn danger">Billing status: {status.replaceAll('_', ' ')}.</p>
       )}

@@ -5,7 +5,7 @@ import { dateOf, type Invoice } from './types.ts';
 
 /**
  * The workspace's invoices, newest first, each linking to Stripe's copy (docs/dashboard.md
- * "Billing"). A server without the invoices route (404) or without Stripe (400
+ * "Billing"; shape in docs/billing.md "Routes"). A server without the invoices route (404) or without Stripe (400
  * `billing_not_configured`) leaves the portal as the place for them, and the card says so.
  */
 export function Invoices({ ws }: { ws: string }) {
@@ -46,12 +46,12 @@ export function Invoices({ ws }: { ws: string }) {
           </thead>
           <tbody>
             {invoices.data.map((inv) => {
-              const link = inv.pdfUrl ?? inv.url;
+              const link = inv.pdfUrl ?? inv.hostedUrl;
               return (
                 <tr key={inv.id}>
                   <td>{dateOf(inv.createdAt)}</td>
                   <td>{inv.number ?? inv.id}</td>
-                  <td>{money(inv.total, inv.currency)}</td>
+                  <td>{money(inv.status === 'paid' ? inv.amountPaid : inv.amountDue, inv.currency)}</td>
                   <td>{inv.status}</td>
                   <td>
                     {link && (

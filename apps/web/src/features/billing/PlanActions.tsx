@@ -64,7 +64,9 @@ export function PlanChoices(props: {
   const current = summary.plan as Plan;
   const trialing = summary.status === 'trialing';
   // A paid plan in force (not a trial): the owner may move down or cancel, at the period's end.
-  const paid = current !== 'free' && !trialing && !summary.canceledAt;
+  const sub = summary.subscription;
+  const paid = current !== 'free' && !trialing && !sub?.cancelAtPeriodEnd;
+  const ends = dateOf(sub?.currentPeriodEnd ?? summary.periodEnd);
   const busy = upgrade.isPending || change.isPending || cancel.isPending;
   const error = [upgrade.error, change.error, cancel.error].find((e) => e && !notConfigured(e));
 
@@ -76,7 +78,7 @@ export function PlanChoices(props: {
           const isCurrent = p.id === current;
           // During the trial the plan is already Pro: paying for it keeps it after the trial.
           const up = RANK[p.id] > RANK[current] || (trialing && isCurrent && p.id !== 'free');
-          const down = paid && RANK[p.id] < RANK[current] && summary.pendingPlan !== p.id;
+          const down = paid && RANK[p.id] < RANK[current] && sub?.pendingPlan !== p.id;
           return (
             <li key={p.id} className={`card plan${isCurrent ? ' current' : ''}`} aria-label={p.name}>
               <h3>
@@ -100,7 +102,7 @@ export function PlanChoices(props: {
               {canAct && down && (
                 <ConfirmButton
                   label={`Move to ${p.name}`}
-                  question={`Move to ${p.name} on ${dateOf(summary.periodEnd)}?`}
+                  question={`Move to ${p.name} on ${ends}?`}
                   confirmLabel={`Yes, move to ${p.name}`}
                   pending={change.isPending}
                   onConfirm={() => change.mutate(p.id)}
@@ -115,7 +117,7 @@ export function PlanChoices(props: {
         <p>
           <ConfirmButton
             label={`Cancel ${planName(current)}`}
-            question={`Cancel? ${planName(current)} stays until ${dateOf(summary.periodEnd)}; data is deleted 30 days after cancelling.`}
+            question={`Cancel? ${planName(current)} stays until ${ends}; data is deleted 30 days after cancelling.`}
             confirmLabel="Yes, cancel"
             pending={cancel.isPending}
             onConfirm={() => cancel.mutate()}

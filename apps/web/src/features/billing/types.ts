@@ -9,27 +9,36 @@ import type { Billing as Summary } from '../../api.ts';
 export type Plan = 'free' | 'pro' | 'enterprise';
 
 export type BillingSummary = Summary & {
-  /** Whether plan changes go through Stripe here (false: the operator's command). */
-  billingConfigured?: boolean;
-  /** A downgrade chosen, applied at the end of the period. */
-  pendingPlan?: Plan | null;
-  /** Set once the paid plan was cancelled: access lasts to `periodEnd`. */
-  canceledAt?: string | null;
+  /**
+   * Online billing (docs/billing.md "Routes"): `provider` null when plans are the operator's;
+   * `pendingPlan` a downgrade (`free` with `cancelAtPeriodEnd` for a cancellation) taking effect
+   * at `currentPeriodEnd`. Absent on a server without Stripe support.
+   */
+  subscription?: {
+    provider: string | null;
+    pendingPlan: Plan | null;
+    cancelAtPeriodEnd: boolean;
+    currentPeriodEnd: string | null;
+  };
 };
 
-/** One invoice as `GET /api/workspaces/{ws}/billing/invoices` lists it (where the server has it). */
+/** One invoice of `GET /api/workspaces/{ws}/billing/invoices` (docs/billing.md "Routes"). */
 export type Invoice = {
   id: string;
-  number?: string | null;
+  number: string | null;
   status: string;
-  /** In the currency's smallest unit, as Stripe counts. */
-  total: number;
   currency: string;
+  /** In the currency's smallest unit, as Stripe counts. */
+  amountDue: number;
+  amountPaid: number;
   createdAt: string;
-  /** Stripe's hosted page or PDF of the invoice. */
-  url?: string | null;
-  pdfUrl?: string | null;
+  hostedUrl: string | null;
+  pdfUrl: string | null;
 };
+
+/** Whether plan changes go through Stripe here; undefined until the server says. */
+export const onlineBilling = (s: BillingSummary): boolean | undefined =>
+  s.subscription ? s.subscription.provider !== null : undefined;
 
 /** The plans as docs/credits.md "Allowances" lists them, in the page's words. */
 export const PLANS: { id: Plan; name: string; price: string; credits: string; notes: string }[] = [

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { ApiError, type Data, get, patch } from '../../api.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { type Channels, KIND_NAMES, type Preferences } from './types.ts';
@@ -25,22 +26,21 @@ export function NotificationPreferences() {
     },
     retry: false,
   });
+  // What the switches show, set in their own change handler: an update of the query's data comes
+  // a task later, and until then React would put the controlled checkbox back for a moment.
+  const [shown, setShown] = useState<Preferences | null>(null);
   const save = useMutation({
     mutationFn: (change: Record<string, Partial<Channels>>) => patch<Data<Preferences>>(PATH, change),
-    onMutate: (change) => {
-      // Shown at once; the answer (or the old value, on failure) replaces it.
-      const before = qc.getQueryData<Preferences | null>(['notification-preferences']);
-      qc.setQueryData<Preferences | null>(['notification-preferences'], (old) => {
-        if (!old) return old;
-        const next = { ...old };
-        for (const [k, c] of Object.entries(change)) next[k] = { ...(old[k] as Channels), ...c };
-        return next;
-      });
-      return before;
-    },
     onSuccess: (res) => qc.setQueryData(['notification-preferences'], res.data),
-    onError: (_e, _c, before) => qc.setQueryData(['notification-preferences'], before),
+    // The server's answer (or, on failure, what it had) is shown again.
+    onSettled: () => setShown(null),
   });
+  const view = shown ?? prefs.data;
+  const change = (kind: string, channel: keyof Channels, on: boolean) => {
+    if (!view) return;
+    setShown({ ...view, [kind]: { ...(view[kind] as Channels), [channel]: on } });
+    save.mutate({ [kind]: { [channel]: on } });
+  };
 
   return (
     <section className="narrow">
@@ -52,7 +52,7 @@ export function NotificationPreferences() {
       {prefs.isPending && <Loading />}
       <ErrorText error={prefs.error ?? save.error} />
       {prefs.data === null && <p>Notification settings are not available on this server yet.</p>}
-      {prefs.data && (
+      {view && (
         <table className="prefs">
           <thead>
             <tr>
@@ -62,7 +62,7 @@ export function NotificationPreferences() {
             </tr>
           </thead>
           <tbody>
-            {Object.entries(prefs.data).map(([kind, c]) => {
+            {Object.entries(view).map(([kind, c]) => {
               const name = KIND_NAMES[kind] ?? kind;
               return (
                 <tr key={kind}>
@@ -73,7 +73,7 @@ export function NotificationPreferences() {
                         type="checkbox"
                         aria-label={`${name}: ${channel === 'inApp' ? 'in the app' : 'by email'}`}
                         checked={c[channel]}
-                        onChange={(e) => save.mutate({ [kind]: { [channel]: e.target.checked } })}
+                        onChange={(e) => change(kind, channel, e.target.checked)}
                       />
                     </td>
                   ))}
