@@ -56,7 +56,10 @@ describe('trial (docs/billing.md "Plan lifecycle")', () => {
     // Owner and admin, once each; members do not get billing notices.
     expect(reminders.map((n) => n.userId).sort()).toEqual([w.owner.id, w.admin.id].sort());
     expect(reminders[0]?.title).toContain(endsAt.toISOString().slice(0, 10));
-    await waitFor(() => mailsTo(t, w.admin.email).some((m) => m.includes('Trialco: the Pro trial ends')), 10_000);
+    await waitFor(
+      () => mailsTo(t, w.admin.email).some((m) => m.includes('Trialco: the Pro trial ends')),
+      10_000,
+    );
     expect((await summary(ws)).plan).toBe('pro');
 
     clockTo(new Date(endsAt.getTime() + 30_000));
@@ -65,9 +68,17 @@ describe('trial (docs/billing.md "Plan lifecycle")', () => {
     expect(row).toMatchObject({ plan: 'free', billingStatus: 'active', trialEndsAt: null });
     const [event] = await t.ctx.db.select().from(events).where(eq(events.workspaceId, ws));
     expect(event?.type).toBe('workspace.plan_changed');
-    expect(event?.data).toEqual({ workspaceId: ws, from: 'pro', to: 'free', effectiveAt: endsAt.toISOString() });
+    expect(event?.data).toEqual({
+      workspaceId: ws,
+      from: 'pro',
+      to: 'free',
+      effectiveAt: endsAt.toISOString(),
+    });
     expect(await noticesOf(t, ws, 'trial.ended')).toHaveLength(2);
-    await waitFor(() => mailsTo(t, w.owner.email).some((m) => m.includes('Trialco: the Pro trial has ended')), 10_000);
+    await waitFor(
+      () => mailsTo(t, w.owner.email).some((m) => m.includes('Trialco: the Pro trial has ended')),
+      10_000,
+    );
     const data = await summary(ws);
     expect(data).toMatchObject({ plan: 'free', status: 'active', credits: { limit: 50 } });
     expect(data.usage).toMatchObject({ contacts: { limit: 100 }, tickets: { limit: 50 } });
@@ -104,9 +115,13 @@ describe('period end (docs/billing.md "Plan lifecycle")', () => {
     const ws = await insertWorkspace(t, w.owner, { plan, name: `Paid ${plan}` });
     await setPlan(t, ws, plan);
     const periodEnd = addDays(now(), 10);
-    await t.ctx.db
-      .insert(workspaceBilling)
-      .values({ workspaceId: ws, stripeCustomerId: `cus_${newId('ws')}`, stripeSubscriptionId: `sub_${newId('ws')}`, periodEnd, ...change });
+    await t.ctx.db.insert(workspaceBilling).values({
+      workspaceId: ws,
+      stripeCustomerId: `cus_${newId('ws')}`,
+      stripeSubscriptionId: `sub_${newId('ws')}`,
+      periodEnd,
+      ...change,
+    });
     return { ws, periodEnd };
   }
 
@@ -147,7 +162,9 @@ describe('period end (docs/billing.md "Plan lifecycle")', () => {
       .values(Array.from({ length: 120 }, (_, i) => ({ id: newId('ct'), workspaceId: ws, name: `C${i}` })));
     await t.ctx.db
       .insert(tickets)
-      .values(Array.from({ length: 55 }, (_, i) => ({ id: newId('tkt'), workspaceId: ws, subject: `T${i}` })));
+      .values(
+        Array.from({ length: 55 }, (_, i) => ({ id: newId('tkt'), workspaceId: ws, subject: `T${i}` })),
+      );
     const create = (what: 'contacts' | 'tickets') =>
       t.request({
         method: 'POST',

@@ -99,6 +99,24 @@ describe('checkout, webhooks and the plan (docs/billing.md "Stripe")', () => {
     expect(await planChanges(t, w.freeWs)).toEqual([['free', 'pro']]);
   });
 
+  it('the same event delivered five times at once has one effect (race on PostgreSQL)', async () => {
+    const ws = await insertWorkspace(t, w.owner, { plan: 'free', name: 'Racer' });
+    const res = await post(ws, 'checkout', w.owner.headers, { plan: 'enterprise' });
+    const sessionId = String(res.json().data.url).split('/').at(-1) as string;
+    const { session } = stripe.completeCheckout(sessionId);
+    const event = stripe.event('checkout.session.completed', session);
+    const results = await Promise.all(Array.from({ length: 5 }, () => deliver(event)));
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    expect(results.map((r) => r.json().result).sort()).toEqual([
+      'applied',
+      'duplicate',
+      'duplicate',
+      'duplicate',
+      'duplicate',
+    ]);
+    expect(await planChanges(t, ws)).toEqual([['free', 'enterprise']]);
+  });
+
   it('a forged or missing signature is 400 and changes nothing', async () => {
     const ws = w.otherWs;
     const before = await workspaceRow(t, ws);
