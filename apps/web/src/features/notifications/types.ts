@@ -1,7 +1,7 @@
 /**
- * In-app notifications (docs/accounts.md "Notifications"): `GET /api/notifications` (cursor
- * pages, newest first), `GET /api/notifications/unread`, `POST .../{id}/read`,
- * `POST .../read-all`, and the per-kind preferences at `/api/account/notification-preferences`.
+ * In-app notifications (docs/notifications.md "Kinds", "Preferences"): `GET /api/notifications`
+ * (cursor pages, newest first), `POST .../{id}/read`, `POST .../read-all`, and the per-kind
+ * preferences at `/api/account/notification-preferences`.
  */
 export type Notification = {
   id: string;
