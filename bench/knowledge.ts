@@ -32,7 +32,6 @@ import {
   requestBackfill,
 } from '../apps/server/src/features/knowledge/retrieval/vector-backfill.ts';
 import { useVectorIndex } from '../apps/server/src/features/knowledge/retrieval/vector-index.ts';
-import { embedOffline } from '../apps/server/src/providers/embeddings/offline.ts';
 
 const TOTAL = Number(process.env.KB_TOTAL ?? 100_000);
 const NAMESPACE = Number(process.env.KB_NAMESPACE ?? 10_000);
@@ -153,7 +152,8 @@ export async function runKnowledgeBench() {
       let s = performance.now();
       await retrieve(ctx, [target], q, 10);
       hybrid.push(performance.now() - s);
-      const v = embedOffline(q);
+      const [v] = await ctx.embedder.embed([q]);
+      if (!v) throw new Error('no vector');
       s = performance.now();
       const got = await index.nearest([target], v, 10);
       vectorOnly.push(performance.now() - s);

@@ -7,7 +7,8 @@
  * so it includes routing, auth and serialisation), and the offline responder: how often its
  * answer cites the right FAQ, and how often it answers a question it cannot know (the FAQs are
  * split in two halves on a second assistant: it knows the first half, the second half's questions
- * are out of scope).
+ * are out of scope; and every FAQ known, asked the questions of another set:
+ * bench/quality-out-of-scope.json, OUT_OF_SCOPE=path).
  *
  *   npx tsx bench/quality.ts                                          # PGlite
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/quality.ts  # scratch database
@@ -33,9 +34,19 @@ import { answerFromPassages, NOT_FOUND } from '../apps/server/src/providers/llm/
 import { scratchDatabase } from './support.ts';
 
 type Faq = { id: string; question: string; answer: string };
-type Hit = { chunkId: string; sourceId: string; title: string; heading: string; content: string };
+type Hit = {
+  chunkId: string;
+  sourceId: string;
+  title: string;
+  heading: string;
+  content: string;
+  relevance: number;
+  lexicalRank: number | null;
+  vectorRank: number | null;
+};
 type FaqSet = { name: string; faqs: Faq[]; queries: Array<{ question: string; faqIds: string[] }> };
 
+const defaultOutOfScope = fileURLToPath(new URL('./quality-out-of-scope.json', import.meta.url));
 const defaultSet = fileURLToPath(new URL('../../shared/data/faq-retrieval/covid-faq.json', import.meta.url));
 
 const pct = (xs: number[], p: number) => {
@@ -174,11 +185,22 @@ export async function runQualityBench() {
     await search(all, set.queries[0]?.question ?? 'warm up');
     const latency: number[] = [];
     const ours: Array<{ got: string[]; right: string[] }> = [];
+    const lexicalOnly: Array<{ got: string[]; right: string[] }> = [];
+    const vectorOnly: Array<{ got: string[]; right: string[] }> = [];
     for (const q of set.queries) {
       const s = performance.now();
       const hits = await search(all, q.question);
       latency.push(performance.now() - s);
       ours.push({ got: hits.map((h) => h.faq), right: q.faqIds });
+      // each side alone: the 50 best fused results re-ordered by that side's rank (untimed)
+      const wide = await search(all, q.question, 50);
+      const by = (rank: (h: Hit) => number | null) =>
+        wide
+          .filter((h) => rank(h) !== null)
+          .sort((a, b) => rank(a)! - rank(b)!)
+          .map((h) => h.faq);
+      lexicalOnly.push({ got: by((h) => h.lexicalRank), right: q.faqIds });
+      vectorOnly.push({ got: by((h) => h.vectorRank), right: q.faqIds });
     }
     const baseline = bm25(set.faqs);
     const base = set.queries.map((q) => ({ got: baseline(q.question), right: q.faqIds }));
@@ -189,7 +211,11 @@ export async function runQualityBench() {
     console.log(
       `quality: ${set.name}, ${set.faqs.length} FAQs, ${set.queries.length} questions, ${database.kind}, embedder ${ctx.embedder.id}`,
     );
-    console.log(`  search  ${fmt(mine)}`);
+    console.log(`  search  ${fmt(mine)}  (hybrid)`);
+    const lexicalScores = score(lexicalOnly);
+    const vectorScores = score(vectorOnly);
+    console.log(`  lexical ${fmt(lexicalScores)}  (its side alone)`);
+    console.log(`  vector  ${fmt(vectorScores)}  (its side alone)`);
     console.log(`  BM25    ${fmt(theirs)}`);
     console.log(
       `  P@1 vs BM25: ${((mine.p1 / Math.max(1e-9, theirs.p1) - 1) * 100).toFixed(1)}% (target >= +10%); search p50 ${pct(latency, 50).toFixed(1)} ms, p95 ${pct(latency, 95).toFixed(1)} ms; ingested in ${(ingestMs / 1000).toFixed(1)} s`,
@@ -199,6 +225,8 @@ export async function runQualityBench() {
       database: database.kind,
       embedder: ctx.embedder.id,
       search: mine,
+      lexical: lexicalScores,
+      vector: vectorScores,
       bm25: theirs,
       searchP50: pct(latency, 50),
       searchP95: pct(latency, 95),
@@ -220,6 +248,7 @@ export async function runQualityBench() {
           title: h.title,
           url: null,
           content: h.content,
+          relevance: h.relevance,
         }));
         const reply = answerFromPassages(q, passages);
         const cited = reply === NOT_FOUND ? null : /\[(\d+)\]/.exec(reply)?.[1];
@@ -241,12 +270,25 @@ export async function runQualityBench() {
         const r = await respond(firstHalf, q.question);
         if (r.faq && q.faqIds.includes(r.faq)) insideRight++;
       }
+      // questions of a different set (bench/quality-out-of-scope.json, OUT_OF_SCOPE=path) to the
+      // assistant that knows every FAQ
+      const foreign = (
+        JSON.parse(readFileSync(process.env.OUT_OF_SCOPE ?? defaultOutOfScope, 'utf8')) as {
+          queries: string[];
+        }
+      ).queries;
+      let foreignAnswered = 0;
+      for (const q of foreign) if ((await respond(all, q)).faq) foreignAnswered++;
       const responder = {
+        foreignAnswered: foreignAnswered / Math.max(1, foreign.length),
         answered: answered / set.queries.length,
         citesRight: right / set.queries.length,
         halfCitesRight: insideRight / Math.max(1, inside.length),
         outOfScopeAnswered: wrongly / Math.max(1, outside.length),
       };
+      console.log(
+        `  responder: answers ${(responder.foreignAnswered * 100).toFixed(1)}% of ${foreign.length} questions of another set (lower is better)`,
+      );
       console.log(
         `  responder: answers ${(responder.answered * 100).toFixed(1)}%, cites the right FAQ ${(responder.citesRight * 100).toFixed(1)}%; half-known assistant: right ${(responder.halfCitesRight * 100).toFixed(1)}% of ${inside.length} in-scope, answers ${(responder.outOfScopeAnswered * 100).toFixed(1)}% of ${outside.length} out-of-scope (lower is better)`,
       );

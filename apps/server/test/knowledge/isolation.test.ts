@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillStep, requestBackfill } from '../../src/features/knowledge/retrieval/vector-backfill.ts';
 import { useVectorIndex } from '../../src/features/knowledge/retrieval/vector-index.ts';
-import { embedOffline } from '../../src/providers/embeddings/offline.ts';
 import { onPostgres } from '../support/database.ts';
 import { addSource, createAssistant, signupUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
@@ -85,7 +84,8 @@ describe('vector paths agree', () => {
     let overlap = 0;
     let total = 0;
     for (const q of ['refund shipping', 'warranty return parcel', 'billing card payment', 'number17 stock']) {
-      const v = embedOffline(q);
+      const [v] = await t.ctx.embedder.embed([q]);
+      if (!v) throw new Error('no vector');
       const a = (await exact.nearest([id], v, 10)).map((h) => h.id);
       const b = (await hnsw.nearest([id], v, 10)).map((h) => h.id);
       overlap += a.filter((x) => b.includes(x)).length;

@@ -7,7 +7,6 @@ import {
   requestBackfill,
 } from '../../src/features/knowledge/retrieval/vector-backfill.ts';
 import { useVectorIndex } from '../../src/features/knowledge/retrieval/vector-index.ts';
-import { embedOffline } from '../../src/providers/embeddings/offline.ts';
 import { addSource, createAssistant, signupUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { waitFor } from '../support/wait.ts';
@@ -75,7 +74,8 @@ async function agreement(namespaces: string[], index: ReturnType<typeof useVecto
   let overlap = 0;
   let total = 0;
   for (const q of QUESTIONS) {
-    const v = embedOffline(q);
+    const [v] = await t.ctx.embedder.embed([q]);
+    if (!v) throw new Error('no vector');
     const truth = (await exact.nearest(namespaces, v, 10)).map((h) => h.id);
     const got = (await index.nearest(namespaces, v, 10)).map((h) => h.id);
     overlap += truth.filter((x) => got.includes(x)).length;

@@ -22,6 +22,7 @@ export class PassageBook {
         sourceId: c.sourceId,
         title: c.heading || c.title,
         url: c.url,
+        relevance: c.relevance,
         content:
           c.content.length > MAX_PASSAGE_CHARS ? `${c.content.slice(0, MAX_PASSAGE_CHARS)}…` : c.content,
       };

@@ -1,6 +1,6 @@
 import type { Config } from '../../config.ts';
-import { createOfflineEmbedder } from '../../providers/embeddings/offline.ts';
 import { createOpenAiCompatibleEmbedder } from '../../providers/embeddings/openai-compatible.ts';
+import { createSemanticEmbedder } from '../../providers/embeddings/semantic.ts';
 import type { Embedder } from '../../providers/embeddings/types.ts';
 
 /** The configured embeddings provider (EMBEDDINGS_PROVIDER): built once by bootstrap.ts as `ctx.embedder`. */
@@ -12,5 +12,5 @@ export function createEmbedder(c: Config['embeddings']): Embedder {
         model: c.model,
         dimensions: c.dimensions,
       })
-    : createOfflineEmbedder();
+    : createSemanticEmbedder();
 }

@@ -8,6 +8,8 @@ export type Passage = {
   title: string;
   url: string | null;
   content: string;
+  /** How much the passage is about the question, in [0, 1] (retrieval.ts `relevance`), when known. */
+  relevance?: number;
 };
 
 /**

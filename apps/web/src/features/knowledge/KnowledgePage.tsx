@@ -32,9 +32,13 @@ export function KnowledgePage() {
     queryFn: () =>
       get<OffsetPage<SourceDetail>>(`/api/assistants/${id}/sources?limit=${LIMIT}&offset=${offset}`),
     placeholderData: keepPreviousData,
-    // Live status: poll only while something is pending or processing.
+    // Live status: poll only while something is pending or processing, or being re-indexed.
     refetchInterval: (q) =>
-      q.state.data?.data.some((s) => s.status === 'pending' || s.status === 'processing') ? POLL_MS : false,
+      q.state.data?.data.some(
+        (s) => s.status === 'pending' || s.status === 'processing' || s.reindexPending > 0,
+      )
+        ? POLL_MS
+        : false,
   });
   const page = sources.data;
   // The last source of the last page was deleted: show the page before it.

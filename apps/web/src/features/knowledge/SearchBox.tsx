@@ -41,12 +41,29 @@ export function SearchBox({ assistantId }: { assistantId: string }) {
             <li key={h.chunkId}>
               <strong>{h.heading || h.title}</strong>{' '}
               <Relevance score={h.score} best={all[0]?.score ?? 0} rank={i + 1} />
+              <Why hit={h} />
               <p>{h.content}</p>
             </li>
           ))}
         </ol>
       )}
     </div>
+  );
+}
+
+/**
+ * Why a passage ranked (docs/knowledge.md "Retrieval"): its place among the passages matching
+ * the words (lexical) and among the nearest in meaning (vector); the final order mixes both.
+ */
+function Why({ hit }: { hit: SearchHit }) {
+  const place = (n: number | null) => (n === null ? 'not matched' : `#${n}`);
+  return (
+    <p className="why">
+      <small>
+        Words: {place(hit.lexicalRank)} · Meaning: {place(hit.vectorRank)} · About the question:{' '}
+        {Math.round(hit.relevance * 100)}%
+      </small>
+    </p>
   );
 }
 

@@ -119,9 +119,15 @@ function progress(s: SourceDetail): string {
     case 'failed':
       return s.chunkCount > 0 ? passages(s.chunkCount) : 'nothing indexed';
     default:
-      return passages(s.chunkCount);
+      return s.reindexPending > 0 && s.chunkCount > 0
+        ? `${passages(s.chunkCount)}; re-indexing for the new embeddings model: ${reindexed(s)}% done`
+        : passages(s.chunkCount);
   }
 }
+
+/** Share of the passages already embedded by the current model (docs/knowledge.md "Changing the embedder"). */
+const reindexed = (s: SourceDetail) =>
+  Math.floor((100 * Math.max(0, s.chunkCount - s.reindexPending)) / Math.max(1, s.chunkCount));
 
 const DATE: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
 const str = (v: unknown) => (typeof v === 'string' ? v : '');

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../context.ts';
 import type { Job } from '../../../jobs/catalog.ts';
 import { now } from '../../../lib/clock.ts';
+import { reembedStep } from '../retrieval/reembed.ts';
 import { backfillStep } from '../retrieval/vector-backfill.ts';
 import * as repo from '../sources/sources.repo.ts';
 import { ingestSource } from './ingest.ts';
@@ -25,8 +26,12 @@ export async function ingestionStep(ctx: AppContext, limit = 2): Promise<number>
  * this process's job at once (`ctx.jobs.wake('ingestion')`), others find it on their next poll.
  * Between sources it fills the vectors of namespaces that outgrew the exact search, one small
  * batch a pass (retrieval/vector-backfill.ts), so a waiting source never queues behind a whole
- * backfill.
+ * backfill; and, when the embedder changed, re-embeds older chunks one batch a pass
+ * (retrieval/reembed.ts), after both.
  */
 export function ingestionJob(ctx: AppContext): Job {
-  return { step: async () => (await ingestionStep(ctx, 1)) > 0 || (await backfillStep(ctx)) };
+  return {
+    step: async () =>
+      (await ingestionStep(ctx, 1)) > 0 || (await backfillStep(ctx)) || (await reembedStep(ctx)),
+  };
 }

@@ -7,6 +7,7 @@ import { isStorageFull, STORAGE_FULL } from '../../../lib/storage-full.ts';
 import { emailLater, notifyWorkspaceAdmins } from '../../notifications/notifications.service.ts';
 import { ingestionFailedNotice } from '../../notifications/templates/ingestion-failed.ts';
 import { fetchForKnowledge } from '../outbound.ts';
+import { embeddingText } from '../retrieval/reembed.ts';
 import { fillGeneration, hasVectorColumn, requestIfLarge } from '../retrieval/vector-backfill.ts';
 import { EXACT_MAX_CHUNKS } from '../retrieval/vector-index.ts';
 import * as repo from '../sources/sources.repo.ts';
@@ -119,9 +120,7 @@ export async function ingestSource(ctx: AppContext, sourceId: string): Promise<v
     let reported = performance.now();
     for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
       const batch = chunks.slice(i, i + EMBED_BATCH);
-      const vectors = await embedder.embed(
-        batch.map((c) => [c.title, c.heading, c.content].filter(Boolean).join('\n')),
-      );
+      const vectors = await embedder.embed(batch.map((c) => embeddingText(source.type, c)));
       await repo.insertChunks(
         ctx.db,
         batch.map((c, j) => ({

@@ -65,7 +65,13 @@ export type NamespaceTerms = {
   size: number;
 };
 
-export type LexicalHit = { id: string; score: number };
+/**
+ * `coverage`: the share of the question's information (the sum of its distinct terms' IDF, a word
+ * the namespace never uses counting as the rarest) that the chunk contains, in [0, 1]. Unlike the
+ * score it does not depend on the other chunks' scores, so it can say "nothing here is about
+ * this" (retrieval.ts `relevance`).
+ */
+export type LexicalHit = { id: string; score: number; coverage: number };
 
 function build(
   version: number,
@@ -183,26 +189,32 @@ export function rank(entries: NamespaceTerms[], queryTerms: string[], k: number)
   if (n === 0 || queryTerms.length === 0) return [];
   const avg = total / n || 1;
   const scores = entries.map(() => new Map<number, number>());
+  const found = entries.map(() => new Map<number, number>());
+  let information = 0;
   for (const t of queryTerms) {
     let df = 0;
     for (const e of entries) df += e.postings.get(t)?.docs.length ?? 0;
-    if (df === 0) continue;
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    information += idf;
+    if (df === 0) continue;
     entries.forEach((e, i) => {
       const p = e.postings.get(t);
       if (!p) return;
       const s = scores[i]!;
+      const c = found[i]!;
       for (let j = 0; j < p.docs.length; j++) {
         const doc = p.docs[j]!;
         const f = p.tf[j]!;
         const norm = K1 * (1 - B + (B * e.lengths[doc]!) / avg);
         s.set(doc, (s.get(doc) ?? 0) + (idf * f * (K1 + 1)) / (f + norm));
+        c.set(doc, (c.get(doc) ?? 0) + idf);
       }
     });
   }
   const hits: LexicalHit[] = [];
   entries.forEach((e, i) => {
-    for (const [doc, score] of scores[i]!) hits.push({ id: e.ids[doc]!, score });
+    for (const [doc, score] of scores[i]!)
+      hits.push({ id: e.ids[doc]!, score, coverage: (found[i]!.get(doc) ?? 0) / information });
   });
   return hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, k);
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../../context.ts';
 import { namedStatement } from '../../../db/prepared.ts';
 import { tokenize } from '../../../providers/embeddings/offline.ts';
-import { createLexicalIndex } from './lexical-index.ts';
+import { createLexicalIndex, type LexicalHit } from './lexical-index.ts';
 import { namespaceVersions, type Versions, vectorIndexFor } from './vector-index.ts';
 
 export type RetrievedChunk = {
@@ -24,6 +24,13 @@ export type RetrievedChunk = {
   lexicalRank: number | null;
   /** 1-based place among the nearest vectors, when it was one. */
   vectorRank: number | null;
+  /**
+   * How much the chunk is about the question, in [0, 1], whatever the other chunks: the mean of
+   * the share of the question's information it contains (lexical-index.ts `coverage`) and the
+   * vectors' cosine. Where the words were ranked by PostgreSQL full text (no coverage), the
+   * cosine alone. The offline responder answers only above RELEVANT (offline-answers.ts).
+   */
+  relevance: number;
 };
 
 /**
@@ -31,7 +38,7 @@ export type RetrievedChunk = {
  * scores mixed by weight, not reciprocal-rank fusion: when one signal is much weaker than the
  * other, rank fusion lets the weaker one's order count as much (docs/knowledge.md "Retrieval").
  */
-export const LEXICAL_WEIGHT = 0.7;
+export const LEXICAL_WEIGHT = 0.6;
 const MAX_TEXT_MATCHES = 300;
 
 /**
@@ -83,12 +90,21 @@ export async function retrieve(
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
   const vectors = close.filter((hit) => byId.has(hit.id));
 
-  type Fused = Pick<RetrievedChunk, 'score' | 'vectorScore' | 'textScore' | 'lexicalRank' | 'vectorRank'>;
+  type Fused = Pick<RetrievedChunk, 'score' | 'vectorScore' | 'textScore' | 'lexicalRank' | 'vectorRank'> & {
+    coverage: number | null;
+  };
   const fused = new Map<string, Fused>();
   const entry = (id: string) => {
     let e = fused.get(id);
     if (!e) {
-      e = { score: 0, vectorScore: null, textScore: null, lexicalRank: null, vectorRank: null };
+      e = {
+        score: 0,
+        vectorScore: null,
+        textScore: null,
+        lexicalRank: null,
+        vectorRank: null,
+        coverage: lexical === null ? null : 0,
+      };
       fused.set(id, e);
     }
     return e;
@@ -102,6 +118,7 @@ export async function retrieve(
   words.forEach((hit, rank) => {
     const e = entry(hit.id);
     e.textScore = hit.score;
+    if (lexical !== null) e.coverage = (hit as LexicalHit).coverage;
     e.lexicalRank = rank + 1;
     e.score += LEXICAL_WEIGHT * lexNorm(hit.score);
   });
@@ -115,8 +132,9 @@ export async function retrieve(
   return [...fused.entries()]
     .sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1))
     .slice(0, k)
-    .map(([id, s]) => {
+    .map(([id, { coverage, ...s }]) => {
       const r = byId.get(id)!;
+      const cosine = Math.max(0, s.vectorScore ?? 0);
       return {
         chunkId: id,
         sourceId: r.source_id,
@@ -127,6 +145,7 @@ export async function retrieve(
         position: Number(r.position),
         content: r.content,
         ...s,
+        relevance: coverage === null ? cosine : (coverage + cosine) / 2,
       };
     });
 }

@@ -84,7 +84,11 @@ async function withSearchSettings<T>(ctx: AppContext, query: (db: Executor) => P
   });
 }
 
-/** The index alone: it finds only chunks whose vectors were filled (vector-backfill.ts). */
+/**
+ * The index alone: it finds only chunks whose vectors were filled (vector-backfill.ts). Both
+ * paths compare only vectors of the configured embedder: during a re-index (reembed.ts) older
+ * vectors of the same dimension mean nothing to the query's.
+ */
 function hnswIndex(ctx: AppContext): VectorIndex {
   return {
     kind: 'hnsw',
@@ -98,7 +102,8 @@ function hnswIndex(ctx: AppContext): VectorIndex {
           db,
           sql`select id, embedding_v::${cast} <=> ${literal(query)}::${cast} as distance
             from knowledge_chunks
-            where dims = ${dims} and namespace = any(${sql.param(namespaces)}::text[])
+            where dims = ${dims} and embedder = ${ctx.embedder.id}
+              and namespace = any(${sql.param(namespaces)}::text[])
             order by embedding_v::${cast} <=> ${literal(query)}::${cast}
             limit ${k}`,
         ),
@@ -141,7 +146,8 @@ function exactIndex(ctx: AppContext): ExactIndex {
   async function load(namespace: string, version: number, dims: number): Promise<NamespaceMatrix> {
     const rows = await queryRows<{ id: string; embedding: number[] | string }>(
       ctx.db,
-      sql`select id, embedding from knowledge_chunks where namespace = ${namespace} and dims = ${dims} order by id`,
+      sql`select id, embedding from knowledge_chunks
+          where namespace = ${namespace} and dims = ${dims} and embedder = ${ctx.embedder.id} order by id`,
     );
     const data = new Float32Array(rows.length * dims);
     for (const [i, r] of rows.entries()) data.set(parseArray(r.embedding).slice(0, dims), i * dims);

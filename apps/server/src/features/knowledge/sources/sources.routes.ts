@@ -42,8 +42,13 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      const { rows, total } = await svc.listSources(ctx, ownerOf(request), request.query);
-      return { data: rows.map(toSource), total, limit: request.query.limit, offset: request.query.offset };
+      const { rows, total, pending } = await svc.listSources(ctx, ownerOf(request), request.query);
+      return {
+        data: rows.map((r) => toSource(r, pending.get(r.id))),
+        total,
+        limit: request.query.limit,
+        offset: request.query.offset,
+      };
     },
   );
 

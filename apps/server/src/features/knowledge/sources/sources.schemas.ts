@@ -81,6 +81,11 @@ export const sourceSchema = z.object({
   status: z.enum(['pending', 'processing', 'ready', 'failed']),
   error: z.string().nullable(),
   chunkCount: z.number().int(),
+  /**
+   * Chunks still embedded by a previous embedder: a re-index after the embedder changed is on its
+   * way (docs/knowledge.md "Changing the embedder"); 0 otherwise.
+   */
+  reindexPending: z.number().int(),
   lastSyncedAt: z.string().nullable(),
   config: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
@@ -100,7 +105,7 @@ function publicConfig(s: SourceRow): Record<string, unknown> {
   }
 }
 
-export const toSource = (s: SourceRow): z.infer<typeof sourceSchema> => ({
+export const toSource = (s: SourceRow, reindexPending = 0): z.infer<typeof sourceSchema> => ({
   id: s.id,
   assistantId: s.assistantId,
   projectId: s.projectId,
@@ -109,6 +114,7 @@ export const toSource = (s: SourceRow): z.infer<typeof sourceSchema> => ({
   status: s.status,
   error: s.error,
   chunkCount: s.chunkCount,
+  reindexPending,
   lastSyncedAt: isoOrNull(s.lastSyncedAt),
   config: publicConfig(s),
   createdAt: iso(s.createdAt),
@@ -133,4 +139,5 @@ export const searchResult = z.object({
   textScore: z.number().nullable(),
   lexicalRank: z.number().int().nullable(),
   vectorRank: z.number().int().nullable(),
+  relevance: z.number(),
 });

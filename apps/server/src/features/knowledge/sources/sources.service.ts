@@ -6,6 +6,7 @@ import { newId } from '../../../lib/ids.ts';
 import { isStorageFull, STORAGE_FULL } from '../../../lib/storage-full.ts';
 import { detectKind, UnsupportedFileError } from '../ingestion/parsers.ts';
 import { checkSourceUrl } from '../outbound.ts';
+import { staleChunks } from '../retrieval/reembed.ts';
 import * as repo from './sources.repo.ts';
 import type { CreateSourceInput } from './sources.schemas.ts';
 
@@ -115,11 +116,19 @@ export async function createFileSource(ctx: AppContext, owner: repo.SourceOwner,
   return row;
 }
 
-export const listSources = (
+/** A page of sources, with each one's chunks still waiting for the re-index (reembed.ts). */
+export async function listSources(
   ctx: AppContext,
   owner: repo.SourceOwner,
   page: { limit: number; offset: number },
-) => repo.listSources(ctx.db, owner, page);
+) {
+  const { rows, total } = await repo.listSources(ctx.db, owner, page);
+  const pending = await staleChunks(
+    ctx,
+    rows.map((r) => r.id),
+  );
+  return { rows, total, pending };
+}
 
 export async function getSource(ctx: AppContext, owner: repo.SourceOwner, sourceId: string) {
   const row = sourceId.length <= 100 ? await repo.findSource(ctx.db, owner, sourceId) : undefined;
