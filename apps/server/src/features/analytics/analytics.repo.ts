@@ -8,7 +8,11 @@ import { type Executor, queryRows } from '../../db/client.ts';
  */
 
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
-const utcDay = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`);
+/**
+ * The UTC day of a timestamp, as a date: grouped on this, and formatted once per group (to_char
+ * on every row cost more than the scan).
+ */
+const utcDay = (column: string) => sql.raw(`(${column} at time zone 'UTC')::date`);
 
 export type ConversationDayRow = {
   day: string;
@@ -26,13 +30,14 @@ export type ConversationDayRow = {
 export function conversationsByDay(db: Executor, workspaceId: string, since: Date) {
   return queryRows<ConversationDayRow>(
     db,
-    sql`select ${utcDay('created_at')} as day, channel,
-               count(*)::int as conversations,
-               count(*) filter (where handed_off_at is not null)::int as "handedOff",
-               count(*) filter (where handed_off_at is null and message_count >= 2)::int as resolved
-          from conversations
-         where workspace_id = ${workspaceId} and created_at >= ${at(since)}
-         group by 1, 2`,
+    sql`select to_char(d, 'YYYY-MM-DD') as day, channel, conversations, "handedOff", resolved
+          from (select ${utcDay('created_at')} as d, channel,
+                       count(*)::int as conversations,
+                       count(*) filter (where handed_off_at is not null)::int as "handedOff",
+                       count(*) filter (where handed_off_at is null and message_count >= 2)::int as resolved
+                  from conversations
+                 where workspace_id = ${workspaceId} and created_at >= ${at(since)}
+                 group by 1, 2) g`,
   );
 }
 
@@ -40,12 +45,24 @@ export function conversationsByDay(db: Executor, workspaceId: string, since: Dat
 export function aiRepliesByDay(db: Executor, workspaceId: string, since: Date) {
   return queryRows<{ day: string; replies: number }>(
     db,
-    sql`select ${utcDay('created_at')} as day, count(*)::int as replies
-          from messages
-         where workspace_id = ${workspaceId} and created_at >= ${at(since)}
-           and role = 'assistant' and status <> 'failed'
-         group by 1`,
+    sql`select to_char(d, 'YYYY-MM-DD') as day, replies
+          from (select ${utcDay('created_at')} as d, count(*)::int as replies
+                  from messages
+                 where workspace_id = ${workspaceId} and created_at >= ${at(since)}
+                   and role = 'assistant' and status <> 'failed'
+                 group by 1) g`,
   );
+}
+
+/** AI replies of the period, in all (messages_ai_day_idx). */
+export async function aiReplies(db: Executor, workspaceId: string, since: Date) {
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from messages
+         where workspace_id = ${workspaceId} and created_at >= ${at(since)}
+           and role = 'assistant' and status <> 'failed'`,
+  );
+  return row?.n ?? 0;
 }
 
 /** Widget thumbs of the period (`up` / `down`). widget_feedback_workspace_idx. */

@@ -75,11 +75,10 @@ export async function overview(ctx: AppContext, workspaceId: string, period: Per
 /** `GET /api/workspaces/{ws}/analytics/knowledge-gaps`: questions the knowledge did not answer. */
 export async function knowledgeGaps(ctx: AppContext, workspaceId: string, period: Period, limit: number) {
   const w = windowOf(period);
-  const [gaps, replies] = await Promise.all([
+  const [gaps, aiReplies] = await Promise.all([
     repo.knowledgeGaps(ctx.db, workspaceId, w.since, limit),
-    repo.aiRepliesByDay(ctx.db, workspaceId, w.since),
+    repo.aiReplies(ctx.db, workspaceId, w.since),
   ]);
-  const aiReplies = replies.reduce((n, r) => n + r.replies, 0);
   return {
     period,
     since: w.since.toISOString(),
