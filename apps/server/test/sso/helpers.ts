@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { applyPlan } from '../../src/features/billing/plan-change.ts';
 import type { TestUser } from '../support/factories.ts';
 import { createTestApp, ORIGIN, type TestApp } from '../support/harness.ts';
@@ -39,9 +40,8 @@ export const oidcBody = (idp: TestOidcProvider, domains: string[], extra: Record
   ...extra,
 });
 
-let seq = 0;
 /** A domain nobody else in this run uses (verified domains are unique across workspaces). */
-export const newDomain = (tag = 'acme') => `${tag}${process.pid}x${Date.now().toString(36)}${++seq}.test`;
+export const newDomain = (tag = 'acme') => `${tag}-${randomBytes(6).toString('hex')}.test`;
 
 /** Creates a connection as `owner` and verifies each domain through the local DNS server. */
 export async function verifiedConnection(
