@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate, useLocation } from 'react-router';
 import { type Assistant, canManage, type Data, get } from './api.ts';
 import { AccountPage } from './features/account/AccountPage.tsx';
 import { AnalyticsPage } from './features/analytics/AnalyticsPage.tsx';
@@ -145,6 +145,11 @@ function SignUp() {
 }
 
 function NotFound() {
+  const { pathname, search } = useLocation();
+  // Stripe's Checkout and portal send the browser back to /workspaces/{ws}/billing (the server's
+  // return URL, docs/billing.md "Stripe"): that is this dashboard's billing page.
+  const billing = /^\/workspaces\/([\w-]+)\/billing\/?$/.exec(pathname);
+  if (billing) return <Navigate to={`/w/${billing[1]}/billing${search}`} replace />;
   return (
     <section>
       <h1>Page not found</h1>

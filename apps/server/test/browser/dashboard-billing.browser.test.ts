@@ -303,8 +303,11 @@ describe.skipIf(!hasChromium)('billing page with the Stripe stand-in', { timeout
     await page.waitForURL(/^https:\/\/billing\.stripe\.test\/p\/session\/bps_/);
     expect(stripe.requests.some((r) => r.path === '/v1/billing_portal/sessions')).toBe(true);
 
-    // Back from Checkout: the page says the payment is being confirmed.
-    await page.goto(`${sBase}/w/${ws}/billing?checkout=done`);
+    // Back from Checkout at the success URL the server gave Stripe: the billing page says the
+    // payment is being confirmed.
+    const back = new URL(String(session.success_url));
+    await page.goto(`${sBase}${back.pathname}${back.search}`);
+    await page.waitForURL(`${sBase}/w/${ws}/billing?checkout=done`);
     await page.getByText('Your payment is being confirmed').waitFor();
     await context.close();
 
