@@ -105,7 +105,6 @@ export function Layout({ user }: { user: User }) {
             {canManage(role) && <NavLink to={`/w/${ws}/api-keys`}>API keys</NavLink>}
             {canManage(role) && <NavLink to={`/w/${ws}/webhooks`}>Webhooks</NavLink>}
             {role === 'owner' && <NavLink to={`/w/${ws}/sso`}>Single sign-on</NavLink>}
-            {role === 'owner' && <NavLink to={`/w/${ws}/sso`}>Single sign-on</NavLink>}
           </nav>
         )}
         {/* The bell and the user's menu stay together at the right end, wrapping as one. */}
