@@ -85,7 +85,7 @@ describe.skipIf(!hasChromium)('analytics page', { timeout: 120_000 }, () => {
     expect(await page.getByRole('radio', { name: '30 days' }).isChecked()).toBe(true);
     await shows(page, 'Conversations', '10');
 
-    await page.getByRole('radio', { name: '7 days' }).check();
+    await page.getByRole('radio', { name: '7 days' }).click();
     await page.waitForURL(/period=7d/);
     await shows(page, 'Conversations', '6');
     expect(await figure(page, 'Credits used')).toBe('6');
@@ -121,7 +121,7 @@ describe.skipIf(!hasChromium)('analytics page', { timeout: 120_000 }, () => {
     expect(await channels.getByRole('row', { name: /^SMS/ }).textContent()).toBe('SMS111');
 
     // 90 days: the 20-day-old conversations are back, with a bar of their own.
-    await page.getByRole('radio', { name: '90 days' }).check();
+    await page.getByRole('radio', { name: '90 days' }).click();
     await page.waitForURL(/period=90d/);
     await shows(page, 'Conversations', '10');
     expect(await bars(page).count()).toBe(4);
