@@ -12,7 +12,7 @@ import { inbound, smsApp, smsLine } from './helpers.ts';
 
 /**
  * docs/sms.md "Events": an SMS conversation's events reach webhooks under each format's names
- * (interface-spec decisions §9): Form A `conversation.created`, `message.created`,
+ * (docs/webhooks.md): Form A `conversation.created`, `message.created`,
  * `conversation.ended`, `contact.created`; Form B `chat.session.created`, `chat.message.created`,
  * `contact.created` (Form B has no name for an ended conversation).
  */
