@@ -117,6 +117,31 @@ describe('checkout, webhooks and the plan (docs/billing.md "Stripe")', () => {
     expect(await planChanges(t, ws)).toEqual([['free', 'enterprise']]);
   });
 
+  it('an older subscription.updated arriving after a newer one does not roll the plan back', async () => {
+    const ws = await insertWorkspace(t, w.freeOwner, { plan: 'free', name: 'Late' });
+    const { subscription } = await subscribe(ws, 'enterprise');
+    // Stripe's copy as it was a minute ago (Enterprise), in an event sent then but delivered last.
+    const older = stripe.event(
+      'customer.subscription.updated',
+      subscription,
+      new Date(now().getTime() - 60_000),
+    );
+    stripe.setSubscription(subscription.id, {
+      metadata: { workspaceId: ws, plan: 'enterprise' },
+      status: 'canceled',
+    });
+    const newer = await deliver(stripe.event('customer.subscription.updated', subscription));
+    expect(newer.statusCode, newer.body).toBe(200);
+    expect((await summary(ws)).plan).toBe('free');
+    const late = await deliver(older);
+    expect(late.statusCode, late.body).toBe(200);
+    expect((await summary(ws)).plan).toBe('free');
+    expect(await planChanges(t, ws)).toEqual([
+      ['free', 'enterprise'],
+      ['enterprise', 'free'],
+    ]);
+  });
+
   it('a forged or missing signature is 400 and changes nothing', async () => {
     const ws = w.otherWs;
     const before = await workspaceRow(t, ws);
