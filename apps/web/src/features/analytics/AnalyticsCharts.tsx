@@ -81,7 +81,7 @@ export default function AnalyticsCharts({ data, label }: { data: Overview; label
             <YAxis allowDecimals={false} width={48} {...axis} />
             <Tooltip {...tooltip} />
             <Line
-              type="monotone"
+              type="linear"
               dataKey="credits"
               name="Credits"
               stroke="var(--accent)"
