@@ -29,6 +29,7 @@ export class Conversation {
       () => void this.sync(),
       // The session ended (End chat in another tab, or inactivity): offer a new chat.
       (session) => w.session === session && w.showEnded(false),
+      (person) => this.showPerson(person),
     );
     v.compose.addEventListener('submit', (e) => {
       e.preventDefault();
@@ -55,6 +56,13 @@ export class Conversation {
     this.rated = {};
     this.v.list.replaceChildren();
     this.v.endButton.hidden = true;
+    this.showPerson(false);
+  }
+
+  /** Tells the visitor a person is answering now, or hides it when the AI is back or it closed. */
+  private showPerson(person: { name: string | null } | false) {
+    this.v.person.hidden = !person;
+    this.v.person.textContent = person ? `${person.name || 'A person from the team'} is answering` : '';
   }
 
   stop() {

@@ -1,5 +1,7 @@
 import { type Api, ApiError, events, type Session } from './api.ts';
 
+type LiveEvent = { type?: string; status?: string; agent?: { name?: string | null } | null };
+
 /**
  * Agent replies arriving live (docs/widget.md "Live agent replies": `GET .../sessions/{sid}/events`,
  * server-sent events with the session's token). Any event means "read the history again", so
@@ -16,6 +18,8 @@ export class LiveUpdates {
     private readonly api: Api,
     private readonly onEvent: () => void,
     private readonly onEnded: (session: Session) => void,
+    /** A person took the conversation (their name, or null when unnamed), or it went back: `false`. */
+    private readonly onPerson: (person: { name: string | null } | false) => void = () => {},
   ) {}
 
   /** Listens for `session`; already listening to it: nothing to do. */
@@ -45,9 +49,12 @@ export class LiveUpdates {
       const started = Date.now();
       try {
         const res = await this.api.events(session.sessionId, abort.signal);
-        for await (const event of events<{ type?: string }>(res)) {
+        for await (const event of events<LiveEvent>(res)) {
           delay = 2;
           this.onEvent();
+          if (event.type === 'status' && this.session === session) {
+            this.onPerson(event.status === 'handoff' ? { name: event.agent?.name ?? null } : false);
+          }
           // The session ended (by the visitor elsewhere, or for inactivity): nothing more will come.
           if (event.type === 'ended') {
             if (this.session !== session) return;

@@ -18,6 +18,8 @@ export type View = {
   list: HTMLDivElement;
   typing: HTMLDivElement;
   typingLabel: HTMLSpanElement;
+  /** "Ada is answering": a person holds the conversation (docs/widget.md "Live agent replies"). */
+  person: HTMLDivElement;
   alert: HTMLDivElement;
   alertText: HTMLSpanElement;
   alertAction: HTMLButtonElement;
@@ -77,6 +79,7 @@ export function buildView(shadow: ShadowRoot, config: WidgetConfig): View {
     h('i'),
     typingLabel,
   );
+  const person = h('div', { class: 'person', role: 'status', hidden: true });
   const slot = h('div', { class: 'c' });
   const list = h('div', { class: 'c' });
   const log = h(
@@ -116,6 +119,7 @@ export function buildView(shadow: ShadowRoot, config: WidgetConfig): View {
     'div',
     { class: 'panel', id, role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': `${id}-t`, hidden: true },
     h('header', {}, title, endButton, closeButton),
+    person,
     log,
     alert,
     compose,
@@ -138,6 +142,7 @@ export function buildView(shadow: ShadowRoot, config: WidgetConfig): View {
     list,
     typing,
     typingLabel,
+    person,
     alert,
     alertText,
     alertAction,

@@ -131,6 +131,9 @@ describe.skipIf(!hasChromium)('the inbox', { timeout: 120_000 }, () => {
     await expect.poll(() => agent.getByTestId('conversation-status').textContent()).toBe('Person answering');
     await agent.getByText('You are answering.').waitFor();
     expect(await agent.getByRole('combobox', { name: 'Assignee' }).inputValue()).toBe(w.member.id);
+    // The visitor's open widget says at once that a person, named, is answering now.
+    const person = visitor.locator('[data-parley-widget] .person');
+    await person.filter({ hasText: 'Member is answering' }).waitFor();
 
     const reply = 'Hi, this is Member from the team. Your refund was sent today.';
     await agent.getByRole('textbox', { name: 'Your reply' }).fill(reply);
@@ -157,6 +160,7 @@ describe.skipIf(!hasChromium)('the inbox', { timeout: 120_000 }, () => {
     await agent.getByRole('button', { name: 'Release to AI' }).click();
     await expect.poll(() => agent.getByTestId('conversation-status').textContent()).toBe('AI answering');
     await agent.getByText('The AI is answering.').waitFor();
+    await expect.poll(() => person.isVisible()).toBe(false);
     await ask(visitor, 'How long do refunds take?');
     await expect.poll(() => answerTo(visitor, REFUNDS).count()).toBe(2);
     await expect

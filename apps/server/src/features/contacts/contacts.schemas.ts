@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { offsetQuery } from '../../http/pagination.ts';
-import { normalizePhone } from './contacts.service.ts';
+import { normalizePhone } from './phone.ts';
 
 /** Request and response shapes of contacts (docs/contacts-and-tickets.md "Endpoints"). */
 

@@ -36,12 +36,6 @@ export type ContactDetails = {
 
 export type MatchResult = { contact: repo.ContactRow; created: boolean };
 
-/** `+1 (555) 010-2000` → `+15550102000`; null when it is not an E.164 number. */
-export function normalizePhone(input: string): string | null {
-  const compact = input.trim().replace(/[\s().-]/g, '');
-  return /^\+[1-9]\d{6,14}$/.test(compact) ? compact : null;
-}
-
 /**
  * Finds the workspace's contact for these details, or creates one (docs/widget.md "Leads and feedback";
  * reusable by the v1 API): matched by email (case-insensitive), else by phone. A match is

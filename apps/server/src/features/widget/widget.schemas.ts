@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idParam } from '../../http/envelope.ts';
-import { normalizePhone } from '../contacts/contacts.service.ts';
+import { normalizePhone } from '../contacts/phone.ts';
 
 /** Request and response shapes of the public widget (docs/widget.md). */
 

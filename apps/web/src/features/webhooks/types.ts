@@ -13,9 +13,10 @@ export type { CreatedWebhook, Delivery, Webhook } from '@parley/server/src/api-t
  */
 const MEANING: Record<WebhookEvent, string> = {
   'message.created': 'a message is stored (user, AI or agent)',
-  'message.updated': 'a message is edited',
+  'message.updated': "a message is edited or its details change (an SMS's delivery status)",
   'conversation.created': 'a conversation starts',
   'conversation.ended': 'a conversation closes or a widget session ends',
+  'conversation.updated': 'a conversation is taken over, released to the AI, assigned or reopened',
   'contact.created': 'a contact is created (lead forms included)',
   'contact.updated': 'a contact changes',
   'ticket.created': 'a ticket is created',
@@ -24,6 +25,7 @@ const MEANING: Record<WebhookEvent, string> = {
   'assistant.updated': "an assistant's configuration (or its widget) changes",
   'member.joined': 'someone joins the workspace',
   'member.left': 'someone leaves the workspace',
+  'workspace.plan_changed': "the workspace's plan changes (upgrade, downgrade, trial end)",
 };
 export const EVENTS = Object.entries(MEANING).map(([name, what]) => ({ name, what }));
 
