@@ -14,9 +14,7 @@ import {
 /**
  * The figures of conversations made through the real stack: visitors in the widget asking the
  * offline responder, and rating the answers. `assistantId` knows the opening hours; `emptyId` has
- * no knowledge yet, so retrieval finds nothing and its answers cite nothing. (The offline responder
- * quotes its best passage whatever it is, so with any knowledge it always cites: docs/analytics.md
- * "Knowledge gaps".)
+ * no knowledge yet, so retrieval finds nothing and its answers cite nothing.
  */
 let t: TestApp;
 let w: World;
