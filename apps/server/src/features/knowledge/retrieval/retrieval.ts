@@ -115,12 +115,15 @@ export async function retrieve(
     return (x: number) => (max > min ? (x - min) / (max - min) : 1);
   };
   const lexNorm = spread(words.length > 1 ? words : [...words, { score: 0 }]);
+  // Min-max makes the best lexical match 1 even when it shares only "how" and "my" with the
+  // question; the words count in proportion to how much of the question the best match covers.
+  const confidence = lexical === null ? 1 : (lexical[0]?.coverage ?? 0);
   words.forEach((hit, rank) => {
     const e = entry(hit.id);
     e.textScore = hit.score;
     if (lexical !== null) e.coverage = (hit as LexicalHit).coverage;
     e.lexicalRank = rank + 1;
-    e.score += LEXICAL_WEIGHT * lexNorm(hit.score);
+    e.score += LEXICAL_WEIGHT * confidence * lexNorm(hit.score);
   });
   const vecNorm = spread(vectors.length > 1 ? vectors : [...vectors, { score: embedder.minSimilarity }]);
   vectors.forEach((hit, rank) => {
