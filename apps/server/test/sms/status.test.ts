@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { smsInbound, smsOutbound, smsStatusEvents } from '../../src/db/schema/index.ts';
+import { events, smsInbound, smsOutbound, smsStatusEvents } from '../../src/db/schema/index.ts';
 import type { TestApp } from '../support/harness.ts';
 import { newAuthToken, type SmsProvider } from '../support/sms-provider.ts';
 import { waitFor } from '../support/wait.ts';
@@ -56,6 +56,33 @@ describe('delivery status', () => {
       seen.push((await outboundOf(sid))?.deliveryStatus);
     }
     expect(seen).toEqual(['sent', 'sent', 'delivered', 'delivered', 'delivered']);
+  });
+
+  it('each move of the status is a message.updated event with the status and the message; no move, no event', async () => {
+    const line = await smsLine(t, provider, w.owner, w.ws);
+    const sid = await replied(line);
+    const messageId = (await outboundOf(sid))!.messageId;
+    for (const s of ['sent', 'sent', 'queued', 'undelivered', 'delivered']) {
+      await statusCallback(t, line, sid, s, s === 'undelivered' ? '30003' : undefined);
+    }
+    const updates = (
+      await t.ctx.db
+        .select()
+        .from(events)
+        .where(and(eq(events.workspaceId, w.ws), eq(events.type, 'message.updated')))
+        .orderBy(events.createdAt)
+    ).filter((e) => (e.data as { id?: string }).id === messageId);
+    expect(updates.map((e) => (e.data as { deliveryStatus: string }).deliveryStatus)).toEqual([
+      'sent',
+      'undelivered',
+    ]);
+    expect(updates[1]?.data).toMatchObject({
+      id: messageId,
+      role: 'assistant',
+      channel: 'sms',
+      deliveryStatus: 'undelivered',
+      errorCode: '30003',
+    });
   });
 
   it('a failure is never overwritten by a later success; the error code is kept', async () => {

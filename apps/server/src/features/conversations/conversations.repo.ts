@@ -250,3 +250,14 @@ export async function agentMessagesBy(db: Executor, userId: string) {
     .where(and(eq(messages.authorId, userId), eq(messages.role, 'agent')))
     .orderBy(asc(messages.createdAt), asc(messages.id));
 }
+
+/** A message with the conversation it belongs to (its workspace, assistant and channel). */
+export async function messageWithConversation(db: Executor, messageId: string) {
+  const [row] = await db
+    .select({ message: messages, conversation: conversations })
+    .from(messages)
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(eq(messages.id, messageId))
+    .limit(1);
+  return row;
+}

@@ -11,7 +11,7 @@ import type {
 import { conflict } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { eventRow } from '../events/events.service.ts';
+import { eventRow, recordEvent } from '../events/events.service.ts';
 import { announceChange, announceToInbox, applyChange } from './conversation-states.ts';
 import * as repo from './conversations.repo.ts';
 
@@ -111,6 +111,31 @@ const messageEvent = (
     },
     row.createdAt,
   );
+
+/**
+ * `message.updated` (docs/webhooks.md "Event names": a message's details changed, here an SMS
+ * reply's delivery status): the message's public shape plus what changed, recorded in the
+ * caller's transaction so the change and its event commit together.
+ */
+export async function recordMessageUpdated(
+  db: Executor,
+  messageId: string,
+  changes: Record<string, unknown>,
+) {
+  const found = await repo.messageWithConversation(db, messageId);
+  if (!found) return;
+  const { message, conversation } = found;
+  await recordEvent(db, {
+    workspaceId: conversation.workspaceId,
+    type: 'message.updated',
+    data: {
+      ...toMessage(message),
+      assistantId: conversation.assistantId,
+      channel: conversation.channel,
+      ...changes,
+    },
+  });
+}
 
 /** Rows made in process, and the one statement that stores them (with their events). */
 export type Pending<C = repo.ConversationRow> = {

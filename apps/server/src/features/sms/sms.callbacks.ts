@@ -9,7 +9,7 @@ import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { planStanding } from '../workspaces/plan.ts';
 import { type FormParams, field, parseForm, validSignature } from './provider.ts';
-import { deliveryStatusOf } from './sms.pipeline.ts';
+import { applyDeliveryStatus, deliveryStatusOf } from './sms.pipeline.ts';
 import * as repo from './sms.repo.ts';
 import { tokenOf } from './sms.service.ts';
 
@@ -185,7 +185,7 @@ export function registerSmsCallbacks(app: FeatureApp, ctx: AppContext) {
           errorCode,
           receivedAt: at,
         });
-        await repo.advanceStatus(ctx.db, assistantId, sid, status, errorCode, at);
+        await applyDeliveryStatus(ctx, assistantId, sid, status, errorCode);
       }
       return reply.type('text/xml').send(EMPTY_TWIML);
     },

@@ -24,6 +24,7 @@ import {
   historyWithin,
   type MessageRow,
   prepareStart,
+  recordMessageUpdated,
 } from '../conversations/conversations.service.ts';
 import { planStanding } from '../workspaces/plan.ts';
 import { cutToLength } from './cut.ts';
@@ -406,7 +407,7 @@ export async function sendOutbound(ctx: AppContext, out: repo.SmsOutboundRow): P
     // Callbacks that came before the provider's answer are applied now.
     for (const e of await repo.statusEventsOf(ctx.db, out.assistantId, result.sid)) {
       const status = deliveryStatusOf(e.status);
-      if (status) await repo.advanceStatus(ctx.db, out.assistantId, result.sid, status, e.errorCode, now());
+      if (status) await applyDeliveryStatus(ctx, out.assistantId, result.sid, status, e.errorCode);
     }
     return;
   }
@@ -472,4 +473,26 @@ export async function endIdleSessions(ctx: AppContext, batch: number): Promise<n
     );
   }
   return idle.length;
+}
+
+/**
+ * Moves a reply's delivery status forward and, when it moved, records `message.updated` with the
+ * new status and error code, in one transaction (docs/sms.md).
+ */
+export async function applyDeliveryStatus(
+  ctx: AppContext,
+  assistantId: string,
+  providerSid: string,
+  status: SmsDeliveryStatus,
+  errorCode: string | null,
+) {
+  await ctx.db.transaction(async (tx) => {
+    const moved = await repo.advanceStatus(tx, assistantId, providerSid, status, errorCode, now());
+    if (moved) {
+      await recordMessageUpdated(tx, moved.messageId, {
+        deliveryStatus: moved.deliveryStatus,
+        errorCode: moved.errorCode,
+      });
+    }
+  });
 }

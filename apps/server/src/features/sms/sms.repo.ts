@@ -283,17 +283,32 @@ export async function advanceStatus(
   status: SmsDeliveryStatus,
   errorCode: string | null,
   when: Date,
-) {
-  await db.execute(
-    sql`update sms_outbound set
-          delivery_status = case when ${rank(sql`delivery_status`)} < ${rank(status)} then ${status} else delivery_status end,
+): Promise<{ messageId: string; deliveryStatus: string; errorCode: string | null } | null> {
+  // The row is locked as it is read, so `before` is the status this update replaced.
+  const rows = await queryRows<{
+    message_id: string;
+    delivery_status: string;
+    error_code: string | null;
+    before: string;
+  }>(
+    db,
+    sql`with old as (
+          select message_id, delivery_status as before from sms_outbound
+          where assistant_id = ${assistantId} and provider_sid = ${providerSid}
+          for update)
+        update sms_outbound s set
+          delivery_status = case when ${rank(sql`s.delivery_status`)} < ${rank(status)} then ${status} else s.delivery_status end,
           error_code = case
-            when ${rank(sql`delivery_status`)} < ${rank(status)} then coalesce(${errorCode}, error_code)
-            when delivery_status = ${status} then coalesce(error_code, ${errorCode})
-            else error_code end,
+            when ${rank(sql`s.delivery_status`)} < ${rank(status)} then coalesce(${errorCode}, s.error_code)
+            when s.delivery_status = ${status} then coalesce(s.error_code, ${errorCode})
+            else s.error_code end,
           updated_at = ${at(when)}
-        where assistant_id = ${assistantId} and provider_sid = ${providerSid}`,
+        from old where s.message_id = old.message_id
+        returning s.message_id, s.delivery_status, s.error_code, old.before`,
   );
+  const row = rows[0];
+  if (!row || row.before === row.delivery_status) return null;
+  return { messageId: row.message_id, deliveryStatus: row.delivery_status, errorCode: row.error_code };
 }
 
 export async function insertStatusEvent(db: Executor, row: typeof smsStatusEvents.$inferInsert) {
