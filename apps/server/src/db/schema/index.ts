@@ -8,7 +8,7 @@ export * from './events.ts';
 export * from './knowledge.ts';
 export * from './notifications.ts';
 export * from './sms.ts';
+export * from './sso.ts';
 export * from './webhooks.ts';
 export * from './widget.ts';
 export * from './workspaces.ts';
-export * from './sso.ts';
