@@ -287,7 +287,8 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
     await shot(page, 'dashboard-sms');
     expect(await checkPage(page, 'sms')).toEqual([]);
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await fitsWidth(page)).toBe(true);
+    // The chart follows its container through a ResizeObserver: a frame or two after the resize.
+    await expect.poll(() => fitsWidth(page)).toBe(true);
     await page.setViewportSize({ width: 1280, height: 900 });
 
     // A number another assistant holds: the API's 409, said at the field and above the button.

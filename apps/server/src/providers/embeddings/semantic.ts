@@ -142,8 +142,9 @@ export function createSemanticEmbedder(dimensions = OFFLINE_DIMENSIONS): Embedde
   return {
     id: `offline-wv-v${VERSION}-${dimensions}`,
     dimensions,
-    // related texts share meaning even with no word in common; below this it is noise
-    minSimilarity: 0.1,
+    // related texts share meaning even with no word in common; below this it is noise (a word the
+    // vectors do not know matches on its spelling alone, at 0.1 to 0.14 against unrelated text)
+    minSimilarity: 0.15,
     embed: async (texts) => texts.map((t) => embedSemantic(t, dimensions)),
   };
 }

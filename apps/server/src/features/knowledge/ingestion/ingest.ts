@@ -1,9 +1,9 @@
 import type { AppContext } from '../../../context.ts';
 import { isForeignKeyViolation } from '../../../db/client.ts';
+import { isStorageFull, STORAGE_FULL } from '../../../db/storage-full.ts';
 import { addDays, now } from '../../../lib/clock.ts';
 import { newId } from '../../../lib/ids.ts';
 import { outboundReason } from '../../../lib/outbound/reasons.ts';
-import { isStorageFull, STORAGE_FULL } from '../../../lib/storage-full.ts';
 import { emailLater, notifyWorkspaceAdmins } from '../../notifications/notifications.service.ts';
 import { ingestionFailedNotice } from '../../notifications/templates/ingestion-failed.ts';
 import { fetchForKnowledge } from '../outbound.ts';

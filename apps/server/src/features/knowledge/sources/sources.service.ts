@@ -1,9 +1,9 @@
 import type { AppContext } from '../../../context.ts';
+import { isStorageFull, STORAGE_FULL } from '../../../db/storage-full.ts';
 import { AppError, badRequest, notFound } from '../../../http/errors.ts';
 import { now } from '../../../lib/clock.ts';
 import { encrypt } from '../../../lib/crypto.ts';
 import { newId } from '../../../lib/ids.ts';
-import { isStorageFull, STORAGE_FULL } from '../../../lib/storage-full.ts';
 import { detectKind, UnsupportedFileError } from '../ingestion/parsers.ts';
 import { checkSourceUrl } from '../outbound.ts';
 import { staleChunks } from '../retrieval/reembed.ts';

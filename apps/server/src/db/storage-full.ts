@@ -1,4 +1,4 @@
-import { pgErrorCode } from '../db/client.ts';
+import { pgErrorCode } from './client.ts';
 
 /**
  * A write that failed because the disk is full: PostgreSQL's (and PGlite's, whose files live under
