@@ -51,6 +51,10 @@ beforeAll(async () => {
     SSO_DNS_SERVERS: dns.server,
   });
   await t.app.listen({ port, host: '127.0.0.1' });
+  // The test's own requests come from the app's public address, as the dashboard's do (the
+  // harness's default origin is not this app's).
+  const inject = t.request;
+  t.request = (opts) => inject({ ...opts, headers: { origin: base, ...(opts.headers ?? {}) } });
   browser = await launchBrowser();
   owner = await signupUser(t, { name: 'Olivia Owner' });
   ws = await insertWorkspace(t, owner, { name: 'Acme Enterprise' });
@@ -122,7 +126,7 @@ describe.skipIf(!hasChromium)('single sign-on', { timeout: 180_000 }, () => {
       .getByRole('form', { name: 'Single sign-on' })
       .getByRole('button', { name: 'Continue with SSO' })
       .click();
-    await page.getByText('Acme Enterprise').first().waitFor();
+    await page.getByText('Acme Enterprise').filter({ visible: true }).first().waitFor();
     const session = await page.evaluate(() => fetch('/api/auth/session').then((r) => r.json()));
     expect(session.data.user.email).toBe(`nina@${domain}`);
     const members = await t.request({
