@@ -14,8 +14,11 @@ import { newId } from '../../lib/ids.ts';
 import { eventRow, recordEvent } from '../events/events.service.ts';
 import { announceChange, announceToInbox, applyChange } from './conversation-states.ts';
 import * as repo from './conversations.repo.ts';
+import { toConversation, toConversationDetail, toMessage } from './conversations.shapes.ts';
 
 export type { ConversationRow, MessageRow } from './conversations.repo.ts';
+// The public shapes live in conversations.shapes.ts; callers import them from here.
+export { toConversation, toConversationDetail, toMessage };
 
 export type NewConversation = {
   workspaceId: string;
@@ -40,46 +43,6 @@ export type NewMessage = {
    */
   gapQuestion?: string | null;
 };
-
-/**
- * The public shape of a conversation: API responses and `conversation.created`
- * (docs/chat.md "Conversations and messages").
- */
-export const toConversation = (c: repo.ConversationRow) => ({
-  id: c.id,
-  workspaceId: c.workspaceId,
-  assistantId: c.assistantId,
-  channel: c.channel,
-  status: c.status,
-  title: c.title,
-  contactId: c.contactId,
-  assigneeId: c.assigneeId,
-  messageCount: c.messageCount,
-  lastMessageAt: c.lastMessageAt?.toISOString() ?? null,
-  createdAt: c.createdAt.toISOString(),
-  updatedAt: c.updatedAt.toISOString(),
-});
-
-/** The inbox's view of a conversation: the public shape plus when a person was first asked for and when it closed. */
-export const toConversationDetail = (c: repo.ConversationRow) => ({
-  ...toConversation(c),
-  handedOffAt: c.handedOffAt?.toISOString() ?? null,
-  endedAt: c.endedAt?.toISOString() ?? null,
-});
-
-/** The public shape of a message: API responses and `message.created`. */
-export const toMessage = (m: repo.MessageRow) => ({
-  id: m.id,
-  conversationId: m.conversationId,
-  role: m.role,
-  content: m.content,
-  authorId: m.authorId,
-  status: m.status,
-  citations: m.citations,
-  toolCalls: m.toolCalls,
-  usage: m.usage,
-  createdAt: m.createdAt.toISOString(),
-});
 
 const messageRow = (
   conversation: Pick<repo.ConversationRow, 'id' | 'workspaceId'>,

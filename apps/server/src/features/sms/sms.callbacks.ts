@@ -9,7 +9,7 @@ import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { planStanding } from '../workspaces/plan.ts';
 import { type FormParams, field, parseForm, validSignature } from './provider.ts';
-import { applyDeliveryStatus, deliveryStatusOf } from './sms.pipeline.ts';
+import { applyDeliveryStatus, deliveryStatusOf } from './sms.outbound.ts';
 import * as repo from './sms.repo.ts';
 import { tokenOf } from './sms.service.ts';
 

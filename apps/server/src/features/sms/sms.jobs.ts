@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { Job } from '../../jobs/catalog.ts';
-import { answerInboundBatch, endIdleSessions, sendDueBatch } from './sms.pipeline.ts';
+import { sendDueBatch } from './sms.outbound.ts';
+import { answerInboundBatch, endIdleSessions } from './sms.pipeline.ts';
 
 const INBOUND_BATCH = 20;
 const SEND_BATCH = 50;

@@ -1,11 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/client.ts';
-import { messages, type SmsDeliveryStatus } from '../../db/schema/index.ts';
+import { messages } from '../../db/schema/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import type { AssistantRow } from '../assistants/assistants.repo.ts';
 import { readContext } from '../chat/context.ts';
 import { runReply } from '../chat/engine.ts';
 import { beginTurn, type Turn } from '../chat/turn.ts';
@@ -24,12 +23,11 @@ import {
   historyWithin,
   type MessageRow,
   prepareStart,
-  recordMessageUpdated,
 } from '../conversations/conversations.service.ts';
 import { planStanding } from '../workspaces/plan.ts';
-import { cutToLength } from './cut.ts';
+import { queueReply } from './sms.outbound.ts';
 import * as repo from './sms.repo.ts';
-import { provider, statusCallbackUrl, tokenOf } from './sms.service.ts';
+import { statusCallbackUrl } from './sms.service.ts';
 
 /**
  * The SMS conversation loop (docs/sms.md "Inbound messages", "Replies and delivery status"):
@@ -39,16 +37,13 @@ import { provider, statusCallbackUrl, tokenOf } from './sms.service.ts';
 
 /** Longer than a model's answer may take: one sender's message is never answered twice at once. */
 const leaseMs = (ctx: AppContext) => ctx.config.ai.timeoutMs + 60_000;
-const SEND_LEASE_MS = 60_000;
-/** Seconds before each retry of a send the provider could not take (then `failed`). */
-const SEND_RETRY_S = [5, 30, 120, 600];
 
 type Found = NonNullable<Awaited<ReturnType<typeof repo.findForCallback>>>;
 
-/** Claims and answers up to `batch` inbound messages; returns how many it claimed. */
 /** Replies generated at once by one process. */
 const ANSWERING_AT_ONCE = 2;
 
+/** Claims and answers up to `batch` inbound messages; returns how many it claimed. */
 export async function answerInboundBatch(ctx: AppContext, batch: number): Promise<number> {
   const at = now();
   const claimed = await repo.claimInbound(ctx.db, batch, at, new Date(at.getTime() + leaseMs(ctx)));
@@ -317,159 +312,6 @@ async function resumeTurn(
   };
 }
 
-/**
- * Queues a message of an SMS conversation for sending, cut to the configuration's length, and
- * sends it at once; the `sms-send` job retries what could not go out.
- */
-export async function queueReply(
-  ctx: AppContext,
-  input: {
-    assistant: Pick<AssistantRow, 'id' | 'workspaceId'>;
-    conversationId: string;
-    messageId: string;
-    to: string;
-    text: string;
-    maxLength: number;
-    statusCallback: string;
-  },
-  sendNow = true,
-) {
-  const at = now();
-  const queued = await repo.insertOutbound(ctx.db, {
-    messageId: input.messageId,
-    workspaceId: input.assistant.workspaceId,
-    assistantId: input.assistant.id,
-    toNumber: input.to,
-    body: cutToLength(input.text, input.maxLength),
-    statusCallback: input.statusCallback,
-    // Leased to this send; if the process dies before it, the job sends it when the lease ends.
-    nextAttemptAt: sendNow ? new Date(at.getTime() + SEND_LEASE_MS) : at,
-    attempts: sendNow ? 1 : 0,
-    createdAt: at,
-    updatedAt: at,
-  });
-  await repo.countSessionReply(ctx.db, input.conversationId, at);
-  if (queued && sendNow) await sendOutbound(ctx, queued);
-  else if (queued) ctx.jobs.wake('sms-send');
-}
-
-/**
- * A person's reply from the inbox (or the v1 API) in an SMS conversation: queued for the
- * `sms-send` job, to the customer's number (docs/sms.md "Replies from the inbox"). The message is
- * stored already; a failure here is logged, never thrown.
- */
-export async function deliverAgentReply(ctx: AppContext, conversation: ConversationRow, message: MessageRow) {
-  try {
-    const [last, found] = await Promise.all([
-      repo.lastInboundOf(ctx.db, conversation.id),
-      repo.findForCallback(ctx.db, conversation.assistantId),
-    ]);
-    if (!last || !found) {
-      ctx.log.warn({ conversationId: conversation.id }, 'sms reply not sent: no number or configuration');
-      return;
-    }
-    await queueReply(
-      ctx,
-      {
-        assistant: found.assistant,
-        conversationId: conversation.id,
-        messageId: message.id,
-        to: last.fromNumber,
-        text: message.content,
-        maxLength: found.config.maxMessageLength,
-        statusCallback: statusCallbackUrl(last.publicBase, conversation.assistantId),
-      },
-      false,
-    );
-  } catch (err) {
-    ctx.log.error({ err, messageId: message.id }, 'sms reply not queued');
-  }
-}
-
-/** Sends one queued message through the provider, recording its id or why it failed. */
-export async function sendOutbound(ctx: AppContext, out: repo.SmsOutboundRow): Promise<void> {
-  const found = await repo.findForCallback(ctx.db, out.assistantId);
-  const at = now();
-  if (!found) {
-    await repo.updateOutbound(ctx.db, out.messageId, {
-      state: 'failed',
-      lastError: 'The SMS configuration was removed',
-      updatedAt: at,
-    });
-    return;
-  }
-  const { config } = found;
-  const result = await provider(ctx).sendMessage(
-    { accountSid: config.accountSid, authToken: tokenOf(ctx, config) },
-    { from: config.phoneNumber, to: out.toNumber, body: out.body, statusCallback: out.statusCallback },
-  );
-  if (result.ok) {
-    await repo.updateOutbound(ctx.db, out.messageId, {
-      state: 'sent',
-      providerSid: result.sid,
-      deliveryStatus: deliveryStatusOf(result.status) ?? 'queued',
-      errorCode: result.errorCode,
-      lastError: null,
-      updatedAt: now(),
-    });
-    // Callbacks that came before the provider's answer are applied now.
-    for (const e of await repo.statusEventsOf(ctx.db, out.assistantId, result.sid)) {
-      const status = deliveryStatusOf(e.status);
-      if (status) await applyDeliveryStatus(ctx, out.assistantId, result.sid, status, e.errorCode);
-    }
-    return;
-  }
-  const retryIn = SEND_RETRY_S[out.attempts - 1];
-  const final = !result.retry || retryIn === undefined;
-  ctx.log.warn(
-    { messageId: out.messageId, status: result.status, errorCode: result.errorCode, final },
-    'sms send failed',
-  );
-  await repo.updateOutbound(ctx.db, out.messageId, {
-    state: final ? 'failed' : 'pending',
-    lastError: result.error,
-    errorCode: result.errorCode,
-    ...(final
-      ? { deliveryStatus: 'failed' as const }
-      : { nextAttemptAt: new Date(at.getTime() + retryIn * 1000) }),
-    updatedAt: at,
-  });
-}
-
-/** Claims due sends and sends them; returns how many it claimed. */
-export async function sendDueBatch(ctx: AppContext, batch: number): Promise<number> {
-  const at = now();
-  const claimed = await repo.claimOutbound(ctx.db, batch, at, new Date(at.getTime() + SEND_LEASE_MS));
-  await Promise.all(
-    claimed.map(async ({ message_id }) => {
-      const row = await repo.findOutbound(ctx.db, message_id);
-      if (row?.state === 'pending') {
-        await sendOutbound(ctx, row).catch((err: unknown) =>
-          ctx.log.error({ err, messageId: message_id }, 'sms send crashed; will retry'),
-        );
-      }
-    }),
-  );
-  return claimed.length;
-}
-
-const KNOWN: Record<string, SmsDeliveryStatus> = {
-  accepted: 'queued',
-  scheduled: 'queued',
-  queued: 'queued',
-  sending: 'queued',
-  sent: 'sent',
-  delivered: 'delivered',
-  read: 'delivered',
-  undelivered: 'undelivered',
-  failed: 'failed',
-  canceled: 'failed',
-};
-
-/** The provider's status in our five (docs/sms.md "Replies and delivery status"); undefined: not a delivery status. */
-export const deliveryStatusOf = (status: string | undefined) =>
-  status === undefined ? undefined : KNOWN[status.toLowerCase()];
-
 /** Ends up to `batch` sessions idle past their timeout; returns how many. */
 export async function endIdleSessions(ctx: AppContext, batch: number): Promise<number> {
   const idle = await repo.lockIdleSessions(ctx.db, now(), batch);
@@ -481,26 +323,4 @@ export async function endIdleSessions(ctx: AppContext, batch: number): Promise<n
     );
   }
   return idle.length;
-}
-
-/**
- * Moves a reply's delivery status forward and, when it moved, records `message.updated` with the
- * new status and error code, in one transaction (docs/sms.md).
- */
-export async function applyDeliveryStatus(
-  ctx: AppContext,
-  assistantId: string,
-  providerSid: string,
-  status: SmsDeliveryStatus,
-  errorCode: string | null,
-) {
-  await ctx.db.transaction(async (tx) => {
-    const moved = await repo.advanceStatus(tx, assistantId, providerSid, status, errorCode, now());
-    if (moved) {
-      await recordMessageUpdated(tx, moved.messageId, {
-        deliveryStatus: moved.deliveryStatus,
-        errorCode: moved.errorCode,
-      });
-    }
-  });
 }

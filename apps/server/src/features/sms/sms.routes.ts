@@ -6,7 +6,7 @@ import { offsetPage, offsetQuery } from '../../http/pagination.ts';
 import { resourceOf } from '../../http/tenant.ts';
 import { deliverAgentRepliesOn } from '../conversations/conversations.service.ts';
 import { registerSmsCallbacks } from './sms.callbacks.ts';
-import { deliverAgentReply } from './sms.pipeline.ts';
+import { deliverAgentReply } from './sms.outbound.ts';
 import {
   analytics,
   formAConfig,

@@ -1,0 +1,41 @@
+import type { ConversationRow, MessageRow } from './conversations.repo.ts';
+
+/**
+ * The public shape of a conversation: API responses and `conversation.created`
+ * (docs/chat.md "Conversations and messages").
+ */
+export const toConversation = (c: ConversationRow) => ({
+  id: c.id,
+  workspaceId: c.workspaceId,
+  assistantId: c.assistantId,
+  channel: c.channel,
+  status: c.status,
+  title: c.title,
+  contactId: c.contactId,
+  assigneeId: c.assigneeId,
+  messageCount: c.messageCount,
+  lastMessageAt: c.lastMessageAt?.toISOString() ?? null,
+  createdAt: c.createdAt.toISOString(),
+  updatedAt: c.updatedAt.toISOString(),
+});
+
+/** The inbox's view of a conversation: the public shape plus when a person was first asked for and when it closed. */
+export const toConversationDetail = (c: ConversationRow) => ({
+  ...toConversation(c),
+  handedOffAt: c.handedOffAt?.toISOString() ?? null,
+  endedAt: c.endedAt?.toISOString() ?? null,
+});
+
+/** The public shape of a message: API responses and `message.created`. */
+export const toMessage = (m: MessageRow) => ({
+  id: m.id,
+  conversationId: m.conversationId,
+  role: m.role,
+  content: m.content,
+  authorId: m.authorId,
+  status: m.status,
+  citations: m.citations,
+  toolCalls: m.toolCalls,
+  usage: m.usage,
+  createdAt: m.createdAt.toISOString(),
+});
