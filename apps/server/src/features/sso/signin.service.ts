@@ -7,7 +7,7 @@ import { IdentityError } from '../../providers/identity/errors.ts';
 import * as oidc from '../../providers/identity/oidc.ts';
 import * as saml from '../../providers/identity/saml.ts';
 import { createSession, externalUser, type NewSession } from '../auth/auth.service.ts';
-import { recordEvent } from '../events/events.service.ts';
+import { joinWorkspace } from '../workspaces/members.service.ts';
 import { effectivePlan } from '../workspaces/plan.ts';
 import { oidcRedirectUri, spUrls } from './connections.service.ts';
 import { clientSecretOf } from './secrets.ts';
@@ -202,15 +202,9 @@ async function finish(
     if (await repo.wasRemoved(ctx.db, workspaceId, user.id))
       throw new IdentityError('Removed from the workspace');
     const role = connection.defaultRole;
-    await ctx.db.transaction(async (tx) => {
-      if (await repo.insertMember(tx, { workspaceId, userId: user.id, role, joinedAt: now() })) {
-        await recordEvent(tx, {
-          workspaceId,
-          type: 'member.joined',
-          data: { userId: user.id, workspaceId, role },
-        });
-      }
-    });
+    await ctx.db.transaction((tx) =>
+      joinWorkspace(tx, { workspaceId, userId: user.id, role, joinedAt: now() }),
+    );
   }
   return { kind: 'session', session: await createSession(ctx, user.id) };
 }

@@ -190,18 +190,6 @@ export async function wasRemoved(db: Executor, workspaceId: string, userId: stri
   return row !== undefined;
 }
 
-export async function insertMember(
-  tx: Executor,
-  row: { workspaceId: string; userId: string; role: 'admin' | 'member' | 'guest'; joinedAt: Date },
-): Promise<boolean> {
-  const rows = await tx
-    .insert(memberships)
-    .values(row)
-    .onConflictDoNothing()
-    .returning({ u: memberships.userId });
-  return rows.length > 0;
-}
-
 export async function workspaceStanding(db: Executor, id: string) {
   const [row] = await db
     .select({

@@ -5,11 +5,11 @@ import { addDays, now } from '../../lib/clock.ts';
 import { randomToken, sha256Hex } from '../../lib/crypto.ts';
 import { newId } from '../../lib/ids.ts';
 import type { MailMessage } from '../../providers/mail/mailer.ts';
-import { recordEvent } from '../events/events.service.ts';
 import { notifyEmailOwner } from '../notifications/notifications.service.ts';
 import { invitationNotice } from '../notifications/templates/invitation.ts';
 import * as repo from './invitations.repo.ts';
-import { findUserEmailAndName, insertMemberIfAbsent, isMemberByEmail } from './members.repo.ts';
+import { findUserEmailAndName, isMemberByEmail } from './members.repo.ts';
+import { joinWorkspace } from './members.service.ts';
 
 export const INVITATION_DAYS = 7;
 
@@ -137,10 +137,9 @@ export async function acceptInvitation(ctx: AppContext, userId: string, token: s
   const workspaceId = invitation.workspaceId;
   await ctx.db.transaction(async (tx) => {
     if (!(await repo.claim(tx, workspaceId, invitation.id, at))) throw notFound('Invitation');
-    if (!(await insertMemberIfAbsent(tx, { workspaceId, userId, role, joinedAt: at }))) {
+    if (!(await joinWorkspace(tx, { workspaceId, userId, role, joinedAt: at }))) {
       throw conflict('You are already a member of this workspace');
     }
-    await recordEvent(tx, { workspaceId, type: 'member.joined', data: { userId, workspaceId, role } });
   });
   return { workspaceId, role };
 }

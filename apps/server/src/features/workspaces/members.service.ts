@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
 import type { Role } from '../../db/schema/index.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { recordEvent } from '../events/events.service.ts';
@@ -6,6 +7,20 @@ import * as repo from './members.repo.ts';
 import { lockWorkspace, setRole } from './workspaces.repo.ts';
 
 type Caller = { userId: string; role: Role };
+
+/**
+ * Adds someone to a workspace with `member.joined`, in the caller's transaction (an accepted
+ * invitation, a first sign-in through SSO); false when they already are a member.
+ */
+export async function joinWorkspace(
+  tx: Executor,
+  member: { workspaceId: string; userId: string; role: 'admin' | 'member' | 'guest'; joinedAt: Date },
+): Promise<boolean> {
+  if (!(await repo.insertMemberIfAbsent(tx, member))) return false;
+  const { workspaceId, userId, role } = member;
+  await recordEvent(tx, { workspaceId, type: 'member.joined', data: { userId, workspaceId, role } });
+  return true;
+}
 
 const toMember = (m: repo.MemberRow) => ({
   userId: m.userId,
