@@ -17,14 +17,21 @@ import type { FileKind, Parsed } from './parsers.ts';
  *   watched too and the worker is stopped once it has grown by more than `memoryMb`;
  * - after `timeoutMs` the worker is terminated;
  * - a zip archive's directory is checked first (archive.ts).
- * A fresh worker per file, no pool: ingestion parses one file at a time per process, a dead worker
- * leaves nothing behind, and the start (tens of milliseconds compiled) is small beside a parse.
+ * One worker at a time, kept between files: starting one (loading and compiling pdf.js and the
+ * other parsers) costs about 0.35 s of CPU compiled, several times a typical parse. A worker that
+ * was stopped for time or memory, failed unexpectedly or kept more than half its heap is
+ * terminated and the next file gets a fresh one; an idle worker stops after `IDLE_MS`
+ * (docs/decisions/0014-hostile-files.md).
  */
 export type ParseLimits = ArchiveLimits & { memoryMb: number; timeoutMs: number };
 
 const MB = 1024 * 1024;
 /** How often the resident memory is read while a worker runs (a cheap call). */
 const WATCH_EVERY_MS = 20;
+/** How long a worker waits for the next file before it stops. */
+const IDLE_MS = 10_000;
+/** A worker is replaced after this many files, whatever it kept. */
+const FILES_PER_WORKER = 100;
 
 // The worker's entry beside this module: parse-worker.js once compiled, parse-worker.ts under tsx
 // (npm start, tests). A worker does not inherit tsx's hooks (nor take `--import tsx` on Node 20),
@@ -75,38 +82,33 @@ export function parseFileIsolated(
     },
   };
   return new Promise<Parsed>((resolve, reject) => {
-    const worker = new Worker(entry.url, {
-      eval: entry.eval,
-      workerData: input,
-      transferList: bytes ? [bytes.buffer as ArrayBuffer] : [],
-      resourceLimits: {
-        maxOldGenerationSizeMb: limits.memoryMb,
-        maxYoungGenerationSizeMb: Math.min(32, Math.max(4, Math.floor(limits.memoryMb / 8))),
-        stackSizeMb: 4,
-      },
-      // pdf.js warns on the console about fonts and the like: not the server's log
-      stdout: true,
-      stderr: true,
-    });
-    worker.stdout.resume();
-    worker.stderr.resume();
+    const warm = takeWorker(limits.memoryMb);
+    const { worker } = warm;
     let settled = false;
-    const finish = (err: Error | null, parsed?: Parsed) => {
+    const finish = (err: Error | null, parsed?: Parsed, healthy = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       clearInterval(watch);
-      void worker.terminate();
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      if (healthy) release(warm);
+      else void worker.terminate();
       if (err) reject(err);
       else resolve(parsed!);
     };
-    const timer = setTimeout(() => finish(tooSlow(limits)), limits.timeoutMs);
-    const startRss = process.memoryUsage.rss();
-    const watch = setInterval(() => {
-      if (process.memoryUsage.rss() - startRss > limits.memoryMb * MB) finish(tooBig(limits));
-    }, WATCH_EVERY_MS);
-    worker.once('message', (out: ParseOutput) => {
-      if (out.ok) return finish(null, out.title ? { text: out.text, title: out.title } : { text: out.text });
+    const onMessage = (out: ParseOutput) => {
+      // A worker that answered in time takes the next file, even when the answer is a refusal (an
+      // archive over a limit is refused on its directory or while counting, before it grows); one
+      // that failed unexpectedly or kept much of its heap is replaced, as is one stopped for time
+      // or memory (terminated in `finish`).
+      const healthy =
+        (out.ok || out.type !== 'unexpected') &&
+        out.heapUsedMb < limits.memoryMb / 2 &&
+        ++warm.files < FILES_PER_WORKER;
+      if (out.ok)
+        return finish(null, out.title ? { text: out.text, title: out.title } : { text: out.text }, healthy);
       finish(
         out.type === 'limit'
           ? new FileLimitError(out.message)
@@ -115,15 +117,73 @@ export function parseFileIsolated(
             : out.type === 'unsupported'
               ? new UnsupportedFileError(out.message)
               : new Error(`The parse worker failed: ${out.message}`),
+        undefined,
+        healthy,
       );
-    });
-    worker.once('error', (err: Error & { code?: string }) =>
-      finish(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooBig(limits) : err),
-    );
-    worker.once('exit', (code) =>
-      finish(new Error(`The parse worker stopped (exit code ${code}) without an answer`)),
-    );
+    };
+    const onError = (err: Error & { code?: string }) =>
+      finish(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooBig(limits) : err);
+    const onExit = (code: number) =>
+      finish(new Error(`The parse worker stopped (exit code ${code}) without an answer`));
+    const timer = setTimeout(() => finish(tooSlow(limits)), limits.timeoutMs);
+    const startRss = process.memoryUsage.rss();
+    const watch = setInterval(() => {
+      if (process.memoryUsage.rss() - startRss > limits.memoryMb * MB) finish(tooBig(limits));
+    }, WATCH_EVERY_MS);
+    worker.on('message', onMessage);
+    worker.once('error', onError);
+    worker.once('exit', onExit);
+    worker.postMessage(input, bytes ? [bytes.buffer as ArrayBuffer] : []);
   });
+}
+
+/** A worker between files: at most one per process, stopped once idle for `IDLE_MS`. */
+type WarmWorker = { worker: Worker; memoryMb: number; files: number; idle?: NodeJS.Timeout };
+let waiting: WarmWorker | undefined;
+let started = 0;
+
+/** How many parse workers this process has started (test/knowledge/parse-worker.test.ts). */
+export const parseWorkersStarted = () => started;
+
+function takeWorker(memoryMb: number): WarmWorker {
+  const warm = waiting;
+  waiting = undefined;
+  if (warm && warm.memoryMb === memoryMb) {
+    clearTimeout(warm.idle);
+    warm.worker.ref();
+    return warm;
+  }
+  if (warm) void warm.worker.terminate();
+  started++;
+  const worker = new Worker(entry.url, {
+    eval: entry.eval,
+    resourceLimits: {
+      maxOldGenerationSizeMb: memoryMb,
+      maxYoungGenerationSizeMb: Math.min(32, Math.max(4, Math.floor(memoryMb / 8))),
+      stackSizeMb: 4,
+    },
+    // pdf.js warns on the console about fonts and the like: not the server's log
+    stdout: true,
+    stderr: true,
+  });
+  worker.stdout.resume();
+  worker.stderr.resume();
+  return { worker, memoryMb, files: 0 };
+}
+
+function release(warm: WarmWorker) {
+  if (waiting) {
+    void warm.worker.terminate();
+    return;
+  }
+  waiting = warm;
+  // An idle worker neither keeps the process alive nor holds its memory for long.
+  warm.worker.unref();
+  warm.idle = setTimeout(() => {
+    if (waiting === warm) waiting = undefined;
+    void warm.worker.terminate();
+  }, IDLE_MS);
+  warm.idle.unref();
 }
 
 const tooSlow = (limits: ParseLimits) =>

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import {
+  parseFileIsolated,
+  parseWorkersStarted,
+} from '../../src/features/knowledge/ingestion/parse-isolated.ts';
+import { largePdf, pageTreeBomb, truncated, zipBomb } from '../support/hostile-files.ts';
+
+/**
+ * docs/decisions/0014-hostile-files.md: a parse worker that answered within its limits takes the
+ * next file (starting one costs more than a typical parse); one that hit a limit is replaced, so
+ * nothing of a hostile file reaches the next.
+ */
+const limits = {
+  maxUnpackedBytes: 200 * 1024 * 1024,
+  maxEntries: 10_000,
+  maxRatio: 100,
+  memoryMb: 256,
+  timeoutMs: 20_000,
+};
+
+describe('the parse worker between files', () => {
+  it('one worker reads good files one after another; a damaged file or a refused archive keeps it', async () => {
+    const before = parseWorkersStarted();
+    for (let i = 0; i < 3; i++) {
+      const parsed = await parseFileIsolated(largePdf(1, 3), 'pdf', limits);
+      expect(parsed.text).toContain('refunds are processed within five business days');
+    }
+    await expect(parseFileIsolated(truncated(largePdf(1, 3), 0.5), 'pdf', limits)).rejects.toThrow(
+      /The PDF is incomplete/,
+    );
+    await expect(parseFileIsolated(zipBomb(2048), 'docx', limits)).rejects.toThrow(
+      /unpacks to more than 200 MB/,
+    );
+    const parsed = await parseFileIsolated(Buffer.from('Plain words, parsed anew.'), 'text', limits);
+    expect(parsed.text).toContain('Plain words');
+    expect(parseWorkersStarted() - before).toBe(1);
+  });
+
+  it('a worker stopped at a limit is replaced by a fresh one for the next file', async () => {
+    const before = parseWorkersStarted();
+    await expect(
+      parseFileIsolated(pageTreeBomb(1000), 'pdf', { ...limits, timeoutMs: 1_500 }),
+    ).rejects.toThrow(/took longer than 1\.5 s/);
+    const parsed = await parseFileIsolated(largePdf(1, 2), 'pdf', limits);
+    expect(parsed.text).toContain('Shipping to forty countries');
+    // the worker left waiting by the first test, then the one that timed out, then a fresh one
+    expect(parseWorkersStarted() - before).toBe(1);
+  });
+
+  it('files parsed at once each get a worker, and every answer is its own', async () => {
+    const texts = await Promise.all(
+      ['first', 'second', 'third'].map((word) =>
+        parseFileIsolated(Buffer.from(`the ${word} file`), 'text', limits),
+      ),
+    );
+    expect(texts.map((p) => p.text.trim())).toEqual(['the first file', 'the second file', 'the third file']);
+  });
+});
