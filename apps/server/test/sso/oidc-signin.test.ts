@@ -286,6 +286,18 @@ describe('OIDC sign-in', () => {
     );
     expect(sessionOf(done)).toBeUndefined();
     expect((await membersOf()).some((m) => m.email === email)).toBe(false);
+    // Refused at the provider: the popup still ends on the test's result page, which says so.
+    w.idp.loginAs = undefined;
+    const again = await w.t.request({
+      method: 'POST',
+      url: `/api/workspaces/${ws}/sso/connections/${connectionId}/test`,
+      headers: owner.headers,
+    });
+    const refused = await callback(
+      await followToCallback(again.json().data.url, CALLBACK),
+      again.cookies.find((c) => c.name === 'parley.sso-flow')!.value,
+    );
+    expect(refused.headers.location).toBe('http://parley.test/sso/test-result?result=failed');
   });
 
   it('hostile input on the public routes: 400, 413 or 404, never 5xx', async () => {

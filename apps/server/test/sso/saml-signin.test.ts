@@ -188,6 +188,33 @@ describe('SAML sign-in', () => {
     }
   });
 
+  it('the test button: a signed answer ends on the test result and adds no member; a refused one says failed', async () => {
+    const test = async () => {
+      const res = await w.t.request({
+        method: 'POST',
+        url: `/api/workspaces/${ws}/sso/connections/${connection.id}/test`,
+        headers: owner.headers,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return idp.readRequest(res.json().data.url);
+    };
+    const email = `tina@${domain}`;
+    const ok = await post(idp.response({ request: await test(), email }));
+    expect(ok.headers.location).toBe(
+      `http://parley.test/sso/test-result?result=ok&email=${encodeURIComponent(email)}`,
+    );
+    expect(sessionOf(ok)).toBeUndefined();
+    const failed = await post(idp.response({ request: await test(), email, unsigned: true }));
+    expect(failed.headers.location).toBe('http://parley.test/sso/test-result?result=failed');
+    expect(sessionOf(failed)).toBeUndefined();
+    const members = await w.t.request({
+      method: 'GET',
+      url: `/api/workspaces/${ws}/members?limit=100`,
+      headers: owner.headers,
+    });
+    expect(members.json().data.some((m: { email: string }) => m.email === email)).toBe(false);
+  });
+
   it('hostile posts: no SAMLResponse, garbage, JSON, a huge form: 302 sso_failed or 4xx, never 5xx', async () => {
     for (const body of [
       '',

@@ -39,18 +39,20 @@ function setFlowCookie(ctx: AppContext, reply: FastifyReply, browser: string | u
 
 /**
  * The end of a sign-in: the session cookie and the app, or the sign-in page with `sso_failed`
- * and the reason in the log only (never 5xx: docs/sso.md).
+ * and the reason in the log only (never 5xx: docs/sso.md). A test sign-in ends on the test's
+ * result page either way (the settings page's popup reports it to the page that opened it).
  */
 async function conclude(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  run: () => Promise<signin.Completed>,
+  run: (mark: signin.FlowMark) => Promise<signin.Completed>,
 ) {
   const base = publicBaseUrl(ctx, request.headers.host);
   reply.clearCookie(FLOW_COOKIE, { path: '/api/auth/sso' });
+  const mark: signin.FlowMark = { test: false };
   try {
-    const done = await run();
+    const done = await run(mark);
     if (done.kind === 'test') {
       return reply.redirect(`${base}${TEST_RESULT}?result=ok&email=${encodeURIComponent(done.email)}`, 302);
     }
@@ -59,7 +61,7 @@ async function conclude(
   } catch (err) {
     if (err instanceof IdentityError) request.log.warn({ reason: err.message }, 'sso sign-in refused');
     else request.log.error({ err }, 'sso sign-in failed');
-    return reply.redirect(`${base}${FAILED}`, 302);
+    return reply.redirect(mark.test ? `${base}${TEST_RESULT}?result=failed` : `${base}${FAILED}`, 302);
   }
 }
 
@@ -106,7 +108,7 @@ export function registerSignIn(app: FeatureApp, ctx: AppContext) {
       schema: {
         tags: ['SSO'],
         description:
-          "Starts a test sign-in through this connection (the settings page opens the URL in a popup). It runs every check of a real sign-in, unverified domains refused too, but signs no one in: it ends at `/sso/test-result?result=ok&email=...`, or at the sign-in page's `sso_failed`.",
+          "Starts a test sign-in through this connection (the settings page opens the URL in a popup). It runs every check of a real sign-in, unverified domains refused too, but signs no one in: it ends at `/sso/test-result?result=ok&email=...`, or `/sso/test-result?result=failed` once the answer is known to be the test's (else the sign-in page's `sso_failed`).",
         params: oneParams,
         response: { 200: urlOut },
       },
@@ -135,7 +137,9 @@ export function registerSignIn(app: FeatureApp, ctx: AppContext) {
     async (request, reply) => {
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
       const url = new URL(`${base(request)}/api/auth/sso/oidc/callback${query}`);
-      return conclude(ctx, request, reply, () => signin.completeOidc(ctx, url, request.cookies[FLOW_COOKIE]));
+      return conclude(ctx, request, reply, (mark) =>
+        signin.completeOidc(ctx, url, request.cookies[FLOW_COOKIE], mark),
+      );
     },
   );
 
@@ -153,9 +157,9 @@ export function registerSignIn(app: FeatureApp, ctx: AppContext) {
     async (request, reply) => {
       const body = (request.body ?? {}) as Record<string, unknown>;
       const response = typeof body.SAMLResponse === 'string' ? body.SAMLResponse : '';
-      return conclude(ctx, request, reply, async () => {
+      return conclude(ctx, request, reply, async (mark) => {
         if (!response) throw new IdentityError('No SAMLResponse');
-        return signin.completeSaml(ctx, request.params.connectionId, response, base(request));
+        return signin.completeSaml(ctx, request.params.connectionId, response, base(request), mark);
       });
     },
   );

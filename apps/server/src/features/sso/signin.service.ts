@@ -120,14 +120,22 @@ export async function start(ctx: AppContext, email: string, base: string): Promi
 
 export type Completed = { kind: 'session'; session: NewSession } | { kind: 'test'; email: string };
 
+/**
+ * What a completion learnt of its flow before it may fail: `test` once the answer is known to
+ * end a test sign-in, so that a refused test ends on the test's result page too.
+ */
+export type FlowMark = { test: boolean };
+
 export async function completeOidc(
   ctx: AppContext,
   callbackUrl: URL,
   browser: string | undefined,
+  mark: FlowMark = { test: false },
 ): Promise<Completed> {
   const state = callbackUrl.searchParams.get('state') ?? '';
   const flow = state ? await repo.takeFlow(ctx.db, state, now()) : undefined;
   if (!flow?.codeVerifier || !flow.nonce) throw new IdentityError('Unknown or expired state');
+  mark.test = flow.returnTo === TEST_MARK;
   // Bound to the browser that started it (docs/sso.md): another browser's callback signs no one in.
   if (!browser || flow.browserHash !== sha256Hex(browser))
     throw new IdentityError('Started in another browser');
@@ -140,7 +148,7 @@ export async function completeOidc(
   });
   if (!identity.email || !identity.emailVerified)
     throw new IdentityError('No verified email in the ID token');
-  return finish(ctx, connection, identity.email, identity.name, flow.returnTo === TEST_MARK);
+  return finish(ctx, connection, identity.email, identity.name, mark.test);
 }
 
 export async function completeSaml(
@@ -148,16 +156,17 @@ export async function completeSaml(
   connectionId: string,
   samlResponse: string,
   base: string,
+  mark: FlowMark = { test: false },
 ): Promise<Completed> {
   const connection = await repo.findConnectionById(ctx.db, connectionId);
   if (connection?.type !== 'saml') throw new IdentityError('Unknown connection');
-  let test = false;
   const requests = samlRequests(ctx, connection.id, null);
+  // node-saml looks up InResponseTo before it checks the signature.
   const checked: CacheProvider = {
     ...requests,
     getAsync: async (id) => {
       const flow = await repo.findLiveFlow(ctx.db, `saml_${id}`, now());
-      test = flow?.returnTo === TEST_MARK;
+      mark.test = flow?.connectionId === connection.id && flow.returnTo === TEST_MARK;
       return requests.getAsync(id);
     },
   };
@@ -174,7 +183,7 @@ export async function completeSaml(
   );
   if (!fresh) throw new IdentityError('Assertion seen before');
   if (!identity.email) throw new IdentityError('No email in the assertion');
-  return finish(ctx, connection, identity.email, identity.name, test);
+  return finish(ctx, connection, identity.email, identity.name, mark.test);
 }
 
 /**
