@@ -5,6 +5,7 @@ import { type Data, del, get, patch, post } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
 import { Empty, ErrorText, Loading } from '../../shell/ui.tsx';
 import type { SsoConnection, SsoTestMessage } from './types.ts';
+import './sso.css';
 
 /**
  * Single sign-on settings (docs/sso.md), the workspace owner's, on Enterprise: connections
@@ -40,7 +41,7 @@ const path = (ws: string) => `/api/workspaces/${ws}/sso/connections`;
 function Connections({ ws }: { ws: string }) {
   const list = useQuery({ queryKey: ['sso', ws], queryFn: () => get<{ data: SsoConnection[] }>(path(ws)) });
   return (
-    <section>
+    <section className="sso">
       <h1>Single sign-on</h1>
       <p className="muted">
         People whose email is in a verified domain sign in through your identity provider and join this
@@ -56,7 +57,7 @@ function Connections({ ws }: { ws: string }) {
               <p>Add your identity provider with the form.</p>
             </Empty>
           )}
-          <ul className="stack" aria-label="SSO connections">
+          <ul className="list" aria-label="SSO connections">
             {list.data?.data.map((c) => (
               <ConnectionCard key={c.id} ws={ws} connection={c} />
             ))}
@@ -144,7 +145,7 @@ function ConnectionCard({ ws, connection: c }: { ws: string; connection: SsoConn
         ))}
       </ul>
       <ErrorText error={verify.error} />
-      <label>
+      <label className="check">
         <input
           type="checkbox"
           checked={c.requireSso}
