@@ -13,7 +13,9 @@ import { SignedXml } from 'xml-crypto';
  * `metadataUrl`), the AuthnRequest read back from the redirect URL Parley builds, and responses
  * whose assertion is signed with `xml-crypto` (RSA-SHA256, exclusive c14n) with a throw-away key
  * pair made by openssl. Every field a refusal test needs can be changed: audience, recipient,
- * times, the assertion's id, the signing key.
+ * times, the assertion's id, the signing key. A browser sent to `ssoUrl` (the redirect binding)
+ * gets the page a real IdP shows after its login: a form that posts the answer to the ACS URL by
+ * itself (HTTP-POST binding), signed for `loginAs`, or a failed status when `loginAs` is unset.
  */
 export type KeyPair = { key: string; cert: string };
 
@@ -72,24 +74,53 @@ export type TestSamlIdp = {
   metadataUrl: string;
   metadataXml: string;
   keys: KeyPair;
+  /** Who a browser at `ssoUrl` signs in as (undefined: the IdP answers with a failed status). */
+  loginAs: string | undefined;
+  /** The AuthnRequests browsers brought to `ssoUrl`, oldest first. */
+  browserRequests: AuthnRequest[];
   readRequest(redirectUrl: string): AuthnRequest;
   response(opts: ResponseOptions): string;
   close(): Promise<void>;
 };
 
-export async function startSamlIdp(): Promise<TestSamlIdp> {
+const escapeHtml = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The HTTP-POST binding as a browser runs it: a form that submits itself to the ACS URL. */
+function autoPostPage(acsUrl: string, samlResponse: string, relayState: string | null): string {
+  const relay =
+    relayState === null ? '' : `<input type="hidden" name="RelayState" value="${escapeHtml(relayState)}">`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test IdP</title></head>
+<body onload="document.forms[0].submit()"><form method="post" action="${escapeHtml(acsUrl)}">
+<input type="hidden" name="SAMLResponse" value="${escapeHtml(samlResponse)}">${relay}
+<noscript><button type="submit">Continue</button></noscript></form></body></html>`;
+}
+
+/**
+ * `host`: the name in the IdP's URLs (it listens on 127.0.0.1 whatever the name); a browser test
+ * passes `localhost` so that the IdP is another site than the app at 127.0.0.1, as in real life.
+ */
+export async function startSamlIdp(opts: { host?: string } = {}): Promise<TestSamlIdp> {
   const keys = rsaKeyPair();
   const server = createServer((req, res) => {
-    if (req.url === '/metadata') {
+    const path = (req.url ?? '').split('?')[0];
+    if (path === '/metadata') {
       res.setHeader('content-type', 'application/samlmetadata+xml');
       res.end(idp.metadataXml);
+      return;
+    }
+    if (path === '/sso' && req.method === 'GET') {
+      const request = idp.readRequest(`${origin}${req.url}`);
+      idp.browserRequests.push(request);
+      const answer = idp.loginAs ? idp.response({ request, email: idp.loginAs }) : failedResponse(request);
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end(autoPostPage(request.acsUrl, answer, request.relayState));
       return;
     }
     res.statusCode = 404;
     res.end();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const origin = `http://${opts.host ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
   const entityId = `${origin}/idp`;
   const ssoUrl = `${origin}/sso`;
   const metadataXml = `<?xml version="1.0"?>
@@ -108,6 +139,8 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
     metadataUrl: `${origin}/metadata`,
     metadataXml,
     keys,
+    loginAs: undefined,
+    browserRequests: [],
     readRequest(redirectUrl) {
       const u = new URL(redirectUrl);
       const xml = inflateRawSync(Buffer.from(u.searchParams.get('SAMLRequest') ?? '', 'base64')).toString(
@@ -161,5 +194,11 @@ export async function startSamlIdp(): Promise<TestSamlIdp> {
     },
     close: () => new Promise((r) => server.close(() => r())),
   };
+  /** What an IdP answers when it signs no one in: a status without an assertion. */
+  const failedResponse = (request: AuthnRequest) =>
+    Buffer.from(
+      `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomBytes(12).toString('hex')}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${request.acsUrl}" InResponseTo="${request.id}"><saml:Issuer>${entityId}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Responder"><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:AuthnFailed"/></samlp:StatusCode></samlp:Status></samlp:Response>`,
+      'utf8',
+    ).toString('base64');
   return idp;
 }
