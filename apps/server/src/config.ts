@@ -44,6 +44,8 @@ export const envSchema = z.object({
     .min(1024)
     .default(2 * 1024 * 1024),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  // Which background jobs this process runs (docs/jobs.md "Which process runs which job").
+  JOBS: z.string().default('all'),
   // Unset: no /metrics at all. Set: Prometheus scrapes with it as a bearer token (docs/metrics.md).
   METRICS_TOKEN: z.string().min(16, 'Use at least 16 characters').max(200).optional(),
   EMBEDDINGS_PROVIDER: z.enum(['offline', 'openai']).default('offline'),
@@ -114,6 +116,8 @@ export type Config = {
   sessionTtlDays: number;
   bodyLimitBytes: number;
   shutdownGraceMs: number;
+  /** The JOBS setting as given: `all`, `none` or names (jobs/catalog.ts `jobsFromSetting`). */
+  jobs: string;
   metricsToken: string | undefined;
   embeddings: {
     provider: 'offline' | 'openai';
@@ -189,6 +193,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionTtlDays: e.SESSION_TTL_DAYS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    jobs: e.JOBS,
     metricsToken: e.METRICS_TOKEN,
     embeddings: {
       provider: e.EMBEDDINGS_PROVIDER,

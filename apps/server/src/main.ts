@@ -2,7 +2,7 @@ import { buildApp } from './app.ts';
 import { createContext, migrateDatabase, openConfiguredDatabase } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
 import { stopEventStreams } from './http/sse.ts';
-import { startJobs } from './jobs/catalog.ts';
+import { jobsFromSetting, startJobs } from './jobs/catalog.ts';
 import { modelFor } from './providers/llm/index.ts';
 
 /** config → database → migrate → app → listen → jobs; SIGTERM drains (docs/deploy.md "Stopping"). */
@@ -11,6 +11,7 @@ async function main() {
   // A remote model that cannot be built (say, no key for the vendor's own host) stops the start
   // here, with the reason, rather than failing every chat later.
   modelFor(config.ai, { passages: [] });
+  const jobNames = jobsFromSetting(config.jobs);
   const database = await openConfiguredDatabase(config);
   // On PostgreSQL under an advisory lock: replicas that start together apply them once.
   const { vector, waited } = await migrateDatabase(database);
@@ -19,15 +20,15 @@ async function main() {
   // Work off the request path (jobs, credit alerts) logs through the app's logger.
   ctx.log.attach(app.log);
   await app.listen({ port: config.port, host: config.host });
-  // Every job of the catalog runs in every process: each claims its rows with SKIP LOCKED
-  // (docs/decisions/0010-job-queue.md).
-  const jobs = startJobs(ctx);
+  // Every job of the catalog runs in every process unless JOBS says otherwise: each claims its
+  // rows with SKIP LOCKED (docs/decisions/0010-job-queue.md).
+  const jobs = startJobs(ctx, { only: jobNames });
   // The bound port, not the configured one: PORT=0 picks a free port (tests, benchmarks).
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const shown = config.publicBaseUrl ?? `http://localhost:${port}`;
   app.log.info(
-    { database: database.kind, vectorIndex: vector, waitedForMigrationLock: waited },
+    { database: database.kind, vectorIndex: vector, waitedForMigrationLock: waited, jobs: jobs.names },
     `Parley is running at ${shown} (database: ${database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'})`,
   );
   process.stdout.write(`\n  Parley is ready: ${shown}\n\n`);

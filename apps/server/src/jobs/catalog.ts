@@ -5,7 +5,7 @@ import { ingestionJob } from '../features/knowledge/ingestion/ingest.jobs.ts';
 import { smsInboundJob, smsSendJob, smsSessionsJob } from '../features/sms/sms.jobs.ts';
 import { deliveryJob, dispatchJob } from '../features/webhooks/webhooks.jobs.ts';
 import { widgetInactivityJob } from '../features/widget/widget.jobs.ts';
-import { type Channel, EVENTS_CHANNEL } from './listen.ts';
+import { type Channel, EVENTS_CHANNEL, SMS_INBOUND_CHANNEL } from './listen.ts';
 
 /**
  * Every background job of Parley, listed once. Each is a loop over rows of our own tables,
@@ -93,7 +93,11 @@ export const CATALOG: { readonly [N in JobName]: JobDefinition } = {
   },
   'sms-inbound': {
     everyMs: 1_000,
-    wokenBy: ['an inbound SMS stored at its acknowledgement (sms.callbacks.ts)'],
+    listen: SMS_INBOUND_CHANNEL,
+    wokenBy: [
+      'an inbound SMS stored at its acknowledgement (sms.callbacks.ts)',
+      'NOTIFY parley_sms_inbound, from a process that stored one and does not run this job (JOBS)',
+    ],
     create: smsInboundJob,
   },
   'sms-send': {
@@ -111,6 +115,28 @@ export const CATALOG: { readonly [N in JobName]: JobDefinition } = {
 };
 
 export const JOB_NAMES: readonly JobName[] = Object.keys(CATALOG) as JobName[];
+
+/**
+ * The jobs a process runs, from the JOBS setting (docs/jobs.md "Which process runs which job"):
+ * `all`, `none`, or a comma-separated list of names. An unknown name stops the start with the list
+ * of known ones.
+ */
+export function jobsFromSetting(setting: string): JobName[] {
+  const value = setting.trim();
+  if (value === '' || value === 'all') return [...JOB_NAMES];
+  if (value === 'none') return [];
+  const names = value
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !(JOB_NAMES as readonly string[]).includes(n));
+  if (unknown.length > 0) {
+    throw new Error(
+      `JOBS names ${unknown.map((n) => `"${n}"`).join(', ')}, not a job of Parley. Use all, none, or a comma-separated list of: ${JOB_NAMES.join(', ')}`,
+    );
+  }
+  return [...new Set(names)] as JobName[];
+}
 
 export type StartOptions = {
   /** Start only these (tests); all by default. */

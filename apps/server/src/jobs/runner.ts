@@ -21,6 +21,11 @@ export class Jobs {
     this.running.get(name)?.loop.wake();
   }
 
+  /** Whether the named job runs in this process (JOBS, docs/jobs.md "Which process runs which job"). */
+  runs(name: JobName): boolean {
+    return this.running.has(name);
+  }
+
   /** The jobs running in this process. */
   names(): JobName[] {
     return [...this.running.keys()];

@@ -147,7 +147,7 @@ export function registerSmsCallbacks(app: FeatureApp, ctx: AppContext) {
         publicBase: base,
         receivedAt: now(),
       });
-      if (id) ctx.jobs.wake('sms-inbound');
+      if (id) await wakeAnswering(ctx);
       return reply.type('text/xml').send(EMPTY_TWIML);
     },
   );
@@ -190,4 +190,13 @@ export function registerSmsCallbacks(app: FeatureApp, ctx: AppContext) {
       return reply.type('text/xml').send(EMPTY_TWIML);
     },
   );
+}
+
+/**
+ * The answering job, here when it runs here, else wherever it runs (JOBS, docs/jobs.md "Which
+ * process runs which job"): their LISTEN hears the NOTIFY.
+ */
+async function wakeAnswering(ctx: AppContext) {
+  if (ctx.jobs.runs('sms-inbound')) ctx.jobs.wake('sms-inbound');
+  else await repo.notifyInbound(ctx.db);
 }

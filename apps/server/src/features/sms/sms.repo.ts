@@ -10,6 +10,7 @@ import {
   smsStatusEvents,
   workspaces,
 } from '../../db/schema/index.ts';
+import { SMS_INBOUND_CHANNEL } from '../../jobs/listen.ts';
 
 export type SmsConfigRow = typeof smsConfigs.$inferSelect;
 export type SmsSessionRow = typeof smsSessions.$inferSelect;
@@ -108,6 +109,11 @@ export async function insertInbound(db: Executor, row: typeof smsInbound.$inferI
     .onConflictDoNothing({ target: [smsInbound.assistantId, smsInbound.providerSid] })
     .returning({ id: smsInbound.id });
   return out?.id;
+}
+
+/** Wakes the answering job in the processes that run it (JOBS) once this transaction commits. */
+export async function notifyInbound(db: Executor) {
+  await db.execute(sql`select pg_notify(${SMS_INBOUND_CHANNEL}, '')`);
 }
 
 /**
