@@ -11,7 +11,7 @@ import {
 import { refundCredit } from '../credits/credits.service.ts';
 import { PassageBook } from './passages.ts';
 import { systemPrompt, toModelMessages } from './prompt.ts';
-import { mapPart, messageOf, type StreamEvent } from './stream-events.ts';
+import { failureEvent, mapPart, messageOf, type StreamEvent } from './stream-events.ts';
 import { buildTools } from './tools.ts';
 import type { Turn } from './turn.ts';
 
@@ -123,7 +123,7 @@ export async function runReply(
   );
   if (lost !== undefined) {
     log?.warn({ err: messageOf(lost), conversationId: conversation.id }, 'chat turn not stored');
-    if (!clientGone) emit(modelError());
+    if (!clientGone) emit(failureEvent(lost, modelError()));
     return { messageId: null, status: 'failed', text: '' };
   }
   if (takenOver.signal.aborted && !handedOff) failure = undefined;
@@ -137,7 +137,7 @@ export async function runReply(
     // Failed before any text: the credit goes back (docs/credits.md "What a credit is"). A client that
     // left before the first word keeps the charge only if the model did not fail.
     if (failure !== undefined) await refundCredit(ctx, turn.reservation);
-    if (!clientGone) emit(modelError());
+    if (!clientGone) emit(failureEvent(failure, modelError()));
     return { messageId: null, status: clientGone ? 'aborted' : 'failed', text };
   }
 
@@ -166,7 +166,7 @@ export async function runReply(
   );
   if (!message) return withdrawn(ctx, turn, emit, clientGone, text);
   void announceMessage(ctx, conversation, message);
-  if (failure !== undefined) emit(modelError());
+  if (failure !== undefined) emit(failureEvent(failure, modelError()));
   else if (!clientGone) emit({ type: 'finish', messageId: message.id, usage });
   return { messageId: message.id, status, text };
 }

@@ -4,6 +4,7 @@ import { isDatabaseUnavailable } from '../../db/client.ts';
 import { openEventStream } from '../../http/sse.ts';
 import { trackStream } from '../../lib/metrics.ts';
 import { runReply } from './engine.ts';
+import { failureEvent } from './stream-events.ts';
 import type { Turn } from './turn.ts';
 
 /**
@@ -34,24 +35,19 @@ export async function streamTurn(
     }
     await runReply(ctx, turn, send, stream.signal, log);
   } catch (err) {
-    // The stream has started: a failure can only be told as an `error` event (docs/chat.md "Stream events").
-    // The database out of reach (a restart, a failover) is not a bug: the client retries shortly
-    // (docs/configuration.md "When PostgreSQL or Redis goes away").
-    if (isDatabaseUnavailable(err)) {
+    // The stream has started: a failure can only be told as an `error` event (docs/chat.md "Stream
+    // events"); the database out of reach is not a bug, and the client retries shortly.
+    const unavailable = isDatabaseUnavailable(err);
+    if (unavailable)
       log.warn({ err, conversationId: turn.conversation.id }, 'chat reply failed: database unavailable');
-      send({
+    else log.error({ err, conversationId: turn.conversation.id }, 'chat reply failed');
+    send(
+      failureEvent(err, {
         type: 'error',
-        error: 'The service is briefly unavailable. Please send your message again in a moment.',
-        code: 'service_unavailable:api',
-      });
-      return;
-    }
-    log.error({ err, conversationId: turn.conversation.id }, 'chat reply failed');
-    send({
-      type: 'error',
-      error: 'Something went wrong; please try again.',
-      code: 'internal_server_error:api',
-    });
+        error: 'Something went wrong; please try again.',
+        code: 'internal_server_error:api',
+      }),
+    );
   } finally {
     stream.end();
     ctx.metrics.chatDuration.observe({ surface }, reply.elapsedTime / 1000);

@@ -1,4 +1,5 @@
 import type { TextStreamPart, ToolSet } from 'ai';
+import { isDatabaseUnavailable } from '../../db/client.ts';
 import type { ErrorCode } from '../../http/errors.ts';
 
 /** The stream events (docs/chat.md "Stream events"): the same on every surface. */
@@ -66,4 +67,18 @@ export function mapPart(part: TextStreamPart<ToolSet>): Mapped {
 
 export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : typeof err === 'string' ? err : 'Unknown error';
+}
+
+/**
+ * The `error` event of a reply that failed after its stream started. The database out of reach (a
+ * restart, a failover) is an outage the client retries shortly (docs/configuration.md "When
+ * PostgreSQL or Redis goes away"), whatever step it broke; anything else is told as `fallback`.
+ */
+export function failureEvent(err: unknown, fallback: StreamEvent): StreamEvent {
+  if (!isDatabaseUnavailable(err)) return fallback;
+  return {
+    type: 'error',
+    error: 'The service is briefly unavailable. Please send your message again in a moment.',
+    code: 'service_unavailable:api',
+  };
 }
