@@ -14,7 +14,10 @@
  * would take hours): 10 messages a conversation (5 questions, 5 AI replies), conversations spread
  * evenly over 89 days, 50% widget, 30% chat, 20% SMS; 12% handed off; one AI reply in 7 cites
  * nothing (a knowledge gap, recorded as the chat engine does, over 3,000 distinct questions); a rating on one widget reply in 20. A
- * second workspace holds a tenth as much, so every query has to filter. The floor, measured in
+ * second workspace holds a tenth as much, so every query has to filter. Then the per-day counters
+ * are filled as production fills them, by the analytics-rollup job's passes run until idle, and
+ * every figure read from them is checked against the live computation before anything is timed
+ * (docs/analytics.md "Per-day counters"). The floor, measured in
  * the same run and process, is `GET /api/account` (the same credential and tenant checks, one
  * small read): the rest of each endpoint's time is its own.
  */
@@ -97,6 +100,37 @@ async function seedWorkspace(
   }
 }
 
+/** The analytics-rollup job's passes until one finds nothing; then the counters' statistics. */
+async function rollUp(env: NodeJS.ProcessEnv) {
+  const { sql } = await import('drizzle-orm');
+  const { rollupStep } = await import('../apps/server/src/features/analytics/rollup.ts');
+  const database = await openDb(env);
+  try {
+    let passes = 1;
+    while (await rollupStep(database)) passes++;
+    if (env.DATABASE_URL)
+      await database.db.execute(sql`vacuum analyze analytics_daily, analytics_dirty, analytics_rollups`);
+    return passes;
+  } finally {
+    await database.close();
+  }
+}
+
+async function dailyRows(env: NodeJS.ProcessEnv) {
+  const { sql } = await import('drizzle-orm');
+  const { queryRows } = await import('../apps/server/src/db/client.ts');
+  const database = await openDb(env);
+  try {
+    const [row] = await queryRows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from analytics_daily`,
+    );
+    return row?.n ?? 0;
+  } finally {
+    await database.close();
+  }
+}
+
 /** Sequential GETs: latency percentiles of one request at a time. */
 async function timed(label: string, run: () => Promise<unknown>) {
   const times: number[] = [];
@@ -154,6 +188,29 @@ async function main() {
     const overview = (p: string) => `/api/workspaces/${ws}/analytics?period=${p}`;
     const gaps = (p: string) => `/api/workspaces/${ws}/analytics/knowledge-gaps?period=${p}`;
     const channels = (p: string) => `/api/analytics/channels?workspaceId=${ws}&period=${p}`;
+    // Every figure computed live (no day rolled up yet: the seed's rows were written after the
+    // server's first rollup pass, on past days, so they are marked), to compare with below.
+    const figures = async () => {
+      const out: Record<string, unknown> = {};
+      for (const p of ['7d', '30d', '90d']) {
+        for (const f of [overview, gaps, channels]) {
+          const { until: _, ...data } = (await call('GET', url(f(p)), headers)).data;
+          out[f(p)] = data;
+        }
+      }
+      return JSON.stringify(out);
+    };
+    const live = await figures();
+    // The per-day counters as production fills them: the analytics-rollup job's passes
+    // (features/analytics/rollup.ts), run here until idle rather than waiting for the server's.
+    const t1 = performance.now();
+    const passes = await rollUp(env);
+    console.log(
+      `rolled up in ${((performance.now() - t1) / 1000).toFixed(1)} s (${passes} passes): ${await dailyRows(env)} rows of analytics_daily`,
+    );
+    if ((await figures()) !== live)
+      throw new Error('the figures read from the per-day counters differ from the live ones');
+    console.log('every figure read from the counters equals the live computation');
     // Warm the caches the way a dashboard that has been open would have.
     for (const p of ['7d', '30d', '90d']) for (const f of [overview, gaps, channels]) await get(f(p))();
     const check = await call('GET', url(overview('90d')), headers);

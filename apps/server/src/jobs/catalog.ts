@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { analyticsRollupJob } from '../features/analytics/rollup.ts';
 import { billingLifecycleJob } from '../features/billing/lifecycle.ts';
 import { creditsResetJob } from '../features/credits/credits.jobs.ts';
 import { ingestionJob } from '../features/knowledge/ingestion/ingest.jobs.ts';
@@ -26,7 +27,8 @@ export type JobName =
   | 'widget-inactivity'
   | 'sms-inbound'
   | 'sms-send'
-  | 'sms-sessions';
+  | 'sms-sessions'
+  | 'analytics-rollup';
 
 /** One job's work in one process, built by its definition's `create`. */
 export type Job = {
@@ -111,6 +113,13 @@ export const CATALOG: { readonly [N in JobName]: JobDefinition } = {
     // One minute is the finest session timeout; a late message ends a stale session itself.
     wokenBy: [],
     create: smsSessionsJob,
+  },
+  'analytics-rollup': {
+    // Per-day counters of closed days (docs/analytics.md "Per-day counters"): the figures never
+    // wait for it, a day it has not rolled up is counted live.
+    everyMs: 5 * 60_000,
+    wokenBy: [],
+    create: analyticsRollupJob,
   },
 };
 

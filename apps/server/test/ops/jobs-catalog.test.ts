@@ -44,6 +44,7 @@ describe('the job catalog', () => {
         'sms-inbound',
         'sms-send',
         'sms-sessions',
+        'analytics-rollup',
       ].sort(),
     );
     for (const name of JOB_NAMES) expect(CATALOG[name].everyMs, name).toBeGreaterThan(0);

@@ -3,16 +3,61 @@ import { type Executor, queryRows } from '../../db/client.ts';
 
 /**
  * The analytics queries (docs/analytics.md "How each figure is computed"). Every one filters by
- * workspace and by `created_at >= since`, and reads an index made for it (migration 0008, and
- * docs/analytics.md "Indexes"); days are UTC days.
+ * workspace and by `created_at >= since`; the per-day series read closed days from the per-day
+ * counters (rollup.ts, migration 0014) and the rest from the base tables with an index made for
+ * them (migrations 0008 and 0012, docs/analytics.md "Indexes"); days are UTC days.
  */
 
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+/** The UTC date of the period's first day. */
+const sinceDay = (since: Date) => sql`${since.toISOString().slice(0, 10)}::date`;
 /**
  * The UTC day of a timestamp, as a date: grouped on this, and formatted once per group (to_char
  * on every row cost more than the scan).
  */
 const utcDay = (column: string) => sql.raw(`(${column} at time zone 'UTC')::date`);
+
+/** The last UTC day rolled up for the workspace (rollup.ts), or null: none yet. */
+export async function rolledThrough(db: Executor, workspaceId: string): Promise<string | null> {
+  const [row] = await queryRows<{ through: string | null }>(
+    db,
+    sql`select through::text as through from analytics_rollups where workspace_id = ${workspaceId}`,
+  );
+  return row?.through ?? null;
+}
+
+/**
+ * A period for the per-day series: from `since`, with the days up to `through` (rolledThrough)
+ * rolled up. Days up to `through` that are not marked (`dd`) come from analytics_daily; the tail
+ * after `through`, and the marked days, from the base tables by the same rules. `through` is read
+ * before the query: the job only ever moves it on, so the days up to it stay rolled up when the
+ * query runs, and the marks and counters are read in the query's own snapshot.
+ */
+export type Span = { since: Date; through: string | null };
+
+const DAY_MS = 86_400_000;
+/** Where the live tail begins: the day after `through`, or `since`. A literal, for the planner. */
+const tailOf = (span: Span) =>
+  span.through === null
+    ? span.since
+    : new Date(Math.max(span.since.getTime(), Date.parse(`${span.through}T00:00:00Z`) + DAY_MS));
+
+const through = (span: Span) => sql`${span.through}::date`;
+
+/** The marked days among the period's rolled-up ones. */
+const marked = (workspaceId: string, span: Span) =>
+  sql`dd as (select day from analytics_dirty
+              where workspace_id = ${workspaceId} and day >= ${sinceDay(span.since)} and day <= ${through(span)})`;
+
+/** analytics_daily's rows of the period's rolled-up days that are not marked. */
+const dailyOf = (workspaceId: string, span: Span) =>
+  sql`analytics_daily d where d.workspace_id = ${workspaceId} and d.day >= ${sinceDay(span.since)}
+        and d.day <= ${through(span)} and d.day not in (select day from dd)`;
+
+/** A marked day's range of `column`, joined to dd (`dd.day`). */
+const inMarkedDay = (column: string) =>
+  sql`${sql.raw(column)} >= dd.day::timestamp at time zone 'UTC'
+      and ${sql.raw(column)} < (dd.day + 1)::timestamp at time zone 'UTC'`;
 
 export type ConversationDayRow = {
   day: string;
@@ -22,47 +67,62 @@ export type ConversationDayRow = {
   resolved: number;
 };
 
+const conversationCounts = sql`count(*)::int as conversations,
+  count(*) filter (where c.handed_off_at is not null)::int as "handedOff",
+  count(*) filter (where c.handed_off_at is null and c.message_count >= 2)::int as resolved`;
+
 /**
  * Conversations started per UTC day and channel; of them, those a person was asked for or took
  * over (`handed_off_at` set), and those that got an answer with no person (none set, and at least
- * the customer's message and one reply). An index-only scan of conversations_analytics_idx.
+ * the customer's message and one reply). Live days: conversations_analytics_idx, index-only.
  */
-export function conversationsByDay(db: Executor, workspaceId: string, since: Date) {
+export function conversationsByDay(db: Executor, workspaceId: string, span: Span) {
   return queryRows<ConversationDayRow>(
     db,
-    sql`select to_char(d, 'YYYY-MM-DD') as day, channel, conversations, "handedOff", resolved
-          from (select ${utcDay('created_at')} as d, channel,
-                       count(*)::int as conversations,
-                       count(*) filter (where handed_off_at is not null)::int as "handedOff",
-                       count(*) filter (where handed_off_at is null and message_count >= 2)::int as resolved
-                  from conversations
-                 where workspace_id = ${workspaceId} and created_at >= ${at(since)}
+    sql`with ${marked(workspaceId, span)}
+        select to_char(d, 'YYYY-MM-DD') as day, channel, conversations, "handedOff", resolved
+          from (select d.day as d, d.channel, d.conversations, d.handed_off as "handedOff", d.resolved
+                  from ${dailyOf(workspaceId, span)} and d.conversations > 0
+                union all
+                select ${utcDay('c.created_at')}, c.channel, ${conversationCounts}
+                  from conversations c
+                 where c.workspace_id = ${workspaceId} and c.created_at >= ${at(tailOf(span))}
+                 group by 1, 2
+                union all
+                select ${utcDay('c.created_at')}, c.channel, ${conversationCounts}
+                  from dd join conversations c
+                    on c.workspace_id = ${workspaceId} and ${inMarkedDay('c.created_at')}
                  group by 1, 2) g`,
   );
 }
 
-/** AI replies stored per UTC day: one credit each (docs/credits.md). messages_ai_day_idx. */
-export function aiRepliesByDay(db: Executor, workspaceId: string, since: Date) {
+/** AI replies stored per UTC day: one credit each (docs/credits.md). Live days: messages_ai_day_idx. */
+export function aiRepliesByDay(db: Executor, workspaceId: string, span: Span) {
+  const ai = sql`m.role = 'assistant' and m.status <> 'failed'`;
   return queryRows<{ day: string; replies: number }>(
     db,
-    sql`select to_char(d, 'YYYY-MM-DD') as day, replies
-          from (select ${utcDay('created_at')} as d, count(*)::int as replies
-                  from messages
-                 where workspace_id = ${workspaceId} and created_at >= ${at(since)}
-                   and role = 'assistant' and status <> 'failed'
+    sql`with ${marked(workspaceId, span)}
+        select to_char(d, 'YYYY-MM-DD') as day, replies
+          from (select d.day as d, sum(d.ai_replies)::int as replies
+                  from ${dailyOf(workspaceId, span)}
+                 group by 1 having sum(d.ai_replies) > 0
+                union all
+                select ${utcDay('m.created_at')}, count(*)::int
+                  from messages m
+                 where m.workspace_id = ${workspaceId} and m.created_at >= ${at(tailOf(span))} and ${ai}
+                 group by 1
+                union all
+                select ${utcDay('m.created_at')}, count(*)::int
+                  from dd join messages m
+                    on m.workspace_id = ${workspaceId} and ${inMarkedDay('m.created_at')} and ${ai}
                  group by 1) g`,
   );
 }
 
-/** AI replies of the period, in all (messages_ai_day_idx). */
-export async function aiReplies(db: Executor, workspaceId: string, since: Date) {
-  const [row] = await queryRows<{ n: number }>(
-    db,
-    sql`select count(*)::int as n from messages
-         where workspace_id = ${workspaceId} and created_at >= ${at(since)}
-           and role = 'assistant' and status <> 'failed'`,
-  );
-  return row?.n ?? 0;
+/** AI replies of the period, in all. */
+export async function aiReplies(db: Executor, workspaceId: string, span: Span) {
+  const days = await aiRepliesByDay(db, workspaceId, span);
+  return days.reduce((n, d) => n + d.replies, 0);
 }
 
 /** Widget thumbs of the period (`up` / `down`). widget_feedback_workspace_idx. */
@@ -99,24 +159,40 @@ export async function knowledgeGaps(db: Executor, workspaceId: string, since: Da
   return { total, rows: rows.map(({ total: _, ...r }) => r) };
 }
 
+const volume = sql`count(*) filter (where m.role = 'user')::int as inbound,
+  count(*) filter (where m.role in ('assistant', 'agent'))::int as outbound`;
+
 /**
  * Messages of the period per channel of their conversation: inbound (the customer's) and outbound
- * (the AI's and people's; a reply that failed was never sent). An index-only scan of
- * messages_volume_idx joined to the workspace's conversations active in the period (their channel).
+ * (the AI's and people's; a reply that failed was never sent). Live days: every message of the
+ * tail, joined to the workspace's conversations active since it began (their channel).
  */
-export function channelMessages(db: Executor, workspaceId: string, since: Date) {
+export function channelMessages(db: Executor, workspaceId: string, span: Span) {
   return queryRows<{ channel: string; inbound: number; outbound: number }>(
     db,
-    sql`with c as (
+    sql`with ${marked(workspaceId, span)},
+        c as (
           select id, channel from conversations
-           where workspace_id = ${workspaceId} and last_message_at >= ${at(since)}
+           where workspace_id = ${workspaceId} and last_message_at >= ${at(tailOf(span))}
         )
-        select c.channel,
-               count(*) filter (where m.role = 'user')::int as inbound,
-               count(*) filter (where m.role in ('assistant', 'agent'))::int as outbound
-          from messages m join c on c.id = m.conversation_id
-         where m.workspace_id = ${workspaceId} and m.created_at >= ${at(since)} and m.status <> 'failed'
-         group by c.channel`,
+        select channel, sum(inbound)::int as inbound, sum(outbound)::int as outbound
+          from (select d.channel, sum(d.inbound) as inbound, sum(d.outbound) as outbound
+                  from ${dailyOf(workspaceId, span)}
+                 group by 1
+                union all
+                select c.channel, ${volume}
+                  from messages m join c on c.id = m.conversation_id
+                 where m.workspace_id = ${workspaceId} and m.created_at >= ${at(tailOf(span))}
+                   and m.status <> 'failed'
+                 group by 1
+                union all
+                select cv.channel, ${volume}
+                  from dd join messages m
+                    on m.workspace_id = ${workspaceId} and ${inMarkedDay('m.created_at')}
+                  join conversations cv on cv.id = m.conversation_id
+                 where m.status <> 'failed'
+                 group by 1) g
+         group by channel`,
   );
 }
 

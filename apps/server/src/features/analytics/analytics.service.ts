@@ -2,10 +2,12 @@ import type { AppContext } from '../../context.ts';
 import { now } from '../../lib/clock.ts';
 import * as repo from './analytics.repo.ts';
 import { PERIODS, type Period } from './analytics.schemas.ts';
+import { ROLLED_DAYS } from './rollup.ts';
 
 /**
  * Workspace analytics computed from Parley's own tables (docs/analytics.md). Read only; every
- * figure of a response covers the same window.
+ * figure of a response covers the same window. The per-day series read closed days from the
+ * per-day counters (docs/analytics.md "Per-day counters"): `span` says up to which day.
  */
 
 const DAY_MS = 86_400_000;
@@ -22,15 +24,26 @@ export function windowOf(period: Period, when = now()) {
   return { period, since, until: when, dates };
 }
 
+/**
+ * The period and the last day rolled up. A period that starts before the counters' oldest day (a
+ * clock behind the database's by more than a day) is counted live.
+ */
+async function spanOf(ctx: AppContext, workspaceId: string, since: Date): Promise<repo.Span> {
+  const through = await repo.rolledThrough(ctx.db, workspaceId);
+  const oldest = through === null ? 0 : Date.parse(`${through}T00:00:00Z`) - (ROLLED_DAYS - 1) * DAY_MS;
+  return { since, through: since.getTime() >= oldest ? through : null };
+}
+
 const share = (part: number, whole: number) => (whole > 0 ? part / whole : null);
 const zeros = (channels: string[]) => Object.fromEntries(channels.map((c) => [c, 0]));
 
 /** `GET /api/workspaces/{ws}/analytics`: the figures of the analytics page. */
 export async function overview(ctx: AppContext, workspaceId: string, period: Period) {
   const w = windowOf(period);
+  const span = await spanOf(ctx, workspaceId, w.since);
   const [conversations, replies, feedback] = await Promise.all([
-    repo.conversationsByDay(ctx.db, workspaceId, w.since),
-    repo.aiRepliesByDay(ctx.db, workspaceId, w.since),
+    repo.conversationsByDay(ctx.db, workspaceId, span),
+    repo.aiRepliesByDay(ctx.db, workspaceId, span),
     repo.feedbackCounts(ctx.db, workspaceId, w.since),
   ]);
   const channels = [...new Set([...CHANNELS, ...conversations.map((r) => r.channel)])];
@@ -75,9 +88,10 @@ export async function overview(ctx: AppContext, workspaceId: string, period: Per
 /** `GET /api/workspaces/{ws}/analytics/knowledge-gaps`: questions the knowledge did not answer. */
 export async function knowledgeGaps(ctx: AppContext, workspaceId: string, period: Period, limit: number) {
   const w = windowOf(period);
+  const span = await spanOf(ctx, workspaceId, w.since);
   const [gaps, aiReplies] = await Promise.all([
     repo.knowledgeGaps(ctx.db, workspaceId, w.since, limit),
-    repo.aiReplies(ctx.db, workspaceId, w.since),
+    repo.aiReplies(ctx.db, workspaceId, span),
   ]);
   return {
     period,
@@ -97,8 +111,9 @@ export async function knowledgeGaps(ctx: AppContext, workspaceId: string, period
 /** `GET /api/analytics/channels`: message volume per channel (docs/analytics.md "Message volume per channel"). */
 export async function channels(ctx: AppContext, workspaceId: string, period: Period) {
   const w = windowOf(period);
+  const span = await spanOf(ctx, workspaceId, w.since);
   const [volume, active] = await Promise.all([
-    repo.channelMessages(ctx.db, workspaceId, w.since),
+    repo.channelMessages(ctx.db, workspaceId, span),
     repo.activeConversations(ctx.db, workspaceId, w.since),
   ]);
   const names = [...new Set([...CHANNELS, ...active.map((r) => r.channel)])];
