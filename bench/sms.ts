@@ -7,7 +7,8 @@
  *   npx tsx bench/sms.ts          # PGlite
  *
  * SMS_BENCH_RATE (200 requests/s), SMS_BENCH_SECONDS (10), SMS_BENCH_BURST (1000 messages for the
- * replies' rate), SMS_BENCH_SENDERS (100 customer numbers).
+ * replies' rate), SMS_BENCH_SENDERS (100 customer numbers), SMS_BENCH_SPLIT (1: the posts go to a
+ * web process with JOBS=none and a worker process at nice 10 answers; 0: one process does both).
  *
  * Every request is a real provider post: form-encoded, a distinct MessageSid, signed with the
  * provider's own library. Latency is measured from each request's scheduled time (an open loop:
@@ -30,6 +31,7 @@ const rate = Number(process.env.SMS_BENCH_RATE ?? 200);
 const seconds = Number(process.env.SMS_BENCH_SECONDS ?? 10);
 const burst = Number(process.env.SMS_BENCH_BURST ?? 1000);
 const senders = Number(process.env.SMS_BENCH_SENDERS ?? 100);
+const split = process.env.SMS_BENCH_SPLIT !== '0';
 const TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
 
 /** The floor server (a child process): form, signature, one insert, TwiML. */
@@ -170,7 +172,7 @@ async function main() {
     mkdirSync(env.DATA_DIR!, { recursive: true });
     const count = rate * seconds;
     console.log(
-      `SMS benchmark on ${kind}: ${count} signed inbound posts at ${rate}/s, then ${burst} at once; node ${process.version}`,
+      `SMS benchmark on ${kind}: ${count} signed inbound posts at ${rate}/s, then ${burst} at once; ${split ? 'a web process (JOBS=none) and a worker process (JOBS=all, nice 10)' : 'one process running every job'}; node ${process.version}`,
     );
 
     // The floor first (PGlite's files hold one process at a time).
@@ -194,8 +196,12 @@ async function main() {
     servers.pop();
 
     const s = await seedOwner(env, { plan: 'enterprise', monthlyCredits: 1_000_000_000 });
-    const a = await startServer(serverDir, env, join(dir, 'app.log'));
+    // Split (the default): the web process runs no jobs and a worker process, at a lower priority,
+    // answers (docs/jobs.md "Which process runs which job"); SMS_BENCH_SPLIT=0 runs one process.
+    const a = await startServer(serverDir, split ? { ...env, JOBS: 'none' } : env, join(dir, 'app.log'));
     servers.push(a);
+    if (split)
+      servers.push(await startServer(serverDir, env, join(dir, 'worker.log'), undefined, 'worker', 10));
     const owner = { cookie: s.cookie, origin: a.base };
     const { data: assistant } = await call('POST', `${a.base}/api/assistants`, owner, {
       workspaceId: s.workspaceId,

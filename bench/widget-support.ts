@@ -40,10 +40,16 @@ export async function startServer(
   log: string,
   script = ['src/main.ts'],
   name = 'app',
+  /** Started under `nice -n <niceness>` (a worker below the web process's priority). */
+  niceness?: number,
 ): Promise<Server> {
   const fd = openSync(log, 'w');
   const args = ['--expose-gc', '--import', PROBE, '--import', 'tsx', ...script];
-  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', fd, fd, 'ipc'] });
+  const [command, argv] =
+    niceness === undefined
+      ? [process.execPath, args]
+      : ['nice', ['-n', String(niceness), process.execPath, ...args]];
+  const child = spawn(command, argv, { cwd, env, stdio: ['ignore', fd, fd, 'ipc'] });
   closeSync(fd);
   for (const deadline = Date.now() + 120_000; ; await sleep(100)) {
     const m = /(?:Parley is ready|Floor ready): http:\/\/[^:]+:(\d+)/.exec(

@@ -136,18 +136,25 @@ export function registerSmsCallbacks(app: FeatureApp, ctx: AppContext) {
       if (!sid || !/^[A-Za-z0-9]{2,64}$/.test(sid)) missing.MessageSid = 'Required: the provider message id';
       if (!from) missing.From = 'Required';
       if (Object.keys(missing).length > 0) throw badRequest('Validation failed', missing);
-      const id = await repo.insertInbound(ctx.db, {
-        id: newId('smsi'),
-        workspaceId: config.workspaceId,
-        assistantId,
-        providerSid: sid as string,
-        fromNumber: from as string,
-        toNumber: to,
-        body: text,
-        publicBase: base,
-        receivedAt: now(),
-      });
-      if (id) await wakeAnswering(ctx);
+      const answersHere = ctx.jobs.runs('sms-inbound');
+      const id = await repo.insertInbound(
+        ctx.db,
+        {
+          id: newId('smsi'),
+          workspaceId: config.workspaceId,
+          assistantId,
+          providerSid: sid as string,
+          fromNumber: from as string,
+          toNumber: to,
+          body: text,
+          publicBase: base,
+          receivedAt: now(),
+        },
+        // The answering job here is woken directly; wherever else it runs (JOBS, docs/jobs.md
+        // "Which process runs which job"), by the NOTIFY its LISTEN hears.
+        !answersHere,
+      );
+      if (id && answersHere) ctx.jobs.wake('sms-inbound');
       return reply.type('text/xml').send(EMPTY_TWIML);
     },
   );
@@ -190,13 +197,4 @@ export function registerSmsCallbacks(app: FeatureApp, ctx: AppContext) {
       return reply.type('text/xml').send(EMPTY_TWIML);
     },
   );
-}
-
-/**
- * The answering job, here when it runs here, else wherever it runs (JOBS, docs/jobs.md "Which
- * process runs which job"): their LISTEN hears the NOTIFY.
- */
-async function wakeAnswering(ctx: AppContext) {
-  if (ctx.jobs.runs('sms-inbound')) ctx.jobs.wake('sms-inbound');
-  else await repo.notifyInbound(ctx.db);
 }

@@ -101,19 +101,23 @@ export async function deleteConfig(db: Executor, workspaceId: string, assistantI
   return rows.length > 0;
 }
 
-/** Stores an inbound message once per provider id; undefined when it had been stored before. */
-export async function insertInbound(db: Executor, row: typeof smsInbound.$inferInsert) {
-  const [out] = await db
+/**
+ * Stores an inbound message once per provider id; undefined when it had been stored before.
+ * `notify`: in the same statement, a NOTIFY for the processes that answer (sent at commit, and only
+ * when a row was stored), for a process that does not run the answering job itself.
+ */
+export async function insertInbound(db: Executor, row: typeof smsInbound.$inferInsert, notify: boolean) {
+  const insert = db
     .insert(smsInbound)
     .values(row)
     .onConflictDoNothing({ target: [smsInbound.assistantId, smsInbound.providerSid] })
     .returning({ id: smsInbound.id });
-  return out?.id;
-}
-
-/** Wakes the answering job in the processes that run it (JOBS) once this transaction commits. */
-export async function notifyInbound(db: Executor) {
-  await db.execute(sql`select pg_notify(${SMS_INBOUND_CHANNEL}, '')`);
+  if (!notify) return (await insert)[0]?.id;
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`with stored as (${insert.getSQL()}) select id, pg_notify(${SMS_INBOUND_CHANNEL}, '') from stored`,
+  );
+  return rows[0]?.id;
 }
 
 /**
