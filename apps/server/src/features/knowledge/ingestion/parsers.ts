@@ -47,7 +47,10 @@ export function detectKind(filename: string, mimetype?: string): FileKind {
   return kind;
 }
 
-/** Parses in the calling thread: the server calls it through parseFileIsolated (parse-isolated.ts). */
+/**
+ * Parses in the calling thread: the server calls it through parseFileIsolated (parse-isolated.ts).
+ * A PDF's buffer is taken over (detached) when it owns its memory: the caller does not use it again.
+ */
 export async function parseFile(
   buffer: Buffer,
   kind: FileKind,
@@ -86,7 +89,11 @@ async function parsePdf(buffer: Buffer): Promise<Parsed> {
     );
   }
   try {
-    const pdf = await getDocumentProxy(new Uint8Array(buffer));
+    // pdf.js takes the bytes it is given over (it detaches them): a buffer that owns its memory
+    // (the worker's, read or handed over for this parse) goes as it is, a slice of shared memory
+    // (Node's small-buffer pool) as a copy. A large file is not copied again.
+    const owned = buffer.byteOffset === 0 && buffer.byteLength === buffer.buffer.byteLength;
+    const pdf = await getDocumentProxy(owned ? new Uint8Array(buffer.buffer) : new Uint8Array(buffer));
     // Page by page, not all pages at once (unpdf's extractText): memory stays at one page's text
     // items, so a page tree that claims millions of pages runs into the time limit, not memory.
     const pages: string[] = [];
