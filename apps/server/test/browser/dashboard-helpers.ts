@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
-import type { TestApp } from '../support/harness.ts';
+import { createTestApp, type TestApp } from '../support/harness.ts';
+import { freePort } from '../support/pg-cluster.ts';
 import { launchBrowser, shot, startApp } from './helpers.ts';
 
 /** Shared steps of the dashboard's browser tests (docs/dashboard.md). */
@@ -66,4 +67,30 @@ export async function startDashboard(
   await ensureDashboardBuilt();
   const { t, base } = await startApp(env);
   return { t, base, browser: await launchBrowser() };
+}
+
+/**
+ * The address the app will listen on, known before it starts: an identity provider is told where
+ * to send the browser back before the app exists (the single sign-on tests).
+ */
+export async function reserveAddress(): Promise<{ port: number; base: string }> {
+  const port = await freePort();
+  return { port, base: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * The dashboard's start on a reserved address: the app's public address (PUBLIC_BASE_URL) is where
+ * the browser reaches it, and the test's own requests come from there too, as the dashboard's do
+ * (the harness's default origin is not this app's).
+ */
+export async function startDashboardAt(
+  address: { port: number; base: string },
+  env: Record<string, string> = {},
+): Promise<{ t: TestApp; browser: Browser }> {
+  await ensureDashboardBuilt();
+  const t = await createTestApp({ PUBLIC_BASE_URL: address.base, ...env });
+  await t.app.listen({ port: address.port, host: '127.0.0.1' });
+  const inject = t.request;
+  t.request = (opts) => inject({ ...opts, headers: { origin: address.base, ...(opts.headers ?? {}) } });
+  return { t, browser: await launchBrowser() };
 }

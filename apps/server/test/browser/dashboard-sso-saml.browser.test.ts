@@ -1,15 +1,13 @@
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/features/billing/plan-change.ts';
 import { startDns, type TestDns } from '../sso/dns-server.ts';
 import { signupUser, type TestUser } from '../support/factories.ts';
-import { createTestApp, type TestApp } from '../support/harness.ts';
+import type { TestApp } from '../support/harness.ts';
 import { startSamlIdp, type TestSamlIdp } from '../support/saml-idp.ts';
 import { insertWorkspace } from '../support/world.ts';
-import { ensureDashboardBuilt } from './dashboard-helpers.ts';
-import { hasChromium, launchBrowser, pageErrors, shot } from './helpers.ts';
+import { reserveAddress, startDashboardAt } from './dashboard-helpers.ts';
+import { hasChromium, pageErrors, shot } from './helpers.ts';
 
 /**
  * SAML single sign-on in Chromium against the real server and the local SAML IdP
@@ -34,28 +32,14 @@ let ws: string;
 let connectionId: string;
 const domain = `globex${process.pid}.test`;
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 beforeAll(async () => {
   if (!hasChromium) return;
-  await ensureDashboardBuilt();
   // The app's public address is where the browser reaches it: the ACS URL is built from it.
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
+  const address = await reserveAddress();
+  base = address.base;
   dns = await startDns();
   idp = await startSamlIdp({ host: 'localhost' });
-  t = await createTestApp({ PUBLIC_BASE_URL: base, SSO_DNS_SERVERS: dns.server });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  // The test's own requests come from the app's public address, as the dashboard's do.
-  const inject = t.request;
-  t.request = (opts) => inject({ ...opts, headers: { origin: base, ...(opts.headers ?? {}) } });
-  browser = await launchBrowser();
+  ({ t, browser } = await startDashboardAt(address, { SSO_DNS_SERVERS: dns.server }));
   owner = await signupUser(t, { name: 'Gina Owner' });
   ws = await insertWorkspace(t, owner, { name: 'Globex Enterprise' });
   await applyPlan(t.ctx, ws, 'enterprise');

@@ -1,15 +1,13 @@
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/features/billing/plan-change.ts';
 import { startDns, type TestDns } from '../sso/dns-server.ts';
 import { signupUser, type TestUser } from '../support/factories.ts';
-import { createTestApp, type TestApp } from '../support/harness.ts';
+import type { TestApp } from '../support/harness.ts';
 import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider.ts';
 import { insertWorkspace } from '../support/world.ts';
-import { ensureDashboardBuilt } from './dashboard-helpers.ts';
-import { hasChromium, launchBrowser, pageErrors } from './helpers.ts';
+import { reserveAddress, startDashboardAt } from './dashboard-helpers.ts';
+import { hasChromium, pageErrors } from './helpers.ts';
 
 /**
  * Single sign-on in Chromium against the real server and a real OpenID Connect provider on a local
@@ -29,33 +27,17 @@ let owner: TestUser;
 let ws: string;
 const domain = `acme${process.pid}.test`;
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 beforeAll(async () => {
   if (!hasChromium) return;
-  await ensureDashboardBuilt();
   // The app's public address is where the browser reaches it: the provider returns there.
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
+  const address = await reserveAddress();
+  base = address.base;
   dns = await startDns();
   idp = await startOidcProvider([`${base}/api/auth/sso/oidc/callback`]);
-  t = await createTestApp({
-    PUBLIC_BASE_URL: base,
+  ({ t, browser } = await startDashboardAt(address, {
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     SSO_DNS_SERVERS: dns.server,
-  });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  // The test's own requests come from the app's public address, as the dashboard's do (the
-  // harness's default origin is not this app's).
-  const inject = t.request;
-  t.request = (opts) => inject({ ...opts, headers: { origin: base, ...(opts.headers ?? {}) } });
-  browser = await launchBrowser();
+  }));
   owner = await signupUser(t, { name: 'Olivia Owner' });
   ws = await insertWorkspace(t, owner, { name: 'Acme Enterprise' });
   await applyPlan(t.ctx, ws, 'enterprise');
