@@ -56,16 +56,8 @@ export async function sample(
   headers: Record<string, string>,
   connections: number,
   seconds: number,
-  /** Requests per second for all connections together; unset, as fast as they answer. */
-  overallRate?: number,
 ) {
-  const r = await autocannon({
-    url,
-    headers,
-    connections,
-    duration: seconds,
-    ...(overallRate ? { overallRate } : {}),
-  });
+  const r = await autocannon({ url, headers, connections, duration: seconds });
   if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) {
     throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
   }

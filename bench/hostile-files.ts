@@ -17,12 +17,14 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { largePdf, zipBomb } from '../apps/server/test/support/hostile-files.ts';
 import { median, type Sample, sample, startTarget } from './api.ts';
-import { scratchDatabase, seedOwner, stopProcess } from './support.ts';
+import { paced, scratchDatabase, seedOwner, stopProcess } from './support.ts';
+import { pct } from './widget-support.ts';
 
 const serverDir = fileURLToPath(new URL('../apps/server/', import.meta.url));
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
@@ -147,16 +149,37 @@ try {
     };
   };
 
+  // At a fixed rate, open loop (support.ts `paced`): each request at its time, latency from it;
+  // autocannon's overallRate would release each second's requests in a burst.
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const getOnce = () =>
+    new Promise<number>((resolve, reject) => {
+      const req = request(url, { agent, headers: { cookie: seed.cookie } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const measureOnce = async (rate?: number): Promise<Sample> => {
+    if (!rate) return sample(url, { cookie: seed.cookie }, CONNECTIONS, DURATION);
+    const count = Math.round(rate * DURATION);
+    const r = await paced(count, rate, getOnce);
+    if (r.errors > 0) throw new Error(`${url}: ${r.errors} failed requests at ${rate}/s`);
+    const round = (x: number) => Math.round(x * 10) / 10;
+    return { rps: rate, p50: round(pct(r.latencies, 50)), p99: round(pct(r.latencies, 99)), requests: count };
+  };
+
   /** Rounds of a quiet sample then one while ingesting, at `rate` requests/s or as fast as answered. */
   const measure = async (rate?: number) => {
     const quiet: Sample[] = [];
     const loaded: Sample[] = [];
     const ingestions: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      quiet.push(await sample(url, { cookie: seed.cookie }, CONNECTIONS, DURATION, rate));
+      quiet.push(await measureOnce(rate));
       const stop = keepIngesting();
       await new Promise((r) => setTimeout(r, 200)); // the first claim is under way
-      loaded.push(await sample(url, { cookie: seed.cookie }, CONNECTIONS, DURATION, rate));
+      loaded.push(await measureOnce(rate));
       ingestions.push(await stop());
     }
     const of = (xs: Sample[]) => ({

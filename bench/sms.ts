@@ -23,8 +23,8 @@ import { Agent, createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { seedOwner } from './support.ts';
-import { call, pct, type Server, scratchDatabase, sleep, startServer, stopServer } from './widget-support.ts';
+import { paced, seedOwner } from './support.ts';
+import { call, pct, type Server, scratchDatabase, startServer, stopServer } from './widget-support.ts';
 
 const serverDir = fileURLToPath(new URL('../apps/server/', import.meta.url));
 const rate = Number(process.env.SMS_BENCH_RATE ?? 200);
@@ -119,27 +119,18 @@ function messages(count: number, url: string, token: string, to: string, sign: S
   });
 }
 
-/** Posts them at `perSecond`, open loop; latency from each one's scheduled time, in ms. */
-async function paced(
+/** Posts them at `perSecond`, open loop (support.ts `paced`). */
+const postPaced = (
   url: string,
   list: Array<{ form: Record<string, string>; signature: string }>,
   perSecond: number,
-) {
-  const latencies: number[] = [];
-  let errors = 0;
-  const start = performance.now() + 50;
-  await Promise.all(
-    list.map(async ({ form, signature }, i) => {
-      const at = start + (i * 1000) / perSecond;
-      const wait = at - performance.now();
-      if (wait > 0) await sleep(wait);
-      const status = await post(url, form, signature).catch(() => 0);
-      if (status !== 200) errors++;
-      latencies.push(performance.now() - at);
-    }),
+) =>
+  paced(
+    list.length,
+    perSecond,
+    (i) => post(url, list[i]!.form, list[i]!.signature),
+    (s) => s === 200,
   );
-  return { latencies, errors };
-}
 
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const summary = (xs: number[]) =>
@@ -186,8 +177,12 @@ async function main() {
     );
     servers.push(f);
     const floorUrl = `${f.base}/sms/webhook`;
-    await paced(floorUrl, messages(200, floorUrl, token, '+15550000000', signRequest, newMessageSid), rate); // warm-up
-    const fl = await paced(
+    await postPaced(
+      floorUrl,
+      messages(200, floorUrl, token, '+15550000000', signRequest, newMessageSid),
+      rate,
+    ); // warm-up
+    const fl = await postPaced(
       floorUrl,
       messages(count, floorUrl, token, '+15550000000', signRequest, newMessageSid),
       rate,
@@ -218,9 +213,9 @@ async function main() {
     const list = (n: number) => messages(n, url, line.token, line.number, signRequest, newMessageSid);
 
     // Acknowledgements at a steady rate (the replies are made and sent meanwhile).
-    await paced(url, list(200), rate); // warm-up
+    await postPaced(url, list(200), rate); // warm-up
     await provider.waitForSent(200, 120_000);
-    const ack = await paced(url, list(count), rate);
+    const ack = await postPaced(url, list(count), rate);
     const sentBefore = 200;
     await provider.waitForSent(sentBefore + count, 300_000);
 

@@ -83,3 +83,39 @@ export async function seedOwner(env: NodeJS.ProcessEnv, opts: SeedOptions) {
     await database.close();
   }
 }
+
+/**
+ * Sends `count` requests at `perSecond`, open loop: each at its scheduled time whatever the
+ * earlier ones are doing, its latency counted from that time (a slow answer delays nobody's clock,
+ * and a stall shows in every request it held up). `send(i)` resolves with the status, 0 on error;
+ * `ok` tells a good status. Latencies in ms.
+ */
+export async function paced(
+  count: number,
+  perSecond: number,
+  send: (i: number) => Promise<number>,
+  ok: (status: number) => boolean = (s) => s >= 200 && s < 300,
+) {
+  const latencies: number[] = [];
+  let errors = 0;
+  const start = performance.now() + 50;
+  const inFlight: Promise<void>[] = [];
+  const launch = (i: number, at: number) =>
+    send(i)
+      .catch(() => 0)
+      .then((status) => {
+        if (!ok(status)) errors++;
+        latencies.push(performance.now() - at);
+      });
+  // One clock for all: every millisecond, whatever has come due is sent (not a timer per request,
+  // which at thousands a second would slow the sender itself).
+  const timeOf = (i: number) => start + (i * 1000) / perSecond;
+  let next = 0;
+  while (next < count) {
+    const now = performance.now();
+    for (; next < count && timeOf(next) <= now; next++) inFlight.push(launch(next, timeOf(next)));
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  await Promise.all(inFlight);
+  return { latencies, errors };
+}
