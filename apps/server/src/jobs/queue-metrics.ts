@@ -8,8 +8,8 @@ type QueueRow = { queue: string; depth: number | string; oldest_seconds: number 
 /**
  * The job queues' depth and age, and the database pool's waits, read when `/metrics` is scraped
  * (docs/metrics.md). The queues are the domain's own rows (docs/decisions/0010-job-queue.md): the
- * outbox's undispatched events, deliveries due now, and sources waiting for ingestion. Each is
- * one indexed count on its partial index.
+ * outbox's undispatched events, deliveries due now, sources waiting for ingestion, inbound SMS not
+ * yet answered and SMS replies due to be sent. Each is one indexed count on its partial index.
  */
 export function registerQueueMetrics(ctx: AppContext): void {
   const registers = [ctx.metrics.registry];
@@ -26,7 +26,13 @@ export function registerQueueMetrics(ctx: AppContext): void {
             from webhook_deliveries where status = 'pending' and next_attempt_at <= now()
           union all
           select 'ingestion', count(*), extract(epoch from now() - min(created_at))
-            from knowledge_sources where status in ('pending', 'processing')`,
+            from knowledge_sources where status in ('pending', 'processing')
+          union all
+          select 'sms-inbound', count(*), extract(epoch from now() - min(received_at))
+            from sms_inbound where state <> 'done'
+          union all
+          select 'sms-send', count(*), extract(epoch from now() - min(next_attempt_at))
+            from sms_outbound where state = 'pending' and next_attempt_at <= now()`,
     ).finally(() => {
       setImmediate(() => {
         last = undefined;

@@ -1,18 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chat } from '../chat/helpers.ts';
+import { inbound, smsLine } from '../sms/helpers.ts';
 import { createAssistant } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { type SmsProvider, startSmsProvider } from '../support/sms-provider.ts';
 import { createWorld, type World } from '../support/world.ts';
 
 /** `GET /metrics` (docs/metrics.md): behind METRICS_TOKEN, in Prometheus's text format. */
 const TOKEN = 'metrics-token-for-the-test';
 let t: TestApp;
 let w: World;
+let provider: SmsProvider;
 beforeAll(async () => {
-  t = await createTestApp({ METRICS_TOKEN: TOKEN });
+  provider = await startSmsProvider();
+  t = await createTestApp({
+    METRICS_TOKEN: TOKEN,
+    SMS_PROVIDER_API_BASE: provider.url,
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  });
   w = await createWorld(t);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await provider.close();
+});
 
 const scrape = (authorization?: string) =>
   t.request({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
@@ -61,6 +72,9 @@ describe('GET /metrics', () => {
       payload: { type: 'text', name: 'Hours', text: 'Nine to five.' },
     });
     expect(source.statusCode, source.body).toBe(201);
+    // An inbound SMS acknowledged and not yet answered (no job runs here either).
+    const line = await smsLine(t, provider, w.owner, w.ws);
+    expect((await inbound(t, line, '+15557770002', 'Are you open on Sunday?')).statusCode).toBe(200);
 
     const res = await scrape(`Bearer ${TOKEN}`);
     expect(res.statusCode).toBe(200);
@@ -76,6 +90,8 @@ describe('GET /metrics', () => {
     expect(seriesValue(text, 'parley_job_queue_oldest_seconds{job="ingestion"}')).toBeGreaterThanOrEqual(0);
     expect(seriesValue(text, 'parley_job_queue_depth{job="event-dispatch"}')).toBeGreaterThan(0);
     expect(seriesValue(text, 'parley_job_queue_depth{job="webhook-delivery"}')).toBe(0);
+    expect(seriesValue(text, 'parley_job_queue_depth{job="sms-inbound"}')).toBe(1);
+    expect(seriesValue(text, 'parley_job_queue_depth{job="sms-send"}')).toBe(0);
     expect(text).toContain('parley_nodejs_eventloop_lag_p99_seconds');
     // The pool's gauges exist where there is a pool (PostgreSQL), and nothing waits for it here.
     const pooled = t.ctx.database.kind === 'postgres';
