@@ -260,6 +260,37 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
       await session.getByRole('link', { name: 'Open the conversation in the inbox' }).getAttribute('href'),
     ).toMatch(new RegExp(`^/w/${ws}/inbox/`));
 
+    // In the inbox the AI's reply says how its SMS fared, and in words when the provider could
+    // not deliver it (the status callback, signed for its own URL).
+    const href = await session
+      .getByRole('link', { name: 'Open the conversation in the inbox' })
+      .getAttribute('href');
+    const inboxPage = await context.newPage();
+    await inboxPage.goto(`${base}${href}`);
+    const reply = inboxPage.locator('li.msg[data-role="assistant"]');
+    await reply.locator('.delivery').waitFor();
+    const statusUrl = webhookUrl.replace('/api/sms/webhook/', '/api/sms/status/');
+    const callback = {
+      AccountSid: sid,
+      MessageSid: provider.sent[0]!.sid,
+      MessageStatus: 'undelivered',
+      ErrorCode: '30003',
+      To: customer,
+      From: number,
+    };
+    const status = await fetch(`${base}/api/sms/status/${assistantId}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': signRequest(token, statusUrl, callback),
+      },
+      body: new URLSearchParams(callback).toString(),
+    });
+    expect(status.status).toBe(200);
+    await inboxPage.reload();
+    await reply.getByText('SMS not delivered (provider error 30003)').waitFor();
+    await inboxPage.close();
+
     // The chart: 7 days, received 1 and sent 1 today (once the reply is stored as sent).
     const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
     await expect

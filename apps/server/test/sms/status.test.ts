@@ -2,11 +2,11 @@ import { Writable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { events, smsInbound, smsOutbound, smsStatusEvents } from '../../src/db/schema/index.ts';
+import { events, messages, smsInbound, smsOutbound, smsStatusEvents } from '../../src/db/schema/index.ts';
 import type { TestApp } from '../support/harness.ts';
 import { newAuthToken, type SmsProvider } from '../support/sms-provider.ts';
 import { waitFor } from '../support/wait.ts';
-import { createWorld, type World } from '../support/world.ts';
+import { createWorld, insertApiKey, type World } from '../support/world.ts';
 import { inbound, type Line, newMessageSid, signedPost, smsApp, smsLine, statusCallback } from './helpers.ts';
 
 /**
@@ -83,6 +83,43 @@ describe('delivery status', () => {
       deliveryStatus: 'undelivered',
       errorCode: '30003',
     });
+  });
+
+  it('the reply shows its delivery status and error code in the inbox and in /api/v1/messages; a customer message shows none', async () => {
+    const line = await smsLine(t, provider, w.owner, w.ws);
+    const sid = await replied(line);
+    const messageId = (await outboundOf(sid))!.messageId;
+    const [reply] = await t.ctx.db.select().from(messages).where(eq(messages.id, messageId));
+    const conversationId = reply!.conversationId;
+    const read = async () => {
+      const key = await insertApiKey(t, w.ws, ['chat:write']);
+      const v1 = await t.request({
+        method: 'GET',
+        url: `/api/v1/messages?conversationId=${conversationId}`,
+        headers: key,
+      });
+      expect(v1.statusCode, v1.body).toBe(200);
+      const inbox = await t.request({
+        method: 'GET',
+        url: `/api/inbox/conversations/${conversationId}/messages?workspaceId=${w.ws}`,
+        headers: w.owner.headers,
+      });
+      expect(inbox.statusCode, inbox.body).toBe(200);
+      return [v1.json().data, inbox.json().data] as Array<Array<Record<string, unknown>>>;
+    };
+    for (const list of await read()) {
+      const reply = list.find((m) => m.id === messageId)!;
+      expect(reply).toMatchObject({ role: 'assistant', deliveryStatus: expect.any(String), errorCode: null });
+      const question = list.find((m) => m.role === 'user')!;
+      expect(question).not.toHaveProperty('deliveryStatus');
+    }
+    await statusCallback(t, line, sid, 'undelivered', '30003');
+    for (const list of await read()) {
+      expect(list.find((m) => m.id === messageId)).toMatchObject({
+        deliveryStatus: 'undelivered',
+        errorCode: '30003',
+      });
+    }
   });
 
   it('a failure is never overwritten by a later success; the error code is kept', async () => {

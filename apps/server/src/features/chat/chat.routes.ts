@@ -74,7 +74,7 @@ export const chatRoutes: Feature = (app, ctx) => {
     },
     async (request) => {
       const page = await service.listChatMessages(ctx, resourceOf(request, 'chat'), request.query);
-      return { ...page, data: page.data.map(toMessage) };
+      return { ...page, data: page.data.map((m) => toMessage(m)) };
     },
   );
 

@@ -50,4 +50,14 @@ export const messageSchema = z.object({
   ),
   usage: z.object({ promptTokens: z.number(), completionTokens: z.number() }).nullable(),
   createdAt: z.string(),
+  deliveryStatus: z
+    .enum(['queued', 'sent', 'delivered', 'undelivered', 'failed'])
+    .nullable()
+    .optional()
+    .describe("Only on a reply sent as an SMS: the provider's latest delivery status (only forward)"),
+  errorCode: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("Only on a reply sent as an SMS: the provider's error code when it could not deliver"),
 });

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
-import { conversations, events, messages } from '../../db/schema/index.ts';
+import type { SmsDeliveryStatus } from '../../db/schema/index.ts';
+import { conversations, events, messages, smsOutbound } from '../../db/schema/index.ts';
 import type { CursorKey } from '../../http/pagination.ts';
 import type { EventRow } from '../events/events.service.ts';
 
@@ -200,6 +201,27 @@ export async function listMessages(
     .where(and(...conds))
     .orderBy(asc(messages.createdAt), asc(messages.id))
     .limit(q.limit + 1);
+}
+
+/** An SMS reply's delivery as the provider last reported it (docs/sms.md "Replies and delivery status"). */
+export type Delivery = { deliveryStatus: SmsDeliveryStatus | null; errorCode: string | null };
+
+/** The delivery of those of `messageIds` that went out as SMS, by message id. */
+export async function deliveriesOf(db: Executor, messageIds: string[]): Promise<Map<string, Delivery>> {
+  if (messageIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      messageId: smsOutbound.messageId,
+      deliveryStatus: smsOutbound.deliveryStatus,
+      errorCode: smsOutbound.errorCode,
+    })
+    .from(smsOutbound)
+    .where(inArray(smsOutbound.messageId, messageIds))
+    .orderBy(asc(smsOutbound.createdAt));
+  // the latest send of a message wins
+  return new Map(
+    rows.map((r) => [r.messageId, { deliveryStatus: r.deliveryStatus, errorCode: r.errorCode }]),
+  );
 }
 
 /** The newest messages of a conversation (for the model's history), newest first. */

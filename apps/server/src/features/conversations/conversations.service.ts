@@ -16,7 +16,7 @@ import { announceChange, announceToInbox, applyChange } from './conversation-sta
 import * as repo from './conversations.repo.ts';
 import { toConversation, toConversationDetail, toMessage } from './conversations.shapes.ts';
 
-export type { ConversationRow, MessageRow } from './conversations.repo.ts';
+export type { ConversationRow, Delivery, MessageRow } from './conversations.repo.ts';
 // The public shapes live in conversations.shapes.ts; callers import them from here.
 export { toConversation, toConversationDetail, toMessage };
 
@@ -209,6 +209,19 @@ export async function historyWithin(
 
 export const listChatConversations = repo.listChatConversations;
 export const listMessages = repo.listMessages;
+
+/** The SMS delivery of a page of messages: none to read unless the conversation is an SMS one. */
+export const deliveriesFor = (
+  ctx: AppContext,
+  conversation: { channel: string },
+  page: { id: string }[],
+): Promise<Map<string, repo.Delivery>> =>
+  conversation.channel === 'sms'
+    ? repo.deliveriesOf(
+        ctx.db,
+        page.map((m) => m.id),
+      )
+    : Promise.resolve(new Map());
 
 /**
  * The AI hands the conversation to humans (docs/inbox.md "States"): status `handoff`, so later

@@ -1,4 +1,4 @@
-import type { ConversationRow, MessageRow } from './conversations.repo.ts';
+import type { ConversationRow, Delivery, MessageRow } from './conversations.repo.ts';
 
 /**
  * The public shape of a conversation: API responses and `conversation.created`
@@ -26,8 +26,12 @@ export const toConversationDetail = (c: ConversationRow) => ({
   endedAt: c.endedAt?.toISOString() ?? null,
 });
 
-/** The public shape of a message: API responses and `message.created`. */
-export const toMessage = (m: MessageRow) => ({
+/**
+ * The public shape of a message: API responses and `message.created`. A reply that went out as an
+ * SMS also carries its `deliveryStatus` and the provider's `errorCode` (docs/sms.md "Replies from
+ * the inbox") where the reader passes them: the inbox and `/api/v1/messages`.
+ */
+export const toMessage = (m: MessageRow, delivery?: Delivery) => ({
   id: m.id,
   conversationId: m.conversationId,
   role: m.role,
@@ -38,4 +42,5 @@ export const toMessage = (m: MessageRow) => ({
   toolCalls: m.toolCalls,
   usage: m.usage,
   createdAt: m.createdAt.toISOString(),
+  ...(delivery ? { deliveryStatus: delivery.deliveryStatus, errorCode: delivery.errorCode } : {}),
 });

@@ -5,7 +5,13 @@ import type { Feature } from '../../http/feature.ts';
 import { cursorPage, cursorQuery } from '../../http/pagination.ts';
 import { resourceOf, tenantOf } from '../../http/tenant.ts';
 import { messageSchema } from '../chat/chat.schemas.ts';
-import { findConversation, listMessages, postAgentMessage, toMessage } from './conversations.service.ts';
+import {
+  deliveriesFor,
+  findConversation,
+  listMessages,
+  postAgentMessage,
+  toMessage,
+} from './conversations.service.ts';
 
 const errors = conflictResponse;
 
@@ -32,7 +38,8 @@ export const messagesV1Routes: Feature = (app, ctx) => {
         after: ctx.cursors.decode(q.cursor),
       });
       const page = ctx.cursors.page(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
-      return { ...page, data: page.data.map(toMessage) };
+      const delivery = await deliveriesFor(ctx, conversation, page.data);
+      return { ...page, data: page.data.map((m) => toMessage(m, delivery.get(m.id))) };
     },
   );
 

@@ -11,6 +11,8 @@ import {
 } from '../conversations/conversation-states.ts';
 import {
   type ConversationRow,
+  type Delivery,
+  deliveriesFor,
   type MessageRow,
   postAgentMessage,
   toConversationDetail,
@@ -27,8 +29,8 @@ export const toInboxConversation = toConversationDetail;
 type Author = { name: string | null; avatarUrl: string | null } | undefined;
 
 /** A message with its human author (`agent` replies and internal-chat `user` messages). */
-export const toInboxMessage = (m: MessageRow, author?: Author) => ({
-  ...toMessage(m),
+export const toInboxMessage = (m: MessageRow, author?: Author, delivery?: Delivery) => ({
+  ...toMessage(m, delivery),
   author: m.authorId
     ? { id: m.authorId, name: author?.name ?? null, avatarUrl: author?.avatarUrl ?? null }
     : null,
@@ -82,10 +84,19 @@ export async function listConversationMessages(
     t: r.message.createdAt.getTime(),
     id: r.message.id,
   }));
+  const delivery = await deliveriesFor(
+    ctx,
+    c,
+    page.data.map((r) => r.message),
+  );
   return {
     ...page,
     data: page.data.map((r) =>
-      toInboxMessage(r.message, { name: r.authorName, avatarUrl: r.authorAvatarUrl }),
+      toInboxMessage(
+        r.message,
+        { name: r.authorName, avatarUrl: r.authorAvatarUrl },
+        delivery.get(r.message.id),
+      ),
     ),
   };
 }

@@ -10,7 +10,21 @@ function authorOf(m: InboxMessage, channel: Channel) {
   return m.author?.name ?? (channel === 'chat' ? 'Member' : 'Customer');
 }
 
-/** One message of a conversation: the author and role, tool steps in words, text, sources. */
+const DELIVERY_WORDS = {
+  queued: 'SMS queued at the provider',
+  sent: 'SMS sent',
+  delivered: 'SMS delivered',
+  undelivered: 'SMS not delivered',
+  failed: 'SMS failed',
+} as const;
+
+/** An SMS reply's delivery in words, with the provider's error code when it could not deliver. */
+function deliveryWords(m: InboxMessage) {
+  const words = m.deliveryStatus ? DELIVERY_WORDS[m.deliveryStatus] : 'SMS being sent';
+  return m.errorCode ? `${words} (provider error ${m.errorCode})` : words;
+}
+
+/** One message of a conversation: the author and role, tool steps in words, text, sources, and an SMS reply's delivery. */
 export function MessageItem({ message: m, channel }: { message: InboxMessage; channel: Channel }) {
   return (
     <li className={`msg ${m.role === 'user' ? 'customer' : m.role}`} data-role={m.role}>
@@ -35,6 +49,14 @@ export function MessageItem({ message: m, channel }: { message: InboxMessage; ch
       <p className="text">{m.content}</p>
       {m.status !== 'complete' && (
         <p className="muted">{m.status === 'partial' ? 'The reply was cut short.' : 'The reply failed.'}</p>
+      )}
+      {m.deliveryStatus !== undefined && (
+        <p
+          className={`muted delivery${m.deliveryStatus === 'failed' || m.deliveryStatus === 'undelivered' ? ' not-delivered' : ''}`}
+          data-delivery={m.deliveryStatus ?? 'sending'}
+        >
+          {deliveryWords(m)}
+        </p>
       )}
       {m.citations.length > 0 && (
         <ol className="citations" aria-label="Sources">
