@@ -168,7 +168,13 @@ function takeWorker(memoryMb: number): WarmWorker {
   });
   worker.stdout.resume();
   worker.stderr.resume();
-  return { worker, memoryMb, files: 0 };
+  const fresh: WarmWorker = { worker, memoryMb, files: 0 };
+  // A worker that fails or ends between files is dropped, never an unhandled error of the server's.
+  worker.on('error', () => undefined);
+  worker.on('exit', () => {
+    if (waiting === fresh) waiting = undefined;
+  });
+  return fresh;
 }
 
 function release(warm: WarmWorker) {
