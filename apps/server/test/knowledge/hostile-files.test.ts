@@ -119,13 +119,15 @@ describe('hostile files', () => {
     expect(r.answeredWhileProcessing).toBeGreaterThan(0);
   });
 
-  it('a PDF that does not end parsing (a shared page tree of a million pages) is stopped at the time limit', async () => {
+  it('a PDF that does not end parsing (a shared page tree of a million pages) is stopped at a limit: time, or memory where it grows first', async () => {
     const pdf = pageTreeBomb(1000);
     expect(pdf.length).toBeLessThan(20_000);
     const r = await ingestHostile('endless.pdf', pdf, 'application/pdf');
     expect(r.source.status).toBe('failed');
+    // Which limit comes first depends on the machine: a warm worker on a fast one walks enough of
+    // the tree in 8 s to pass 256 MB. Either way the parse is stopped and says which limit.
     expect(r.source.error).toMatch(
-      /^Reading the file took longer than 8 s \(the limit, FILE_PARSE_TIMEOUT_SECONDS\)\. Split it/,
+      /^Reading the file (took longer than 8 s \(the limit, FILE_PARSE_TIMEOUT_SECONDS\)|needed more than 256 MB of memory \(the limit, FILE_PARSE_MEMORY_MB\))\. Split it/,
     );
     expect(r.grewMb).toBeLessThan(300);
     // the event loop stayed free: requests answered during the seconds it ran
