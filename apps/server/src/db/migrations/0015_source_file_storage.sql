@@ -1,0 +1,2 @@
+/* Uploaded files are stored uncompressed (docs/performance.md "Hostile files during the API benchmark"): most are compressed formats already (PDF, DOCX), and the parse worker reads a file back in slices (ingestion/stored-file.ts), which PostgreSQL fetches chunk by chunk only from an uncompressed value; a compressed one is decompressed from its start for every slice. Applies to files stored from now on. */
+ALTER TABLE "source_files" ALTER COLUMN "content" SET STORAGE EXTERNAL;
