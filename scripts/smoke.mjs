@@ -1,7 +1,8 @@
 // Smoke test of the compiled build as two replicas (docs/deploy.md "Scaling out"); CI runs it
 // after the test passes (.ci/run). It starts `node apps/server/dist/main.js` twice against one
 // fresh PostgreSQL database and one Redis, then goes through both: sign up on one and read the
-// session on the other, build an assistant across them, chat through the widget on one while
+// session on the other, build an assistant across them, upload a file on one and see it parsed (in
+// its parse process) and ready on the other, chat through the widget on one while
 // the other holds the widget's live stream, and see the session's end reach that stream through
 // Redis. Then SIGTERM to both: each must exit 0. Any failure exits 1.
 //
@@ -31,6 +32,14 @@ const check = (ok, message) => {
   if (!ok) throw new Error(message);
 };
 const step = (message) => console.log(`smoke: ${message}`);
+
+/** The compiled servers' parse processes now running (their pids). */
+function parseProcesses() {
+  const r = spawnSync('pgrep', ['-f', 'apps/server/dist/features/knowledge/ingestion/parse-host.js'], {
+    encoding: 'utf8',
+  });
+  return r.stdout.split('\n').filter(Boolean);
+}
 
 function psql(sql) {
   const r = spawnSync('psql', [DATABASE_URL, '-qc', sql], { encoding: 'utf8' });
@@ -163,6 +172,35 @@ async function main() {
     'widget on A',
   );
 
+  // A file uploaded on A is read by A's parse process (dist/.../parse-host.js, from PostgreSQL in
+  // slices) and its source is ready on B.
+  const form = new FormData();
+  form.append(
+    'file',
+    new Blob(['# Returns\n\nRefunds take five business days.\n'], { type: 'text/markdown' }),
+    'returns.md',
+  );
+  const upload = await fetch(`${a}/api/assistants/${id}/sources/files`, {
+    method: 'POST',
+    headers: { origin: a, cookie },
+    body: form,
+  });
+  const uploaded = await json(upload, 201, 'file upload on A');
+  let source;
+  for (let i = 0; i < 300 && source?.status !== 'ready' && source?.status !== 'failed'; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    source = (
+      await json(
+        await call(b, 'GET', `/api/assistants/${id}/sources/${uploaded.data.id}`, { headers: { cookie } }),
+        200,
+        'the source on B',
+      )
+    ).data;
+  }
+  check(source?.status === 'ready', `the uploaded file's source: ${JSON.stringify(source)}`);
+  check(parseProcesses().length > 0, 'a parse process is running beside the server');
+  step('a file uploaded on A was parsed in its parse process and is ready on B');
+
   // The widget: init on B, live stream on A, a chat on B, history on A, the end on B reaching A.
   const site = { origin: 'https://shop.example.com' };
   const init = await json(
@@ -240,6 +278,10 @@ async function main() {
     check(!/"level":(50|60)/.test(r.output()), `${r.name} logged an error:\n${r.output()}`);
   }
   step('both stopped on SIGTERM with exit 0');
+  // The parse process goes with its server.
+  for (let i = 0; i < 50 && parseProcesses().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+  check(parseProcesses().length === 0, `parse processes left after the stop: ${parseProcesses().join(', ')}`);
+  step('no parse process outlived its server');
 }
 
 // However it goes, the run ends within three minutes, and takes its replicas with it.

@@ -1,3 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AppContext } from '../../../context.ts';
 import { isForeignKeyViolation } from '../../../db/client.ts';
 import { isStorageFull, STORAGE_FULL } from '../../../db/storage-full.ts';
@@ -12,7 +16,7 @@ import { fillGeneration, hasVectorColumn, requestIfLarge } from '../retrieval/ve
 import { EXACT_MAX_CHUNKS } from '../retrieval/vector-index.ts';
 import * as repo from '../sources/sources.repo.ts';
 import { type Chunk, chunkQa, chunkText } from './chunking.ts';
-import { parseFileIsolated } from './parse-isolated.ts';
+import { parseInProcess } from './parse-process.ts';
 import { CorruptFileError, detectKind, FileLimitError, UnsupportedFileError } from './parsers.ts';
 import { crawlWebsite, type WebsiteConfig, WebsiteError } from './website.ts';
 
@@ -58,20 +62,24 @@ const loaders: Partial<Record<repo.SourceRow['type'], DocumentLoader>> = {
   },
   file: async (ctx, s) => {
     // On PostgreSQL the parse worker reads the bytes on its own connection; PGlite lives in this
-    // thread, so the server reads them, a slice at a time.
+    // process, so the server writes them to a temporary file for the parse process to read.
     const databaseUrl = ctx.database.pool?.options.connectionString;
-    const file = databaseUrl
-      ? await repo.findSourceFileInfo(ctx.db, s.id)
-      : await repo.readSourceFile(ctx.db, s.id);
-    if (!file) throw new IngestError('The uploaded file is missing');
-    const kind = detectKind(file.filename, file.mimeType);
-    const parsed = await parseFileIsolated(
-      databaseUrl ? { databaseUrl, sourceId: s.id } : (file as { content: Buffer }).content,
-      kind,
-      parseLimits(ctx),
-      { transfer: true },
-    );
-    return [{ text: parsed.text, title: parsed.title ?? file.filename, url: null }];
+    const path = databaseUrl ? undefined : join(tmpdir(), `parley-parse-${randomUUID()}`);
+    try {
+      const file = path
+        ? await repo.writeSourceFile(ctx.db, s.id, path)
+        : await repo.findSourceFileInfo(ctx.db, s.id);
+      if (!file) throw new IngestError('The uploaded file is missing');
+      const kind = detectKind(file.filename, file.mimeType);
+      const parsed = await parseInProcess(
+        path ? { path } : { databaseUrl: databaseUrl!, sourceId: s.id },
+        kind,
+        parseLimits(ctx),
+      );
+      return [{ text: parsed.text, title: parsed.title ?? file.filename, url: null }];
+    } finally {
+      if (path) await rm(path, { force: true });
+    }
   },
 };
 

@@ -4,14 +4,14 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ArchiveLimits } from './archive.ts';
-import { CorruptFileError, FileLimitError, UnsupportedFileError } from './file-errors.ts';
-import type { ParseInput, ParseOutput, StoredFile } from './parse-worker.ts';
+import { FileLimitError, fileError } from './file-errors.ts';
+import type { FileAtPath, ParseInput, ParseOutput, StoredFile } from './parse-worker.ts';
 import type { FileKind, Parsed } from './parsers.ts';
 
 /**
  * Parses an uploaded file in a worker thread of its own (docs/knowledge.md "Hostile and broken
- * files"), so that neither a slow PDF nor a hostile archive touches the server's event loop or
- * memory:
+ * files"), so that neither a slow PDF nor a hostile archive touches its process's event loop or
+ * memory. The server runs this in its parse process (parse-process.ts), not in its own:
  * - `resourceLimits` caps the worker's JavaScript heap at `memoryMb`; pdf.js and JSZip also hold
  *   bytes in ArrayBuffers, which that cap does not count, so the process's resident memory is
  *   watched too and the worker is stopped once it has grown by more than `memoryMb`;
@@ -54,12 +54,13 @@ function tsBootstrap(target: string): string {
 }
 
 /**
- * `file`: the bytes, or where the worker reads them itself (a file stored in PostgreSQL).
+ * `file`: the bytes, or where the worker reads them itself (a file stored in PostgreSQL, or one
+ * written to a path for the parse).
  * `transfer`: the caller hands the bytes over (detached afterwards) when they fill an ArrayBuffer
  * of their own, which then moves to the worker without a copy.
  */
 export function parseFileIsolated(
-  file: Buffer | StoredFile,
+  file: Buffer | StoredFile | FileAtPath,
   kind: FileKind,
   limits: ParseLimits,
   { transfer = false } = {},
@@ -73,7 +74,7 @@ export function parseFileIsolated(
         : Uint8Array.from(file);
   }
   const input: ParseInput = {
-    file: bytes ? { bytes } : { stored: file as StoredFile },
+    file: bytes ? { bytes } : 'path' in file ? { path: file.path } : { stored: file as StoredFile },
     kind,
     limits: {
       maxUnpackedBytes: limits.maxUnpackedBytes,
@@ -109,17 +110,8 @@ export function parseFileIsolated(
         ++warm.files < FILES_PER_WORKER;
       if (out.ok)
         return finish(null, out.title ? { text: out.text, title: out.title } : { text: out.text }, healthy);
-      finish(
-        out.type === 'limit'
-          ? new FileLimitError(out.message)
-          : out.type === 'corrupt'
-            ? new CorruptFileError(out.message)
-            : out.type === 'unsupported'
-              ? new UnsupportedFileError(out.message)
-              : new Error(`The parse worker failed: ${out.message}`),
-        undefined,
-        healthy,
-      );
+      const message = out.type === 'unexpected' ? `The parse worker failed: ${out.message}` : out.message;
+      finish(fileError(out.type, message), undefined, healthy);
     };
     const onError = (err: Error & { code?: string }) =>
       finish(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooBig(limits) : err);

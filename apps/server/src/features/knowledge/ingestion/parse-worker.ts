@@ -1,45 +1,40 @@
-import { readlinkSync } from 'node:fs';
-import { constants, setPriority } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import type { ArchiveLimits } from './archive.ts';
-import { CorruptFileError, FileLimitError, UnsupportedFileError } from './file-errors.ts';
+import { CorruptFileError, type FileErrorType, fileErrorType } from './file-errors.ts';
 import { type FileKind, parseFile } from './parsers.ts';
 import { readStoredFile } from './stored-file.ts';
 
 /**
  * The parse worker's entry (parse-isolated.ts starts it and hands it files one at a time): parses
- * the bytes it was handed, or reads them from PostgreSQL itself (stored-file.ts), and answers each
- * file with one message, the text or the error, and how much of its heap is in use. It writes
- * nothing.
+ * the bytes it was handed, or reads them itself, from PostgreSQL (stored-file.ts) or from a
+ * temporary file, and answers each file with one message, the text or the error, and how much of
+ * its heap is in use. It writes nothing. It runs at the parse process's priority, the lowest
+ * (parse-host.ts).
  */
 export type StoredFile = { databaseUrl: string; sourceId: string };
+/** A file written for the parse (PGlite's files, sources.repo.ts `writeSourceFile`). */
+export type FileAtPath = { path: string };
 export type ParseInput = {
-  file: { bytes: Uint8Array } | { stored: StoredFile };
+  file: { bytes: Uint8Array } | { stored: StoredFile } | FileAtPath;
   kind: FileKind;
   limits: ArchiveLimits;
 };
 export type ParseOutput = (
   | { ok: true; text: string; title?: string }
-  | { ok: false; type: 'limit' | 'corrupt' | 'unsupported' | 'unexpected'; message: string }
+  | { ok: false; type: FileErrorType; message: string }
 ) & { heapUsedMb: number };
-
-// Below the server's priority: on a busy machine the event loop gets the CPU first and a parse
-// takes longer, within its time limit. Linux renices one thread by its id (/proc/thread-self);
-// elsewhere the worker keeps the process's priority.
-try {
-  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  if (Number.isInteger(tid) && tid > 0) setPriority(tid, constants.priority.PRIORITY_BELOW_NORMAL);
-} catch {
-  // not Linux, or not allowed: parse at normal priority
-}
 
 async function parse(input: ParseInput): Promise<ParseOutput> {
   try {
+    const { file } = input;
     const buffer =
-      'bytes' in input.file
-        ? Buffer.from(input.file.bytes.buffer, input.file.bytes.byteOffset, input.file.bytes.byteLength)
-        : await readStoredFile(input.file.stored.databaseUrl, input.file.stored.sourceId);
+      'bytes' in file
+        ? Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength)
+        : 'path' in file
+          ? await readFile(file.path).catch(() => undefined)
+          : await readStoredFile(file.stored.databaseUrl, file.stored.sourceId);
     if (!buffer) throw new CorruptFileError('The uploaded file is missing');
     const parsed = await parseFile(buffer, input.kind, input.limits);
     return {
@@ -49,14 +44,7 @@ async function parse(input: ParseInput): Promise<ParseOutput> {
       heapUsedMb: heapMb(),
     };
   } catch (err) {
-    const type =
-      err instanceof FileLimitError
-        ? 'limit'
-        : err instanceof CorruptFileError
-          ? 'corrupt'
-          : err instanceof UnsupportedFileError
-            ? 'unsupported'
-            : 'unexpected';
+    const type = fileErrorType(err);
     const message = type === 'unexpected' ? String((err as Error)?.stack ?? err) : (err as Error).message;
     return { ok: false, type, message, heapUsedMb: heapMb() };
   }

@@ -1,3 +1,4 @@
+import { open } from 'node:fs/promises';
 import { type AnyColumn, and, count, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../../db/client.ts';
 import { preparedFor } from '../../../db/prepared.ts';
@@ -49,32 +50,36 @@ export async function findSourceFileInfo(db: Executor, sourceId: string) {
 }
 
 /**
- * A stored file, its bytes read one slice per query: a 50 MB file in one row would hold the
- * event loop while the driver decodes it (PGlite decodes in this process; docs/performance.md
- * "Hostile files during the API benchmark"), 256 KB at a time leaves room for other requests.
- * On PostgreSQL the parse worker reads the bytes itself (ingestion/stored-file.ts).
+ * Writes a stored file's bytes to `path` for the parse process (ingestion/parse-process.ts), one
+ * slice per query: a 50 MB file in one row would hold the event loop while the driver decodes it
+ * (PGlite decodes in this process; docs/performance.md "Hostile files during the API benchmark"),
+ * 256 KB at a time leaves room for other requests, and the whole file is never in the server's
+ * memory. Undefined when the file is gone or was replaced meanwhile. On PostgreSQL the parse
+ * worker reads the bytes itself (ingestion/stored-file.ts).
  */
-export async function readSourceFile(db: Executor, sourceId: string) {
+export async function writeSourceFile(db: Executor, sourceId: string, path: string) {
   const meta = await findSourceFileInfo(db, sourceId);
   if (!meta) return undefined;
-  // Its own ArrayBuffer, not zero-filled (every byte is written below): it can move to the parse
-  // worker as it is.
-  const content = Buffer.allocUnsafeSlow(meta.length);
-  for (let at = 0; at < meta.length; at += FILE_READ_SLICE) {
-    const [slice] = await db
-      .select({ bytes: sql<Buffer>`substring(${sourceFiles.content} from ${at + 1} for ${FILE_READ_SLICE})` })
-      .from(sourceFiles)
-      .where(eq(sourceFiles.sourceId, sourceId));
-    if (!slice) return undefined; // deleted while we read
-    const raw = slice.bytes as Buffer | Uint8Array | string;
-    const bytes = typeof raw === 'string' ? Buffer.from(raw.slice(2), 'hex') : raw;
-    if (bytes.length !== Math.min(FILE_READ_SLICE, meta.length - at)) return undefined; // replaced meanwhile
-    content.set(bytes, at);
-    // PGlite answers without waiting on I/O, so a loop of queries would never let a request in:
-    // give the event loop a turn between slices.
-    await new Promise((r) => setImmediate(r));
+  const out = await open(path, 'wx', 0o600);
+  try {
+    for (let at = 0; at < meta.length; at += FILE_READ_SLICE) {
+      const [slice] = await db
+        .select({
+          bytes: sql<Buffer>`substring(${sourceFiles.content} from ${at + 1} for ${FILE_READ_SLICE})`,
+        })
+        .from(sourceFiles)
+        .where(eq(sourceFiles.sourceId, sourceId));
+      if (!slice) return undefined; // deleted while we read
+      const raw = slice.bytes as Buffer | Uint8Array | string;
+      const bytes = typeof raw === 'string' ? Buffer.from(raw.slice(2), 'hex') : raw;
+      if (bytes.length !== Math.min(FILE_READ_SLICE, meta.length - at)) return undefined; // replaced meanwhile
+      // the write waits on the disk, which gives the event loop its turn between PGlite's answers
+      await out.write(bytes);
+    }
+  } finally {
+    await out.close();
   }
-  return { filename: meta.filename, mimeType: meta.mimeType, content };
+  return meta;
 }
 
 export async function listSources(db: Executor, owner: SourceOwner, page: { limit: number; offset: number }) {
