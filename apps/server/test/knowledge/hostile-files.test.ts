@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { count, eq } from 'drizzle-orm';
@@ -9,6 +9,7 @@ import { buildApp } from '../../src/app.ts';
 import { createContext, migrateDatabase, openConfiguredDatabase } from '../../src/bootstrap.ts';
 import { loadConfig } from '../../src/config.ts';
 import { knowledgeSources, sourceFiles } from '../../src/db/schema/index.ts';
+import { ingestionStep } from '../../src/features/knowledge/ingestion/ingest.jobs.ts';
 import { createAssistant } from '../support/factories.ts';
 import { createTestApp, ORIGIN, type TestApp } from '../support/harness.ts';
 import { largePdf, manyEntries, pageTreeBomb, truncated, zipBomb } from '../support/hostile-files.ts';
@@ -247,5 +248,23 @@ describe.skipIf(!mounted)('a full disk under DATA_DIR (tmpfs of 160 MB; needs ro
     rmSync(filler, { force: true });
     const res = await upload('manual.pdf', randomBytes(8 * MB));
     expect(res.statusCode, res.body).toBe(201);
+  });
+
+  it('fails an ingestion with the same words when the disk fills before the file is read, and leaves no copy', async () => {
+    // With PGlite the server copies the stored file under DATA_DIR/tmp for its parse process.
+    const res = await upload('catalogue.pdf', largePdf(4, 3));
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().data.id as string;
+    const fs = statfsSync(mnt);
+    writeFileSync(filler, Buffer.alloc(Math.max(0, fs.bavail * fs.bsize - 256 * 1024)));
+    try {
+      while ((await ingestionStep(full.ctx, 5)) > 0);
+    } finally {
+      rmSync(filler, { force: true });
+    }
+    const source = await getSource(full, owner, assistant, id);
+    expect(source.status).toBe('failed');
+    expect(source.error).toMatch(/^The server's storage is full, so nothing was saved/);
+    expect(readdirSync(join(mnt, 'tmp'))).toEqual([]);
   });
 });

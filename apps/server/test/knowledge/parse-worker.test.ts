@@ -1,3 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   parseFileIsolated,
@@ -55,4 +60,33 @@ describe('the parse worker between files', () => {
     );
     expect(texts.map((p) => p.text.trim())).toEqual(['the first file', 'the second file', 'the third file']);
   });
+
+  // A file that arrives slowly (a FIFO written late) keeps the worker waiting without using the CPU,
+  // as a parse waits on a busy machine at the parse process's low priority.
+  it.skipIf(process.platform !== 'linux')(
+    'the time limit counts CPU time: a parse that waits is not stopped at it, only at four times it on the clock',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'parley-fifo-'));
+      try {
+        const slow = join(dir, 'slow');
+        execFileSync('mkfifo', [slow]);
+        const parsing = parseFileIsolated({ path: slow }, 'text', { ...limits, timeoutMs: 1_000 });
+        await new Promise((r) => setTimeout(r, 2_500));
+        await writeFile(slow, 'Arrived late, parsed all the same.');
+        expect((await parsing).text).toContain('Arrived late');
+
+        const never = join(dir, 'never');
+        execFileSync('mkfifo', [never]);
+        const started = performance.now();
+        await expect(
+          parseFileIsolated({ path: never }, 'text', { ...limits, timeoutMs: 1_000 }),
+        ).rejects.toThrow(/did not finish within 4 s: the server was too busy/);
+        expect(performance.now() - started).toBeGreaterThan(3_900);
+        // the worker blocked on the FIFO was terminated; open it for writing once so nothing waits on it
+        await writeFile(never, '').catch(() => undefined);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

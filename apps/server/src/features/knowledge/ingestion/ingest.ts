@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { AppContext } from '../../../context.ts';
 import { isForeignKeyViolation } from '../../../db/client.ts';
 import { isStorageFull, STORAGE_FULL } from '../../../db/storage-full.ts';
@@ -62,10 +61,12 @@ const loaders: Partial<Record<repo.SourceRow['type'], DocumentLoader>> = {
   },
   file: async (ctx, s) => {
     // On PostgreSQL the parse worker reads the bytes on its own connection; PGlite lives in this
-    // process, so the server writes them to a temporary file for the parse process to read.
+    // process, so the server writes them to a temporary file under DATA_DIR (beside the database's
+    // files, whose disk a user is told to free when it is full) for the parse process to read.
     const databaseUrl = ctx.database.pool?.options.connectionString;
-    const path = databaseUrl ? undefined : join(tmpdir(), `parley-parse-${randomUUID()}`);
+    const path = databaseUrl ? undefined : join(ctx.config.dataDir, 'tmp', `parse-${randomUUID()}`);
     try {
+      if (path) await mkdir(dirname(path), { recursive: true });
       const file = path
         ? await repo.writeSourceFile(ctx.db, s.id, path)
         : await repo.findSourceFileInfo(ctx.db, s.id);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,7 +15,10 @@ import type { FileKind, Parsed } from './parsers.ts';
  * - `resourceLimits` caps the worker's JavaScript heap at `memoryMb`; pdf.js and JSZip also hold
  *   bytes in ArrayBuffers, which that cap does not count, so the process's resident memory is
  *   watched too and the worker is stopped once it has grown by more than `memoryMb`;
- * - after `timeoutMs` the worker is terminated;
+ * - once the worker has spent `timeoutMs` of CPU time on the file it is terminated: CPU time, not
+ *   time on the clock, because the parse process runs at the lowest priority and on a busy machine
+ *   a parse waits for the CPU without being at fault (Linux, where a thread's CPU time can be read
+ *   from /proc; elsewhere the clock counts). Time on the clock is bounded too, by `wallLimitMs`;
  * - a zip archive's directory is checked first (archive.ts).
  * One worker at a time, kept between files: starting one (loading and compiling pdf.js and the
  * other parsers) costs about 0.35 s of CPU compiled, several times a typical parse. A worker that
@@ -32,6 +35,31 @@ const WATCH_EVERY_MS = 20;
 const IDLE_MS = 10_000;
 /** A worker is replaced after this many files, whatever it kept. */
 const FILES_PER_WORKER = 100;
+/** At most this long on the clock for one file, however busy the machine: below the ingestion lease (5 min). */
+const WALL_MAX_MS = 240_000;
+
+/**
+ * How long one file may take on the clock: where CPU time is counted, four times the CPU limit up to
+ * `WALL_MAX_MS` (never below the CPU limit); elsewhere the limit itself.
+ */
+export const wallLimitMs = (limits: ParseLimits) =>
+  cpuTimeReadable
+    ? Math.max(limits.timeoutMs, Math.min(4 * limits.timeoutMs, WALL_MAX_MS))
+    : limits.timeoutMs;
+const cpuTimeReadable = existsSync('/proc/self/task');
+
+/** CPU time (ms) a thread of this process has used, from /proc/self/task/<tid>/stat (proc(5)). */
+function threadCpuMs(tid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+/** USER_HZ, 100 on Linux whatever the kernel's own tick. */
+const CLOCK_TICKS = 100;
 
 // The worker's entry beside this module: parse-worker.js once compiled, parse-worker.ts under tsx
 // (npm start, tests). A worker does not inherit tsx's hooks (nor take `--import tsx` on Node 20),
@@ -99,7 +127,8 @@ export function parseFileIsolated(
       if (err) reject(err);
       else resolve(parsed!);
     };
-    const onMessage = (out: ParseOutput) => {
+    const onMessage = (out: ParseOutput | { tid: number }) => {
+      if ('tid' in out) return;
       // A worker that answered in time takes the next file, even when the answer is a refusal (an
       // archive over a limit is refused on its directory or while counting, before it grows); one
       // that failed unexpectedly or kept much of its heap is replaced, as is one stopped for time
@@ -117,10 +146,17 @@ export function parseFileIsolated(
       finish(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooBig(limits) : err);
     const onExit = (code: number) =>
       finish(new Error(`The parse worker stopped (exit code ${code}) without an answer`));
-    const timer = setTimeout(() => finish(tooSlow(limits)), limits.timeoutMs);
+    const wall = wallLimitMs(limits);
+    const timer = setTimeout(() => finish(wall > limits.timeoutMs ? tooLong(wall) : tooSlow(limits)), wall);
     const startRss = process.memoryUsage.rss();
+    let startCpu: number | undefined;
     const watch = setInterval(() => {
-      if (process.memoryUsage.rss() - startRss > limits.memoryMb * MB) finish(tooBig(limits));
+      if (process.memoryUsage.rss() - startRss > limits.memoryMb * MB) return finish(tooBig(limits));
+      // the worker's thread id comes with its first message, so a fresh worker's start is not counted
+      const cpu = warm.tid === undefined ? undefined : threadCpuMs(warm.tid);
+      if (cpu === undefined) return;
+      startCpu ??= cpu;
+      if (cpu - startCpu > limits.timeoutMs) finish(tooSlow(limits));
     }, WATCH_EVERY_MS);
     worker.on('message', onMessage);
     worker.once('error', onError);
@@ -130,7 +166,7 @@ export function parseFileIsolated(
 }
 
 /** A worker between files: at most one per process, stopped once idle for `IDLE_MS`. */
-type WarmWorker = { worker: Worker; memoryMb: number; files: number; idle?: NodeJS.Timeout };
+type WarmWorker = { worker: Worker; memoryMb: number; files: number; tid?: number; idle?: NodeJS.Timeout };
 let waiting: WarmWorker | undefined;
 let started = 0;
 
@@ -161,6 +197,9 @@ function takeWorker(memoryMb: number): WarmWorker {
   worker.stdout.resume();
   worker.stderr.resume();
   const fresh: WarmWorker = { worker, memoryMb, files: 0 };
+  worker.on('message', (m: { tid?: number }) => {
+    if (typeof m.tid === 'number') fresh.tid = m.tid;
+  });
   // A worker that fails or ends between files is dropped, never an unhandled error of the server's.
   worker.on('error', () => undefined);
   worker.on('exit', () => {
@@ -187,6 +226,11 @@ function release(warm: WarmWorker) {
 const tooSlow = (limits: ParseLimits) =>
   new FileLimitError(
     `Reading the file took longer than ${Math.round(limits.timeoutMs / 100) / 10} s (the limit, FILE_PARSE_TIMEOUT_SECONDS). Split it into smaller files, or upload its text as a text or Markdown file.`,
+  );
+
+const tooLong = (wallMs: number) =>
+  new FileLimitError(
+    `Reading the file did not finish within ${Math.round(wallMs / 1000)} s: the server was too busy to give it the time it needs. Sync the source again later.`,
   );
 
 const tooBig = (limits: ParseLimits) =>

@@ -1,9 +1,9 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { FileLimitError, fileError } from './file-errors.ts';
+import { fileError } from './file-errors.ts';
 import type { HostAnswer, HostRequest } from './parse-host.ts';
-import type { ParseLimits } from './parse-isolated.ts';
+import { type ParseLimits, wallLimitMs } from './parse-isolated.ts';
 import type { FileAtPath, StoredFile } from './parse-worker.ts';
 import type { FileKind, Parsed } from './parsers.ts';
 
@@ -21,7 +21,7 @@ import type { FileKind, Parsed } from './parsers.ts';
  * concurrently. If it dies, the files it held fail and the next file starts a new one.
  */
 const IDLE_MS = 10_000;
-/** Beyond the worker's own time limit, how long the process may take to answer before it is killed. */
+/** Beyond the worker's own limit on the clock, how long the process may take to answer before it is killed. */
 const GRACE_MS = 10_000;
 
 // The entry beside this module: parse-host.js once compiled; under tsx (npm start, tests) the
@@ -49,15 +49,15 @@ export function parseInProcess(
   const id = nextId++;
   return new Promise<Parsed>((resolve, reject) => {
     const timer = setTimeout(() => {
-      // The worker's own limit ends a slow parse; a process that does not answer even after it is
+      // The worker's own limits end a slow parse; a process that does not answer even after them is
       // stuck: it goes, with every file it held.
       settle(h, id)?.reject(
-        new FileLimitError(
-          `Reading the file took longer than ${Math.round(limits.timeoutMs / 100) / 10} s (the limit, FILE_PARSE_TIMEOUT_SECONDS). Split it into smaller files, or upload its text as a text or Markdown file.`,
+        new Error(
+          `The parse process did not answer within ${Math.round((wallLimitMs(limits) + GRACE_MS) / 1000)} s`,
         ),
       );
       h.child.kill('SIGKILL');
-    }, limits.timeoutMs + GRACE_MS);
+    }, wallLimitMs(limits) + GRACE_MS);
     h.pending.set(id, { resolve, reject, timer });
     const request: HostRequest = { id, file, kind, limits };
     h.child.send(request, (err) => {
