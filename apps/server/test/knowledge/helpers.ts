@@ -50,3 +50,12 @@ export function multipart(filename: string, content: Buffer, mimeType: string) {
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
 }
+
+/** The default limits of a parse (docs/knowledge.md "Hostile and broken files"), for parse tests. */
+export const parseLimits = {
+  maxUnpackedBytes: 200 * 1024 * 1024,
+  maxEntries: 10_000,
+  maxRatio: 100,
+  memoryMb: 256,
+  timeoutMs: 30_000,
+};

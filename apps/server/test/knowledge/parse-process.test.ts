@@ -6,19 +6,14 @@ import { FileLimitError } from '../../src/features/knowledge/ingestion/file-erro
 import { parseInProcess, parseProcesses } from '../../src/features/knowledge/ingestion/parse-process.ts';
 import { largePdf, pageTreeBomb, zipBomb } from '../support/hostile-files.ts';
 import { waitFor } from '../support/wait.ts';
+import { parseLimits } from './helpers.ts';
 
 /**
  * docs/decisions/0014-hostile-files.md: the server parses files in a process of its own, at the
  * lowest priority, each file in a worker thread with its limits. A file's error crosses as its
  * kind; a parse process that dies fails the files it held, and the next file starts a new one.
  */
-const limits = {
-  maxUnpackedBytes: 200 * 1024 * 1024,
-  maxEntries: 10_000,
-  maxRatio: 100,
-  memoryMb: 256,
-  timeoutMs: 30_000,
-};
+const limits = parseLimits;
 const dir = mkdtempSync(join(tmpdir(), 'parley-parse-process-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const at = (name: string, content: Buffer) => {

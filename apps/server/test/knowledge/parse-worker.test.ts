@@ -9,19 +9,14 @@ import {
   parseWorkersStarted,
 } from '../../src/features/knowledge/ingestion/parse-isolated.ts';
 import { largePdf, pageTreeBomb, truncated, zipBomb } from '../support/hostile-files.ts';
+import { parseLimits } from './helpers.ts';
 
 /**
  * docs/decisions/0014-hostile-files.md: a parse worker that answered within its limits takes the
  * next file (starting one costs more than a typical parse); one that hit a limit is replaced, so
  * nothing of a hostile file reaches the next.
  */
-const limits = {
-  maxUnpackedBytes: 200 * 1024 * 1024,
-  maxEntries: 10_000,
-  maxRatio: 100,
-  memoryMb: 256,
-  timeoutMs: 20_000,
-};
+const limits = parseLimits;
 
 describe('the parse worker between files', () => {
   it('one worker reads good files one after another; a damaged file or a refused archive keeps it', async () => {
