@@ -4,10 +4,11 @@ import { Link } from 'react-router';
 import { type Data, get, type OffsetPage, post } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { type Contact, contactsPath } from '../contacts/types.ts';
+import { TicketFields, ticketFieldsOf } from '../tickets/TicketFields.tsx';
 import { PRIORITY_WORDS, type Ticket, type TicketPriority, ticketsPath } from '../tickets/types.ts';
 import { type InboxConversation, inboxPath } from './types.ts';
 
-/** The conversation's tickets, and a new one from it (subject, priority, description). */
+/** The conversation's tickets, and a new one from it (tickets/TicketFields.tsx). */
 export function Tickets({
   ws,
   conversation: c,
@@ -33,13 +34,7 @@ export function Tickets({
   });
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    const description = String(f.get('description') ?? '').trim();
-    create.mutate({
-      subject: String(f.get('subject') ?? '').trim(),
-      priority: String(f.get('priority')) as TicketPriority,
-      ...(description && { description }),
-    });
+    create.mutate(ticketFieldsOf(new FormData(e.currentTarget)));
   };
   const list = tickets.data?.data ?? [];
   return (
@@ -67,24 +62,7 @@ export function Tickets({
       )}
       {canAnswer && open && (
         <form className="stack" onSubmit={onSubmit} aria-label="New ticket">
-          <label>
-            Subject
-            <input name="subject" required maxLength={300} defaultValue={c.title} />
-          </label>
-          <label>
-            Priority
-            <select name="priority" defaultValue="medium">
-              {Object.entries(PRIORITY_WORDS).map(([p, words]) => (
-                <option key={p} value={p}>
-                  {words}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Description
-            <textarea name="description" rows={3} maxLength={20000} />
-          </label>
+          <TicketFields subject={c.title} />
           <ErrorText error={create.error} />
           <div className="row">
             <button type="submit" className="primary" disabled={create.isPending}>

@@ -7,6 +7,7 @@ import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
 import { explain } from '../contacts/types.ts';
 import { nameOf, useMembers } from '../inbox/directory.ts';
 import { ConfirmButton } from '../members/ConfirmButton.tsx';
+import { TicketFields, ticketFieldsOf } from './TicketFields.tsx';
 import { PRIORITY_WORDS, STATUS_WORDS, type Ticket, type TicketPriority, ticketsPath } from './types.ts';
 import '../contacts/crm.css';
 
@@ -233,37 +234,15 @@ function TicketForm({ ws }: { ws: string }) {
     e.preventDefault();
     const form = e.currentTarget;
     const f = new FormData(form);
-    const body: Record<string, string> = {
-      subject: String(f.get('subject') ?? '').trim(),
-      priority: String(f.get('priority') ?? 'medium'),
-    };
-    const description = String(f.get('description') ?? '').trim();
+    const body: Record<string, string> = ticketFieldsOf(f);
     const assigneeId = String(f.get('assigneeId') ?? '');
-    if (description) body.description = description;
     if (assigneeId) body.assigneeId = assigneeId;
     create.mutate(body, { onSuccess: () => form.reset() });
   };
   return (
     <form className="card stack" onSubmit={onSubmit} aria-labelledby="new-ticket-title">
       <h2 id="new-ticket-title">Open a ticket</h2>
-      <label>
-        Subject
-        <input name="subject" required maxLength={300} />
-      </label>
-      <label>
-        Description
-        <textarea name="description" rows={3} maxLength={20000} />
-      </label>
-      <label>
-        Priority
-        <select name="priority" defaultValue="medium">
-          {Object.entries(PRIORITY_WORDS).map(([p, words]) => (
-            <option key={p} value={p}>
-              {words}
-            </option>
-          ))}
-        </select>
-      </label>
+      <TicketFields />
       <label>
         Assignee
         <select name="assigneeId" defaultValue="">
