@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { constants, setPriority } from 'node:os';
 import { type FileErrorType, fileErrorType } from './file-errors.ts';
@@ -17,7 +16,7 @@ export type HostAnswer = { id: number } & (
   | { ok: false; type: FileErrorType; message: string }
 );
 
-lowestPriority();
+lowerPriority();
 
 process.on('message', (req: HostRequest) => {
   parseFileIsolated(req.file, req.kind, req.limits).then(
@@ -36,29 +35,24 @@ function answer(a: HostAnswer) {
 }
 
 /**
- * Every thread of this process at the lowest priority, so that on a busy machine the server and
- * its database get the CPU first and a parse takes longer, within its time limit. Linux sets a
- * priority per thread: the ones Node has started so far are set one by one (/proc/self/task), and
- * those started later (the parse worker, the thread pool's) take their starter's. Elsewhere the
- * call sets the process's.
- *
- * On Linux the process then asks for the idle scheduling class (`chrt --idle`, from util-linux,
- * where it is installed): at the lowest priority a thread still keeps its core for a moment when
- * a server thread wakes up, in the idle class it gives the core up at once (docs/performance.md
- * "Hostile files during the API benchmark").
+ * Every thread of this process below the server's priority (nice 10), so that on a busy machine
+ * the server and its database get the CPU first and a parse takes longer, within its time limit
+ * (which counts CPU time, parse-isolated.ts). Not the lowest priority nor the idle scheduling
+ * class: there a parse on a machine kept busy by requests waits for minutes, where at nice 10 it
+ * still gets about a tenth of a core (docs/decisions/0014-hostile-files.md). Linux sets a priority
+ * per thread: the ones Node has started so far are set one by one (/proc/self/task), and those
+ * started later (the parse worker, the thread pool's) take their starter's. Elsewhere the call sets
+ * the process's.
  */
-function lowestPriority() {
-  const lowest = constants.priority.PRIORITY_LOW;
+function lowerPriority() {
+  const lower = constants.priority.PRIORITY_BELOW_NORMAL;
   try {
-    for (const tid of readdirSync('/proc/self/task')) setPriority(Number(tid), lowest);
+    for (const tid of readdirSync('/proc/self/task')) setPriority(Number(tid), lower);
   } catch {
     try {
-      setPriority(lowest);
+      setPriority(lower);
     } catch {
       // not allowed here: parse at the normal priority
     }
-    return;
   }
-  // without chrt the spawn fails (ENOENT) and the priority above stays
-  spawnSync('chrt', ['--idle', '--all-tasks', '--pid', '0', String(process.pid)], { stdio: 'ignore' });
 }

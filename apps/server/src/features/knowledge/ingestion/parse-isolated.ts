@@ -16,7 +16,7 @@ import type { FileKind, Parsed } from './parsers.ts';
  *   bytes in ArrayBuffers, which that cap does not count, so the process's resident memory is
  *   watched too and the worker is stopped once it has grown by more than `memoryMb`;
  * - once the worker has spent `timeoutMs` of CPU time on the file it is terminated: CPU time, not
- *   time on the clock, because the parse process runs at the lowest priority and on a busy machine
+ *   time on the clock, because the parse process runs below the server's priority and on a busy machine
  *   a parse waits for the CPU without being at fault (Linux, where a thread's CPU time can be read
  *   from /proc; elsewhere the clock counts). Time on the clock is bounded too, by `wallLimitMs`;
  * - a zip archive's directory is checked first (archive.ts).

@@ -9,7 +9,7 @@ import type { FileKind, Parsed } from './parsers.ts';
 
 /**
  * Parses an uploaded file in the server's parse process (docs/knowledge.md "Hostile and broken
- * files"; docs/decisions/0014-hostile-files.md): a child process at the lowest priority that runs
+ * files"; docs/decisions/0014-hostile-files.md): a child process below the server's priority that runs
  * each file in a worker thread with its memory and time limits (parse-host.ts, parse-isolated.ts).
  * A worker thread alone keeps the parse off the event loop, but not off the process: its garbage
  * collection runs on the process's shared helper threads at the server's priority, and the memory

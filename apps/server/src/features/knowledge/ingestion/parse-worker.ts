@@ -11,7 +11,7 @@ import { readStoredFile } from './stored-file.ts';
  * The parse worker's entry (parse-isolated.ts starts it and hands it files one at a time): parses
  * the bytes it was handed, or reads them itself, from PostgreSQL (stored-file.ts) or from a
  * temporary file, and answers each file with one message, the text or the error, and how much of
- * its heap is in use. It writes nothing. It runs at the parse process's priority, the lowest
+ * its heap is in use. It writes nothing. It runs at the parse process's priority, below the server's
  * (parse-host.ts).
  */
 export type StoredFile = { databaseUrl: string; sourceId: string };
