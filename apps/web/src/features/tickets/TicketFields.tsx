@@ -18,11 +18,7 @@ export function TicketFields({ subject }: { subject?: string }) {
       <label>
         Priority
         <select name="priority" defaultValue="medium">
-          {Object.entries(PRIORITY_WORDS).map(([p, words]) => (
-            <option key={p} value={p}>
-              {words}
-            </option>
-          ))}
+          <WordOptions words={PRIORITY_WORDS} />
         </select>
       </label>
     </>
@@ -41,4 +37,17 @@ export function ticketFieldsOf(f: FormData): {
     priority: String(f.get('priority') ?? 'medium') as TicketPriority,
     ...(description && { description }),
   };
+}
+
+/** A select's options from a map of values to their words (PRIORITY_WORDS, STATUS_WORDS). */
+export function WordOptions({ words }: { words: Record<string, string> }) {
+  return (
+    <>
+      {Object.entries(words).map(([value, text]) => (
+        <option key={value} value={value}>
+          {text}
+        </option>
+      ))}
+    </>
+  );
 }

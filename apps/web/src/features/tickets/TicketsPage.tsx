@@ -7,7 +7,7 @@ import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
 import { explain } from '../contacts/types.ts';
 import { nameOf, useMembers } from '../inbox/directory.ts';
 import { ConfirmButton } from '../members/ConfirmButton.tsx';
-import { TicketFields, ticketFieldsOf } from './TicketFields.tsx';
+import { TicketFields, ticketFieldsOf, WordOptions } from './TicketFields.tsx';
 import { PRIORITY_WORDS, STATUS_WORDS, type Ticket, type TicketPriority, ticketsPath } from './types.ts';
 import '../contacts/crm.css';
 
@@ -58,22 +58,14 @@ export function TicketsPage() {
               Status
               <select value={status} onChange={(e) => setFilter('status', e.target.value)}>
                 <option value="">Any</option>
-                {Object.entries(STATUS_WORDS).map(([s, words]) => (
-                  <option key={s} value={s}>
-                    {words}
-                  </option>
-                ))}
+                <WordOptions words={STATUS_WORDS} />
               </select>
             </label>
             <label>
               Priority
               <select value={priority} onChange={(e) => setFilter('priority', e.target.value)}>
                 <option value="">Any</option>
-                {Object.entries(PRIORITY_WORDS).map(([p, words]) => (
-                  <option key={p} value={p}>
-                    {words}
-                  </option>
-                ))}
+                <WordOptions words={PRIORITY_WORDS} />
               </select>
             </label>
             {conversation && (
@@ -183,11 +175,7 @@ function TicketRow({ ws, ticket: t, canWrite }: { ws: string; ticket: Ticket; ca
               disabled={change.isPending}
               onChange={(e) => change.mutate({ priority: e.target.value as TicketPriority })}
             >
-              {Object.entries(PRIORITY_WORDS).map(([p, words]) => (
-                <option key={p} value={p}>
-                  {words}
-                </option>
-              ))}
+              <WordOptions words={PRIORITY_WORDS} />
             </select>
           </label>
           <label>
