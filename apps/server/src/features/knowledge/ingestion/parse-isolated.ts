@@ -82,25 +82,15 @@ function tsBootstrap(target: string): string {
 }
 
 /**
- * `file`: the bytes, or where the worker reads them itself (a file stored in PostgreSQL, or one
- * written to a path for the parse).
- * `transfer`: the caller hands the bytes over (detached afterwards) when they fill an ArrayBuffer
- * of their own, which then moves to the worker without a copy.
+ * `file`: where the worker reads the bytes itself (a file stored in PostgreSQL, or one written to a
+ * path for the parse: what the parse process passes), or the bytes, copied to the worker.
  */
 export function parseFileIsolated(
   file: Buffer | StoredFile | FileAtPath,
   kind: FileKind,
   limits: ParseLimits,
-  { transfer = false } = {},
 ): Promise<Parsed> {
-  let bytes: Uint8Array | undefined;
-  if (Buffer.isBuffer(file)) {
-    const whole = file.byteOffset === 0 && file.byteLength === file.buffer.byteLength;
-    bytes =
-      transfer && whole && file.buffer instanceof ArrayBuffer
-        ? new Uint8Array(file.buffer)
-        : Uint8Array.from(file);
-  }
+  const bytes = Buffer.isBuffer(file) ? Uint8Array.from(file) : undefined;
   const input: ParseInput = {
     file: bytes ? { bytes } : 'path' in file ? { path: file.path } : { stored: file as StoredFile },
     kind,

@@ -47,17 +47,16 @@ export function parseInProcess(
 ): Promise<Parsed> {
   const h = takeHost();
   const id = nextId++;
+  const bound = wallLimitMs(limits) + GRACE_MS;
   return new Promise<Parsed>((resolve, reject) => {
     const timer = setTimeout(() => {
       // The worker's own limits end a slow parse; a process that does not answer even after them is
       // stuck: it goes, with every file it held.
       settle(h, id)?.reject(
-        new Error(
-          `The parse process did not answer within ${Math.round((wallLimitMs(limits) + GRACE_MS) / 1000)} s`,
-        ),
+        new Error(`The parse process did not answer within ${Math.round(bound / 1000)} s`),
       );
       h.child.kill('SIGKILL');
-    }, wallLimitMs(limits) + GRACE_MS);
+    }, bound);
     h.pending.set(id, { resolve, reject, timer });
     const request: HostRequest = { id, file, kind, limits };
     h.child.send(request, (err) => {
