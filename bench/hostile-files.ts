@@ -14,11 +14,15 @@
  * rate, BENCH_RATE_SHARE (0.5) of the quiet rate. BENCH_DURATION (seconds per measurement, 8),
  * BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), HOSTILE_PDF_MB (50), HOSTILE_RESYNC_MS (2000: each file
  * ingested again at most every 2 s, as soon as it settles with 0).
+ *
+ * HOSTILE_CONTROL=busy-loop measures the host instead: in place of the ingestions, one process at
+ * the parse process's priority (nice 10) that only spins, touching no memory. What it costs is what
+ * any work beside the server costs on this machine, however little it asks of the scheduler.
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { largePdf, zipBomb } from '../apps/server/test/support/hostile-files.ts';
@@ -33,6 +37,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PDF_MB = Number(process.env.HOSTILE_PDF_MB ?? 50);
 const RATE_SHARE = Number(process.env.BENCH_RATE_SHARE ?? 0.5);
 const RESYNC_MS = Number(process.env.HOSTILE_RESYNC_MS ?? 2000);
+const BUSY_LOOP = process.env.HOSTILE_CONTROL === 'busy-loop';
 const MB = 1024 * 1024;
 
 type Source = { id: string; status: string; error: string | null; chunkCount: number };
@@ -117,7 +122,17 @@ try {
    * stopped; counts finished ingestions. A steady pace keeps the ingestion load the same whatever
    * one ingestion costs (re-synced as soon as settled, a faster ingestion would mean more of them).
    */
-  const keepIngesting = () => {
+  const keepIngesting = () => (BUSY_LOOP ? keepSpinning() : keepSyncing());
+  /** The control (HOSTILE_CONTROL=busy-loop): a busy loop at nice 10 for the loaded round. */
+  const keepSpinning = () => {
+    const spinner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+    if (spinner.pid) setPriority(spinner.pid, 10);
+    return async () => {
+      spinner.kill('SIGKILL');
+      return 0;
+    };
+  };
+  const keepSyncing = () => {
     let running = true;
     let finished = 0;
     const ids = [pdfSource.id, bombSource.id];
@@ -205,7 +220,7 @@ try {
     `| ${name}, while ingesting | ${Math.round(m.loaded.rps)} | ${m.loaded.p50} | ${m.loaded.p99} | ${m.ratios.map((r) => r.toFixed(2)).join(', ')}; median **${median(m.ratios).toFixed(2)}x** |`,
   ];
   const out = [
-    `\nHostile files during the API benchmark on ${scratch ? 'PostgreSQL' : 'PGlite'}: GET /api/workspaces/{id}, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${DURATION} s, quiet and loaded alternating; medians. node ${process.version}`,
+    `\n${BUSY_LOOP ? 'Control, a busy loop at nice 10 in place of the ingestions,' : 'Hostile files'} during the API benchmark on ${scratch ? 'PostgreSQL' : 'PGlite'}: GET /api/workspaces/{id}, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${DURATION} s, quiet and loaded alternating; medians. node ${process.version}`,
     `Files: a ${(pdf.length / MB).toFixed(1)} MB PDF (${pdfDone.status}${pdfDone.error ? `: ${pdfDone.error}` : `, ${pdfDone.chunkCount} chunks`}) and a ${(bomb.length / MB).toFixed(1)} MB zip bomb inflating to 2 GiB (${bombDone.status}: ${bombDone.error}); first upload to both settled ${firstIngestSeconds.toFixed(1)} s; ingestions finished per loaded round: ${saturated.ingestions.join(', ')} (saturated), ${fixed.ingestions.join(', ')} (fixed rate).\n`,
     '| Run | req/s | p50 ms | p99 ms | p99 while ingesting / quiet, per round (target at most 1.2x) |',
     '|---|---|---|---|---|',

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineEmbedder, embedOffline } from '../../src/providers/embeddings/offline.ts';
 import { createOpenAiCompatibleEmbedder } from '../../src/providers/embeddings/openai-compatible.ts';
+import { createSemanticEmbedder } from '../../src/providers/embeddings/semantic.ts';
 
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * (b[i] ?? 0), 0);
 
@@ -20,6 +21,31 @@ describe('offline embedder', () => {
     const related = embedOffline('Refunds are processed within five business days.');
     const unrelated = embedOffline('Our office dog is called Biscuit.');
     expect(cosine(q, related)).toBeGreaterThan(cosine(q, unrelated) + 0.1);
+  });
+
+  it('gives way to other work while it embeds many texts, and answers one text at once', async () => {
+    const texts = Array.from(
+      { length: 3000 },
+      (_, i) => `Chunk ${i}: refunds are processed within five business days.`,
+    );
+    for (const e of [createOfflineEmbedder(), createSemanticEmbedder()]) {
+      let done = false;
+      const all = e.embed(texts).then((v) => {
+        done = true;
+        return v;
+      });
+      // a request arriving meanwhile is served before the last text is embedded
+      await new Promise((r) => setImmediate(r));
+      expect(done).toBe(false);
+      const vectors = await all;
+      expect(vectors).toHaveLength(3000);
+      expect(Array.from(vectors[2999]!)).toEqual(Array.from((await e.embed([texts[2999]!]))[0]!));
+      // aborted between slices: the rest is not embedded
+      const controller = new AbortController();
+      const aborted = e.embed(texts, controller.signal);
+      controller.abort();
+      await expect(aborted).rejects.toThrow();
+    }
   });
 
   it('survives empty, unicode and huge input', () => {

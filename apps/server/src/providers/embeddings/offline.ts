@@ -1,3 +1,4 @@
+import { mapOnEventLoop } from '../../lib/on-event-loop.ts';
 import type { Embedder } from './types.ts';
 
 /**
@@ -77,6 +78,6 @@ export function createOfflineEmbedder(dimensions = OFFLINE_DIMENSIONS): Embedder
     dimensions,
     // unrelated texts score near 0 with hashed features; 0.1 keeps shared-word matches
     minSimilarity: 0.1,
-    embed: async (texts) => texts.map((t) => embedOffline(t, dimensions)),
+    embed: (texts, signal) => mapOnEventLoop(texts, (t) => embedOffline(t, dimensions), signal),
   };
 }

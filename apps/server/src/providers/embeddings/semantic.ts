@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { mapOnEventLoop } from '../../lib/on-event-loop.ts';
 import { createOfflineEmbedder, embedOffline, OFFLINE_DIMENSIONS } from './offline.ts';
 import type { Embedder } from './types.ts';
 import { WORD_DIMENSIONS, type WordVectors, wordVectors } from './word-vectors.ts';
@@ -145,6 +146,6 @@ export function createSemanticEmbedder(dimensions = OFFLINE_DIMENSIONS): Embedde
     // related texts share meaning even with no word in common; below this it is noise (a word the
     // vectors do not know matches on its spelling alone, at 0.1 to 0.14 against unrelated text)
     minSimilarity: 0.15,
-    embed: async (texts) => texts.map((t) => embedSemantic(t, dimensions)),
+    embed: (texts, signal) => mapOnEventLoop(texts, (t) => embedSemantic(t, dimensions), signal),
   };
 }

@@ -6,6 +6,7 @@ import { isForeignKeyViolation } from '../../../db/client.ts';
 import { isStorageFull, STORAGE_FULL } from '../../../db/storage-full.ts';
 import { addDays, now } from '../../../lib/clock.ts';
 import { newId } from '../../../lib/ids.ts';
+import { mapOnEventLoop } from '../../../lib/on-event-loop.ts';
 import { outboundReason } from '../../../lib/outbound/reasons.ts';
 import { emailLater, notifyWorkspaceAdmins } from '../../notifications/notifications.service.ts';
 import { ingestionFailedNotice } from '../../notifications/templates/ingestion-failed.ts';
@@ -101,9 +102,11 @@ async function chunksOf(ctx: AppContext, source: repo.SourceRow): Promise<Titled
   const loader = loaders[source.type];
   if (!loader) throw new IngestError(`Sources of type ${source.type} are not indexed`);
   const docs = await loader(ctx, source);
+  // a site's hundreds of pages are chunked between requests, not in front of them
+  const chunked = await mapOnEventLoop(docs, (d) => chunkText(d.text));
   let position = 0;
-  return docs.flatMap((d) =>
-    chunkText(d.text).map((c) => ({ ...c, position: position++, title: d.title, url: d.url })),
+  return docs.flatMap((d, i) =>
+    chunked[i]!.map((c) => ({ ...c, position: position++, title: d.title, url: d.url })),
   );
 }
 
