@@ -126,14 +126,16 @@ describe('hostile files', () => {
     const r = await ingestHostile('endless.pdf', pdf, 'application/pdf');
     expect(r.source.status).toBe('failed');
     // Which limit comes first depends on the machine: a warm worker on a fast one walks enough of
-    // the tree in 8 s to pass 256 MB. Either way the parse is stopped and says which limit.
+    // the tree in 8 s to pass 256 MB; on one kept busy by other tests the parse, below the server's
+    // priority, may not get 8 s of CPU within its 32 s on the clock. Either way the parse is
+    // stopped and says which limit.
     expect(r.source.error).toMatch(
-      /^Reading the file (took longer than 8 s \(the limit, FILE_PARSE_TIMEOUT_SECONDS\)|needed more than 256 MB of memory \(the limit, FILE_PARSE_MEMORY_MB\))\. Split it/,
+      /^Reading the file (took longer than 8 s \(the limit, FILE_PARSE_TIMEOUT_SECONDS\)|needed more than 256 MB of memory \(the limit, FILE_PARSE_MEMORY_MB\))\. Split it|^Reading the file did not finish within 32 s: the server was too busy/,
     );
     expect(r.grewMb).toBeLessThan(300);
     // the event loop stayed free: requests answered during the seconds it ran
     expect(r.answeredWhileProcessing).toBeGreaterThan(10);
-  });
+  }, 90_000);
 
   it('a truncated PDF fails with a clear error, not a crash', async () => {
     const r = await ingestHostile('cut.pdf', truncated(largePdf(1, 20), 0.6), 'application/pdf');

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { constants, setPriority } from 'node:os';
 import { type FileErrorType, fileErrorType } from './file-errors.ts';
+import { holdParses } from './parse-gate.ts';
 import { type ParseLimits, parseFileIsolated } from './parse-isolated.ts';
 import type { FileAtPath, StoredFile } from './parse-worker.ts';
 import type { FileKind } from './parsers.ts';
@@ -11,6 +12,8 @@ import type { FileKind } from './parsers.ts';
  * the text or the error. Ends when the server disconnects or goes away, not on a stop signal.
  */
 export type HostRequest = { id: number; file: StoredFile | FileAtPath; kind: FileKind; limits: ParseLimits };
+/** The server's word on whether the parses under way may go on (parse-gate.ts). */
+export type HostHold = { hold: boolean };
 export type HostAnswer = { id: number } & (
   | { ok: true; text: string; title?: string }
   | { ok: false; type: FileErrorType; message: string }
@@ -18,7 +21,8 @@ export type HostAnswer = { id: number } & (
 
 lowerPriority();
 
-process.on('message', (req: HostRequest) => {
+process.on('message', (req: HostRequest | HostHold) => {
+  if ('hold' in req) return holdParses(req.hold);
   parseFileIsolated(req.file, req.kind, req.limits).then(
     (parsed) => answer({ id: req.id, ok: true, ...parsed }),
     (err: Error) => answer({ id: req.id, ok: false, type: fileErrorType(err), message: err.message }),

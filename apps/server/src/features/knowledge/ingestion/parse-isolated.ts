@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ArchiveLimits } from './archive.ts';
 import { FileLimitError, fileError } from './file-errors.ts';
+import { gateMemory } from './parse-gate.ts';
 import type { FileAtPath, ParseInput, ParseOutput, StoredFile } from './parse-worker.ts';
 import type { FileKind, Parsed } from './parsers.ts';
 
@@ -175,6 +176,7 @@ function takeWorker(memoryMb: number): WarmWorker {
   started++;
   const worker = new Worker(entry.url, {
     eval: entry.eval,
+    workerData: { gate: gateMemory() },
     resourceLimits: {
       maxOldGenerationSizeMb: memoryMb,
       maxYoungGenerationSizeMb: Math.min(32, Math.max(4, Math.floor(memoryMb / 8))),

@@ -1,8 +1,9 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fileError } from './file-errors.ts';
-import type { HostAnswer, HostRequest } from './parse-host.ts';
+import type { HostAnswer, HostHold, HostRequest } from './parse-host.ts';
 import { type ParseLimits, wallLimitMs } from './parse-isolated.ts';
 import type { FileAtPath, StoredFile } from './parse-worker.ts';
 import type { FileKind, Parsed } from './parsers.ts';
@@ -18,7 +19,9 @@ import type { FileKind, Parsed } from './parsers.ts';
  * (docs/performance.md "Hostile files during the API benchmark").
  *
  * One process, started with the first file and stopped once idle for `IDLE_MS`; files parse in it
- * concurrently. If it dies, the files it held fail and the next file starts a new one.
+ * concurrently. If it dies, the files it held fail and the next file starts a new one. While its
+ * event loop is busy, the server holds the parses at their safe points (`nextHold`, parse-gate.ts):
+ * on a small machine even a process below the server's priority slows it.
  */
 const IDLE_MS = 10_000;
 /** Beyond the worker's own limit on the clock, how long the process may take to answer before it is killed. */
@@ -31,8 +34,38 @@ const compiled = !/\.[cm]?ts$/.test(new URL(here).pathname);
 const entry = fileURLToPath(compiled ? new URL('./parse-host.js', here) : new URL('./parse-host.ts', here));
 const execArgv = compiled ? [] : ['--import', pathToFileURL(createRequire(here).resolve('tsx')).href];
 
+/** How often the server looks at how busy its event loop was, while files are parsed. */
+const BUSY_EVERY_MS = 100;
+/** The share of that time the loop was busy from which the parses are held. */
+const BUSY_SHARE = 0.9;
+/** Held at most this long in a row, then let go on for at least `RUN_MIN_MS`: a parse never waits for good. */
+const HOLD_MAX_MS = 4_900;
+const RUN_MIN_MS = 100;
+
 type Pending = { resolve(p: Parsed): void; reject(e: Error): void; timer: NodeJS.Timeout };
-type Host = { child: ChildProcess; pending: Map<number, Pending>; idle?: NodeJS.Timeout };
+type Host = {
+  child: ChildProcess;
+  pending: Map<number, Pending>;
+  idle?: NodeJS.Timeout;
+  busy?: NodeJS.Timeout;
+  hold: HoldState;
+};
+
+/** Whether the parses are held, and since when (ms on `performance.now()`'s clock). */
+export type HoldState = { held: boolean; since: number };
+
+/**
+ * The next hold (parse-gate.ts): held while the server's event loop is busy, but never more than
+ * `HOLD_MAX_MS` in a row, and let go on for at least `RUN_MIN_MS` each time, so that under
+ * requests that never stop a parse still gets a fiftieth of the time; a parse that needs more than
+ * that within its limit on the clock (four times its CPU limit, at most 240 s) fails saying the
+ * server was too busy, and the next sync tries again.
+ */
+export function nextHold(state: HoldState, busy: boolean, now: number): HoldState {
+  const elapsed = now - state.since;
+  if (state.held) return !busy || elapsed >= HOLD_MAX_MS ? { held: false, since: now } : state;
+  return busy && elapsed >= RUN_MIN_MS ? { held: true, since: now } : state;
+}
 let host: Host | undefined;
 let nextId = 1;
 let started = 0;
@@ -58,6 +91,7 @@ export function parseInProcess(
       h.child.kill('SIGKILL');
     }, bound);
     h.pending.set(id, { resolve, reject, timer });
+    watchBusy(h);
     const request: HostRequest = { id, file, kind, limits };
     h.child.send(request, (err) => {
       if (err) settle(h, id)?.reject(err);
@@ -78,7 +112,7 @@ function takeHost(): Host {
     // pdf.js and the like write to the console: not the server's output; a crash's report is
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  const h: Host = { child, pending: new Map() };
+  const h: Host = { child, pending: new Map(), hold: { held: false, since: performance.now() } };
   host = h;
   child.on('message', (a: HostAnswer) => {
     const p = settle(h, a.id);
@@ -87,6 +121,7 @@ function takeHost(): Host {
     else p.reject(fileError(a.type, a.type === 'unexpected' ? `The parse failed: ${a.message}` : a.message));
   });
   const gone = (why: string) => {
+    clearInterval(h.busy);
     if (host === h) host = undefined;
     for (const id of [...h.pending.keys()])
       settle(h, id)?.reject(new Error(`The parse process stopped (${why})`));
@@ -106,7 +141,29 @@ function settle(h: Host, id: number): Pending | undefined {
   return p;
 }
 
+/** While files are parsed, holds them whenever the event loop was busy (`nextHold`). */
+function watchBusy(h: Host) {
+  if (h.busy) return;
+  let last = performance.eventLoopUtilization();
+  h.busy = setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, last).utilization >= BUSY_SHARE;
+    last = now;
+    setHold(h, nextHold(h.hold, busy, performance.now()));
+  }, BUSY_EVERY_MS);
+  h.busy.unref();
+}
+
+function setHold(h: Host, next: HoldState) {
+  const changed = next.held !== h.hold.held;
+  h.hold = next;
+  if (changed && h.child.connected) h.child.send({ hold: next.held } satisfies HostHold, () => undefined);
+}
+
 function idle(h: Host) {
+  clearInterval(h.busy);
+  h.busy = undefined;
+  if (h.hold.held) setHold(h, { held: false, since: performance.now() });
   // An idle parse process neither keeps the server alive nor stays long.
   h.child.unref();
   h.child.channel?.unref();

@@ -1,9 +1,10 @@
 import { readlinkSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { getHeapStatistics } from 'node:v8';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { ArchiveLimits } from './archive.ts';
 import { CorruptFileError, type FileErrorType, fileErrorType } from './file-errors.ts';
+import { useGate } from './parse-gate.ts';
 import { type FileKind, parseFile } from './parsers.ts';
 import { readStoredFile } from './stored-file.ts';
 
@@ -61,6 +62,9 @@ try {
 } catch {
   // not Linux: the parse process counts time on the clock
 }
+
+// Held while the server is busy (parse-gate.ts), at the safe points of the reads and parsers.
+useGate((workerData as { gate?: SharedArrayBuffer } | null)?.gate);
 
 // One file at a time: the server sends the next only after this one's answer.
 parentPort?.on('message', (input: ParseInput) => {

@@ -4,6 +4,7 @@ import TurndownService from 'turndown';
 import { getDocumentProxy } from 'unpdf';
 import { type ArchiveLimits, checkArchive, DEFAULT_ARCHIVE_LIMITS } from './archive.ts';
 import { CorruptFileError, UnsupportedFileError } from './file-errors.ts';
+import { mayGoOn } from './parse-gate.ts';
 
 /**
  * File and page parsing with well-kept libraries (docs/knowledge.md "Ingestion"): unpdf (pdf.js) for PDF,
@@ -98,6 +99,7 @@ async function parsePdf(buffer: Buffer): Promise<Parsed> {
     // items, so a page tree that claims millions of pages runs into the time limit, not memory.
     const pages: string[] = [];
     for (let n = 1; n <= pdf.numPages; n++) {
+      await mayGoOn();
       const page = await pdf.getPage(n);
       const content = await page.getTextContent();
       let text = '';

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import { mayGoOn } from './parse-gate.ts';
 
 /**
  * Reads an uploaded file's bytes from PostgreSQL inside the parse worker (parse-worker.ts), on a
@@ -119,6 +120,7 @@ async function fillSlices(stream: AsyncIterable<Buffer>, into: Buffer): Promise<
   let left = 0;
   let written = 0;
   for await (const chunk of stream) {
+    await mayGoOn();
     const buf = held.length > 0 ? Buffer.concat([held, chunk]) : chunk;
     let i = 0;
     while (state !== 'end') {
