@@ -17,5 +17,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     teardownTimeout: 30_000,
+    // expect.poll waits for a state (a page's rows, a count); 1 s, vitest's default, is too short on
+    // a machine kept busy by the other test files and the browser
+    expect: { poll: { timeout: 10_000 } },
   },
 });

@@ -58,7 +58,7 @@ function startServer(env: Record<string, string>): Promise<ChildProcess> {
 describe('at-least-once delivery across processes', () => {
   it.skipIf(!onPostgres())(
     'PostgreSQL only (skipped on PGlite: set DATABASE_URL): 2,000 events, two processes, SIGKILL twice, none lost',
-    { timeout: 120_000 },
+    { timeout: 240_000 },
     async () => {
       t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
       const w = await createWorld(t);
@@ -104,13 +104,13 @@ describe('at-least-once delivery across processes', () => {
       })();
 
       const seen = () => new Set(rx!.hits('/alo').map((h) => JSON.parse(h.body).id as string)).size;
-      await waitFor(() => seen() >= 300, 30_000, '300 deliveries');
+      await waitFor(() => seen() >= 300, 60_000, '300 deliveries');
       a.kill('SIGKILL');
       mark('first kill');
       a = await startServer({ ...env, DATA_DIR: dataDir() });
       mark('restarted');
       const atRestart = seen();
-      await waitFor(() => seen() >= atRestart + 300, 30_000, '300 more deliveries');
+      await waitFor(() => seen() >= atRestart + 300, 60_000, '300 more deliveries');
       a.kill('SIGKILL');
       mark('second kill');
       await emitAll;
