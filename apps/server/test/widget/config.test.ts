@@ -116,8 +116,8 @@ describe('PATCH /api/assistants/{id}/widget', () => {
       [{ primaryColor: 'red' }, 'primaryColor'],
       [{ primaryColor: '#12345' }, 'primaryColor'],
       [{ position: 'top-left' }, 'position'],
-      [{ allowedDomains: ['https://shop.example.com'] }, 'allowedDomains.0'],
-      [{ allowedDomains: ['ok.example', 'shop.example.com:8080'] }, 'allowedDomains.1'],
+      [{ allowedDomains: ['ftp://shop.example.com'] }, 'allowedDomains.0'],
+      [{ allowedDomains: ['ok.example', 'shop example'] }, 'allowedDomains.1'],
       [{ allowedDomains: ['*example.com'] }, 'allowedDomains.0'],
       [{ allowedDomains: ['exa mple.com'] }, 'allowedDomains.0'],
       [{ allowedDomains: ['a.*.example.com'] }, 'allowedDomains.0'],
@@ -141,6 +141,17 @@ describe('PATCH /api/assistants/{id}/widget', () => {
       expect(Object.keys(res.json().details), JSON.stringify(payload).slice(0, 80)).toContain(field);
     }
     expect((await get(id)).json().data.createdAt).toBeNull();
+  });
+
+  it('keeps the host of an origin or URL typed as an allowed domain; says a refusal in words', async () => {
+    const id = await createAssistant(t, w.owner, w.ws);
+    const data = await configureWidget(t, w.owner, id, {
+      allowedDomains: ['http://127.0.0.1:3701', 'https://Shop.Example.com/help?x=1', 'localhost:5173', '127.0.0.1'],
+    });
+    expect(data.allowedDomains).toEqual(['127.0.0.1', 'shop.example.com', 'localhost']);
+    const refused = await patch(id, { allowedDomains: ['ok.example', 'not a site'] });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().details['allowedDomains.1']).toMatch(/^“not a site” is not a website address: /);
   });
 
   it('checks required fields against the saved form fields too', async () => {

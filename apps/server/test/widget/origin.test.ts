@@ -11,15 +11,21 @@ import {
  * in access.test.ts).
  */
 describe('allowlist entries and matching', () => {
-  it('normalises entries: lowercase, punycode, trailing dot; refuses schemes, ports, paths, odd wildcards', () => {
+  it('normalises entries: lowercase, punycode, trailing dot, an origin or URL to its host; refuses odd wildcards', () => {
     expect(normalizeDomainEntry(' Shop.Example.COM. ')).toBe('shop.example.com');
+    // An origin, a URL or host:port keeps its host: the match ignores scheme and port.
+    expect(normalizeDomainEntry('http://127.0.0.1:3701')).toBe('127.0.0.1');
+    expect(normalizeDomainEntry('https://Shop.Example.com/help?q=1#top')).toBe('shop.example.com');
+    expect(normalizeDomainEntry('localhost:5173')).toBe('localhost');
+    expect(normalizeDomainEntry('a.com/x')).toBe('a.com');
+    expect(normalizeDomainEntry('https://*.example.com')).toBe('*.example.com');
     expect(normalizeDomainEntry('*.Bücher.example')).toBe('*.xn--bcher-kva.example');
     expect(normalizeDomainEntry('*')).toBe('*');
     expect(normalizeDomainEntry('127.0.0.1')).toBe('127.0.0.1');
     for (const bad of [
-      'https://a.com',
-      'a.com:80',
-      'a.com/x',
+      'ftp://a.com',
+      'http://',
+      'me@a.com',
       '*a.com',
       'a.*.com',
       '-a.com',

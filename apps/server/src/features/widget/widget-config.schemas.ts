@@ -14,7 +14,10 @@ const uniqueKeys = z
   .max(20)
   .refine((keys) => new Set(keys).size === keys.length, 'Each field may appear once');
 
-/** Hostnames or wildcards, normalised (lowercase, punycode) and de-duplicated. */
+/**
+ * Hostnames or wildcards, normalised (lowercase, punycode; an origin or URL keeps its host) and
+ * de-duplicated. A refusal names the entry in words: the dashboard shows it at the field.
+ */
 const allowedDomains = z
   .array(z.string().max(260))
   .max(100)
@@ -26,8 +29,7 @@ const allowedDomains = z
         ctx.addIssue({
           code: 'custom',
           path: [i],
-          message:
-            'A hostname such as example.com, a wildcard such as *.example.com, or * (no scheme, port or path)',
+          message: `“${entry.trim().slice(0, 80)}” is not a website address: write its hostname, such as shop.example.com (a full address such as https://shop.example.com/help works too), *.example.com for every subdomain, or * for every site`,
         });
       } else if (!out.includes(normalized)) out.push(normalized);
     });
