@@ -18,7 +18,7 @@ afterAll(() => t.close());
 const url = (ws: string) => `/api/workspaces/${ws}`;
 
 describe('GET /api/workspaces/:workspaceId', () => {
-  it('returns the workspace with memberCount and assistantCount and the caller role', async () => {
+  it('returns the workspace with memberCount, assistantCount, the caller role and the AI provider', async () => {
     const ws = await cloneWorld(t, w);
     await t.ctx.db.insert(assistants).values([
       { id: newId('asst'), workspaceId: ws, name: 'A' },
@@ -37,6 +37,8 @@ describe('GET /api/workspaces/:workspaceId', () => {
       trialEndsAt: expect.any(String),
       memberCount: 4,
       assistantCount: 2,
+      // No AI_PROVIDER: the built-in offline responder answers, and the dashboard says so.
+      aiProvider: 'offline',
     });
   });
 

@@ -53,11 +53,14 @@ export const workspaceSchema = z.object({
   trialEndsAt: z.string().nullable(),
 });
 /**
- * docs/workspaces.md "Workspaces": the single-workspace response also has `memberCount` and `assistantCount`.
+ * docs/workspaces.md "Workspaces": the single-workspace response also has `memberCount`,
+ * `assistantCount` and `aiProvider`, the model answering on this server (AI_PROVIDER; `offline` is
+ * the built-in responder), so the dashboard can say where answers come from.
  */
 export const workspaceDetailSchema = workspaceSchema.extend({
   memberCount: z.number().int(),
   assistantCount: z.number().int(),
+  aiProvider: z.enum(['offline', 'openai', 'anthropic']),
 });
 
 export const memberSchema = z.object({

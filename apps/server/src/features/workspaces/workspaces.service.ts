@@ -68,7 +68,12 @@ export async function createWorkspace(
       row = await insertWithGeneratedSlug(tx, base, slugify(input.name));
     }
     await repo.insertMembership(tx, { workspaceId: row.id, userId, role: 'owner', joinedAt: at });
-    return { ...toWorkspace(row, 'owner'), memberCount: 1, assistantCount: 0 };
+    return {
+      ...toWorkspace(row, 'owner'),
+      memberCount: 1,
+      assistantCount: 0,
+      aiProvider: ctx.config.ai.provider,
+    };
   });
 }
 
@@ -100,7 +105,12 @@ export async function listWorkspaces(ctx: AppContext, userId: string, limit: num
 export async function getWorkspace(ctx: AppContext, workspaceId: string, role: Role) {
   const row = await repo.findDetail(ctx.db, workspaceId);
   if (!row) throw notFound('Workspace');
-  return { ...toWorkspace(row, role), memberCount: row.memberCount, assistantCount: row.assistantCount };
+  return {
+    ...toWorkspace(row, role),
+    memberCount: row.memberCount,
+    assistantCount: row.assistantCount,
+    aiProvider: ctx.config.ai.provider,
+  };
 }
 
 export async function updateWorkspace(
