@@ -146,7 +146,12 @@ describe('PATCH /api/assistants/{id}/widget', () => {
   it('keeps the host of an origin or URL typed as an allowed domain; says a refusal in words', async () => {
     const id = await createAssistant(t, w.owner, w.ws);
     const data = await configureWidget(t, w.owner, id, {
-      allowedDomains: ['http://127.0.0.1:3701', 'https://Shop.Example.com/help?x=1', 'localhost:5173', '127.0.0.1'],
+      allowedDomains: [
+        'http://127.0.0.1:3701',
+        'https://Shop.Example.com/help?x=1',
+        'localhost:5173',
+        '127.0.0.1',
+      ],
     });
     expect(data.allowedDomains).toEqual(['127.0.0.1', 'shop.example.com', 'localhost']);
     const refused = await patch(id, { allowedDomains: ['ok.example', 'not a site'] });
