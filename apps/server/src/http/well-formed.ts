@@ -1,0 +1,60 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { validationError } from './error-handler.ts';
+
+/**
+ * A UTF-16 surrogate code unit. Paired ones are one character and never match with the `u` flag;
+ * only a lone (unpaired) half does. (`String.prototype.isWellFormed` says the same on Node 20+,
+ * but is not in the compiler's library yet.)
+ */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+export const LONE_SURROGATE_MESSAGE = 'Must not contain a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF)';
+
+/** Plain parsed data (JSON, query string, form): never a Buffer, a stream or a multipart part. */
+function isPlain(value: object): boolean {
+  if (Array.isArray(value)) return true;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * The path (keys and array indexes, as Zod reports them) of the first string or object key that
+ * holds a lone surrogate, or undefined. Iterative: a deeply nested body is walked whole, without
+ * the call stack's limit.
+ */
+export function findLoneSurrogate(root: unknown): PropertyKey[] | undefined {
+  const stack: Array<{ value: unknown; path: PropertyKey[] }> = [{ value: root, path: [] }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { value, path } = item;
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) return path;
+      continue;
+    }
+    if (!value || typeof value !== 'object' || !isPlain(value)) continue;
+    const entries = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value);
+    // Pushed in reverse so the first field in document order is reported first.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, child] = entries[i] as readonly [PropertyKey, unknown];
+      if (typeof key === 'string' && LONE_SURROGATE.test(key)) return [...path, key];
+      stack.push({ value: child, path: [...path, key] });
+    }
+  }
+  return undefined;
+}
+
+/**
+ * One rule for every string the API accepts (docs/decisions/0001-http-conventions.md "Hostile
+ * input"): a lone surrogate in the parsed body (JSON, form), the query string or a path parameter,
+ * in a value or a key at any depth, is a 400 naming the field (`bad_request:chat` on the chat
+ * surfaces). It cannot be stored as UTF-8: PostgreSQL refuses it in JSON columns and the drivers
+ * turn it into U+FFFD in text columns, silently changing the customer's text. Runs first among the
+ * preValidation hooks (registered before the tenant resolver), like a parse error: nothing about the
+ * workspace or its resources is looked up for such a request.
+ */
+export function registerWellFormedInput(app: FastifyInstance) {
+  app.addHook('preValidation', async (request: FastifyRequest) => {
+    const path =
+      findLoneSurrogate(request.body) ?? findLoneSurrogate(request.query) ?? findLoneSurrogate(request.params);
+    if (path !== undefined) throw validationError(request, [{ path, message: LONE_SURROGATE_MESSAGE }]);
+  });
+}
