@@ -46,8 +46,8 @@ export type TenantResolverDeps = {
  *
  * The workspace comes from, in this order: the path's `:workspaceId`; an API key's own workspace;
  * the widget surface; the first resource, located among the caller's workspaces (session paths such
- * as `/api/assistants/:assistantId`, where a resource the caller cannot see is the 404 before any
- * role check); or, with `workspace: 'input'`, the `workspaceId` of the query or body.
+ * as `/api/assistants/:assistantId`, where a resource the caller cannot see, or one outside the
+ * `workspaceId` the query or body names, is the 404 before any role check); or, with `workspace: 'input'`, the `workspaceId` of the query or body.
  */
 export function registerTenantResolver(app: FastifyInstance, ctx: AppContext, deps: TenantResolverDeps) {
   app.decorateRequest('tenant', null);
@@ -101,7 +101,9 @@ async function resolve(ctx: AppContext, deps: TenantResolverDeps, request: Fasti
     tenant = await deps.directory.member(ctx, actor, actor.workspaceId);
   } else if (first?.locate) {
     const found = await first.locate(ctx, actor, idOf(ids, first.param));
-    if (!found) throw first.notFound();
+    // A resource outside the workspace the request names is missing there: the same 404, before
+    // the role in its own workspace could answer 403 (docs/decisions/0018-inbox.md).
+    if (!found || !inNamedWorkspace(request, found.tenant.workspaceId)) throw first.notFound();
     tenant = found.tenant;
     setLoaded(loaded, first.kind, found.row);
     rest = kinds.slice(1);
@@ -133,6 +135,18 @@ const setLoaded = <K extends ResourceKind>(loaded: Loaded, kind: K, row: Resourc
 function idOf(source: Record<string, unknown> | undefined, key: string): string {
   const value = source?.[key];
   return typeof value === 'string' && value.length <= 100 ? value : '';
+}
+
+/**
+ * Whether every `workspaceId` the query or the body gives (any value, not only a string: it names
+ * no other workspace only when it is absent) is `workspaceId`, the located resource's own.
+ */
+function inNamedWorkspace(request: FastifyRequest, workspaceId: string): boolean {
+  return [request.query, request.body].every((source) => {
+    const named =
+      source && typeof source === 'object' ? (source as Record<string, unknown>).workspaceId : undefined;
+    return named === undefined || named === workspaceId;
+  });
 }
 
 /** `workspaceId` of the query (GET) or the body, before validation: a wrong type is validation's 400. */

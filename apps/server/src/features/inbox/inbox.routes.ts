@@ -2,7 +2,6 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { userIdOf } from '../../http/auth.ts';
 import { conflictResponse, dataOf } from '../../http/envelope.ts';
-import { notFound } from '../../http/errors.ts';
 import type { Feature } from '../../http/feature.ts';
 import { cursorPage } from '../../http/pagination.ts';
 import { resourceOf, tenantOf } from '../../http/tenant.ts';
@@ -27,13 +26,11 @@ const tags = ['inbox'];
 const read = { auth: 'session', resources: ['inboxConversation'], permission: 'workspace.view' } as const;
 const write = { auth: 'session', resources: ['inboxConversation'], permission: 'assistants.use' } as const;
 
-/** The addressed conversation; a `workspaceId` naming another workspace is a 404 like a missing one. */
-function conversationOf(request: FastifyRequest) {
-  const c = resourceOf(request, 'inboxConversation');
-  const named = (request.query as { workspaceId?: string } | undefined)?.workspaceId;
-  if (named !== undefined && named !== c.workspaceId) throw notFound('Conversation');
-  return c;
-}
+/**
+ * The addressed conversation. A `workspaceId` naming another workspace was already the 404 of a
+ * missing one, before the role check (src/http/tenant.ts).
+ */
+const conversationOf = (request: FastifyRequest) => resourceOf(request, 'inboxConversation');
 
 const conversationResponse = { 200: dataOf(inboxConversationSchema), ...conflictResponse };
 
