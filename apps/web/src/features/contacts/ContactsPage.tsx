@@ -7,6 +7,7 @@ import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
 import { ConfirmButton } from '../members/ConfirmButton.tsx';
 import { type Contact, contactsPath, explain } from './types.ts';
 import './crm.css';
+import { formatDate } from '../../shell/dates.ts';
 
 const LIMIT = 20;
 
@@ -150,7 +151,7 @@ function ContactRow({ ws, contact: c, canWrite }: { ws: string; contact: Contact
       </p>
       <p className="muted">
         {[c.email, c.phone].filter(Boolean).join(' · ') || 'No email or phone'} · added{' '}
-        {new Date(c.createdAt).toLocaleDateString()}
+        {formatDate(c.createdAt)}
       </p>
       {Object.keys(c.customFields).length > 0 && (
         <dl className="crm-fields">

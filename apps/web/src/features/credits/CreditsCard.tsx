@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type Billing, type Data, get } from '../../api.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
+import { formatDate } from '../../shell/dates.ts';
 
 /** Credits used this period with the 80% and 100% warnings (docs/dashboard.md; docs/credits.md). */
 export function CreditsCard({ ws }: { ws: string }) {
@@ -21,7 +22,7 @@ export function CreditsCard({ ws }: { ws: string }) {
 function Credits({ billing }: { billing: Billing }) {
   const { used, limit, resetsAt } = billing.credits;
   const ratio = limit > 0 ? used / limit : 1;
-  const resets = new Date(resetsAt).toLocaleDateString(undefined, { dateStyle: 'medium' });
+  const resets = formatDate(resetsAt);
   return (
     <>
       <p className="big">

@@ -1,5 +1,6 @@
 import { toolWords } from '../../shell/tool-words.ts';
 import type { Channel, InboxMessage } from './types.ts';
+import { formatTime } from '../../shell/dates.ts';
 
 /** Who wrote a message, in the inbox's words. */
 function authorOf(m: InboxMessage, channel: Channel) {
@@ -33,7 +34,7 @@ export function MessageItem({ message: m, channel }: { message: InboxMessage; ch
         {m.role === 'agent' && <span className="muted"> (person)</span>}
         <time className="muted" dateTime={m.createdAt}>
           {' '}
-          · {new Date(m.createdAt).toLocaleTimeString()}
+          · {formatTime(m.createdAt)}
         </time>
       </span>
       {m.toolCalls.length > 0 && (

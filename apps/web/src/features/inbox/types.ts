@@ -3,6 +3,7 @@ import type {
   inboxMessageSchema,
 } from '@parley/server/src/features/inbox/inbox.schemas.ts';
 import type { z } from 'zod';
+import { formatDateTime } from '../../shell/dates.ts';
 
 /**
  * The inbox as the API answers it (docs/inbox.md; the server's own schemas, type-only: nothing of
@@ -37,7 +38,7 @@ export const CHANNEL_WORDS: Record<Channel, string> = {
   sms: 'SMS',
 };
 
-export const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
+export const when = (iso: string | null) => (iso ? formatDateTime(iso) : '');
 
 /** Each item once (cursor pages can overlap when a change moves an item between reads). */
 export function uniqueById<T extends { id: string }>(items: T[]): T[] {

@@ -4,6 +4,7 @@ import { type Data, post } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { useDeleteSource, useSyncSource } from './mutations.ts';
 import { formatBytes, isLive, type SourceDetail, TYPE_LABEL } from './types.ts';
+import { formatDateTime } from '../../shell/dates.ts';
 
 const passages = (n: number) => `${n} ${n === 1 ? 'passage' : 'passages'}`;
 
@@ -129,7 +130,6 @@ function progress(s: SourceDetail): string {
 const reindexed = (s: SourceDetail) =>
   Math.floor((100 * Math.max(0, s.chunkCount - s.reindexPending)) / Math.max(1, s.chunkCount));
 
-const DATE: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 const MODE: Record<string, string> = { page: 'one page', sitemap: 'sitemap', crawl: 'crawl' };
 
@@ -163,7 +163,7 @@ function describe(s: SourceDetail): string {
       if (typeof c.pairs === 'number') parts.push(`${c.pairs} ${c.pairs === 1 ? 'pair' : 'pairs'}`);
       break;
   }
-  if (s.lastSyncedAt) parts.push(`read ${new Date(s.lastSyncedAt).toLocaleString(undefined, DATE)}`);
+  if (s.lastSyncedAt) parts.push(`read ${formatDateTime(s.lastSyncedAt)}`);
   return parts.filter(Boolean).join(' · ');
 }
 

@@ -12,5 +12,4 @@ export const ROLES: Array<{ id: AssignableRole; label: string; what: string }> =
   { id: 'guest', label: 'Guest', what: 'reads assistants, cannot chat' },
 ];
 
-export const formatDate = (iso: string) =>
-  new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+export { formatDate } from '../../shell/dates.ts';

@@ -1,3 +1,5 @@
+import { formatDate } from '../../shell/dates.ts';
+
 /**
  * In-app notifications (docs/notifications.md "Kinds", "Preferences"): `GET /api/notifications`
  * (cursor pages, newest first), `POST .../{id}/read`, `POST .../read-all`, and the per-kind
@@ -46,5 +48,5 @@ export function ago(iso: string, at = Date.now()): string {
   if (s < 60) return 'just now';
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
   if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
-  return new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+  return formatDate(iso);
 }

@@ -10,6 +10,7 @@ import { ConfirmButton } from '../members/ConfirmButton.tsx';
 import { TicketFields, ticketFieldsOf, WordOptions } from './TicketFields.tsx';
 import { PRIORITY_WORDS, STATUS_WORDS, type Ticket, type TicketPriority, ticketsPath } from './types.ts';
 import '../contacts/crm.css';
+import { formatDateTime } from '../../shell/dates.ts';
 
 const LIMIT = 20;
 
@@ -140,8 +141,8 @@ function TicketRow({ ws, ticket: t, canWrite }: { ws: string; ticket: Ticket; ca
       </p>
       {t.description && <p className="crm-description">{t.description}</p>}
       <p className="muted">
-        Opened {new Date(t.createdAt).toLocaleString()}
-        {t.resolvedAt && ` · resolved ${new Date(t.resolvedAt).toLocaleString()}`}
+        Opened {formatDateTime(t.createdAt)}
+        {t.resolvedAt && ` · resolved ${formatDateTime(t.resolvedAt)}`}
         {!editable &&
           ` · ${assignee ? `assigned to ${t.assigneeId === me ? 'you' : assignee}` : 'unassigned'}`}
         {t.conversationId && (

@@ -36,4 +36,4 @@ export const hooksPath = (ws: string) => `/api/workspaces/${ws}/webhooks`;
 
 export const describeEvents = (events: string[]) => (events.includes(ALL) ? 'All events' : events.join(', '));
 
-export const when = (iso: string) => new Date(iso).toLocaleString();
+export { formatDateTime as when } from '../../shell/dates.ts';

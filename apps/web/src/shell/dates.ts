@@ -1,0 +1,30 @@
+/**
+ * Every date and time the dashboard shows goes through here (docs/dashboard.md "Dates and
+ * numbers"): `Intl.DateTimeFormat` in the reader's locale and time zone, one style for a moment
+ * ("Nov 27, 2026, 7:25 AM" in en-US, "27 Nov 2026, 07:25" in en-GB), its date alone, its time
+ * alone, and a calendar day of a chart (a UTC date, so no time zone moves it).
+ */
+export function dateFormats(locale?: string, timeZone?: string) {
+  const moment = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone });
+  const time = new Intl.DateTimeFormat(locale, { timeStyle: 'short', timeZone });
+  const day = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+  const of = (at: string | Date) => (typeof at === 'string' ? new Date(at) : at);
+  return {
+    /** A moment: date and time. */
+    dateTime: (at: string | Date) => moment.format(of(at)),
+    /** The date of a moment. */
+    date: (at: string | Date) => date.format(of(at)),
+    /** The time of a moment (beside a date already shown). */
+    time: (at: string | Date) => time.format(of(at)),
+    /** A calendar day `YYYY-MM-DD` (a chart's axis): "Nov 27". */
+    day: (ymd: string) => day.format(new Date(`${ymd}T00:00:00Z`)),
+  };
+}
+
+const formats = dateFormats();
+
+export const formatDateTime = formats.dateTime;
+export const formatDate = formats.date;
+export const formatTime = formats.time;
+export const formatDay = formats.day;
