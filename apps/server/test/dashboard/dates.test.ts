@@ -41,7 +41,8 @@ describe('dates in the dashboard', () => {
   });
 
   it('is the only place that formats a date', () => {
-    const own = /toLocaleDateString|toLocaleTimeString|Intl\.DateTimeFormat|new Date\([^)]*\)\.(toLocaleString|toString)\(/;
+    const own =
+      /toLocaleDateString|toLocaleTimeString|Intl\.DateTimeFormat|new Date\([^)]*\)\.(toLocaleString|toString)\(/;
     const offending = sources(webSrc)
       .map((file) => relative(webSrc, file).replaceAll('\\', '/'))
       .filter((file) => file !== 'shell/dates.ts' && !ELSEWHERE.includes(file))

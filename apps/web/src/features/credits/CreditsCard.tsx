@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type Billing, type Data, get } from '../../api.ts';
-import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { formatDate } from '../../shell/dates.ts';
+import { ErrorText, Loading } from '../../shell/ui.tsx';
 
 /** Credits used this period with the 80% and 100% warnings (docs/dashboard.md; docs/credits.md). */
 export function CreditsCard({ ws }: { ws: string }) {

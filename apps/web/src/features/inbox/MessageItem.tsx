@@ -1,6 +1,6 @@
+import { formatTime } from '../../shell/dates.ts';
 import { toolWords } from '../../shell/tool-words.ts';
 import type { Channel, InboxMessage } from './types.ts';
-import { formatTime } from '../../shell/dates.ts';
 
 /** Who wrote a message, in the inbox's words. */
 function authorOf(m: InboxMessage, channel: Channel) {

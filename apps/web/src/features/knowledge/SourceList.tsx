@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { type Data, post } from '../../api.ts';
+import { formatDateTime } from '../../shell/dates.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { useDeleteSource, useSyncSource } from './mutations.ts';
 import { formatBytes, isLive, type SourceDetail, TYPE_LABEL } from './types.ts';
-import { formatDateTime } from '../../shell/dates.ts';
 
 const passages = (n: number) => `${n} ${n === 1 ? 'passage' : 'passages'}`;
 
