@@ -144,6 +144,9 @@ describe('GET /api/workspaces/:ws/analytics/knowledge-gaps', () => {
       ['do you ship to mars', 2],
       ['can i pay in bitcoin', 1],
     ]);
+    // As the customer wrote it (the latest of its spellings; both were asked in the same second).
+    expect(['Do you ship to Mars?', 'do you SHIP to mars']).toContain(d.gaps[0].asked);
+    expect(d.gaps[1].asked).toBe('Can I pay in bitcoin?');
     expect(d.replies).toBe(3);
     expect(d.aiReplies).toBe(6);
     expect(d.rate).toBe(3 / 6);

@@ -107,13 +107,13 @@ describe.skipIf(!hasChromium)('analytics page', { timeout: 120_000 }, () => {
     );
     await credits.locator('.recharts-line-curve').waitFor();
 
-    // Knowledge gaps, most frequent first; messages by channel.
+    // Knowledge gaps, most frequent first, each as the customer asked it; messages by channel.
     const gaps = page.getByRole('table').filter({ hasText: 'Times asked' });
     const rows = gaps.getByRole('row');
     // Each table has its own request: after a period switch the previous period's rows show until it answers.
-    await expect.poll(() => rows.nth(1).textContent()).toContain('do you ship to mars3');
-    expect(await rows.nth(2).textContent()).toContain('what is the vat number2');
-    expect(await rows.nth(3).textContent()).toContain('can i pay in bitcoin1');
+    await expect.poll(() => rows.nth(1).textContent()).toContain('Do you ship to Mars?3');
+    expect(await rows.nth(2).textContent()).toContain('What is the VAT number?2');
+    expect(await rows.nth(3).textContent()).toContain('Can I pay in bitcoin?1');
     const channels = page.getByRole('table').filter({ hasText: 'Received' });
     await expect
       .poll(() => channels.getByRole('row', { name: /^Website widget/ }).textContent())
@@ -125,7 +125,7 @@ describe.skipIf(!hasChromium)('analytics page', { timeout: 120_000 }, () => {
     await page.waitForURL(/period=90d/);
     await shows(page, 'Conversations', '10');
     expect(await bars(page).count()).toBe(4);
-    await expect.poll(() => gaps.textContent()).toContain('is there a student discount');
+    await expect.poll(() => gaps.textContent()).toContain('Is there a student discount?');
 
     expect(await checkPage(page, 'analytics')).toEqual([]);
     expect(errors).toEqual([]);
@@ -139,7 +139,7 @@ describe.skipIf(!hasChromium)('analytics page', { timeout: 120_000 }, () => {
     await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
     await shows(page, 'Conversations', '6');
     await bars(page).first().waitFor();
-    await page.getByRole('cell', { name: 'do you ship to mars' }).waitFor();
+    await page.getByRole('cell', { name: 'Do you ship to Mars?' }).waitFor();
     await page.getByRole('link', { name: 'Analytics' }).waitFor();
     expect(errors).toEqual([]);
     await context.close();

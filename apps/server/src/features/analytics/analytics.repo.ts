@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.ts';
+import { MAX_QUESTION } from './gaps.ts';
 
 /**
  * The analytics queries (docs/analytics.md "How each figure is computed"). Every one filters by
@@ -137,23 +138,46 @@ export async function feedbackCounts(db: Executor, workspaceId: string, since: D
   return row ?? { positive: 0, negative: 0 };
 }
 
-export type GapRow = { question: string; count: number; lastAskedAt: Date | string };
+export type GapRow = { question: string; asked: string | null; count: number; lastAskedAt: Date | string };
 
 /**
  * The questions of the period's knowledge gaps, recorded on each gap reply when it was stored
  * (`gap_question`, features/analytics/gaps.ts), the most frequent first, and how many such
- * replies there were: one index-only scan of messages_gap_question_idx.
+ * replies there were: one index-only scan of messages_gap_question_idx. `asked` is the customer's
+ * own wording of the most recent one (the key is lowercased, without its question mark): the
+ * customer message before that reply, found by its time (the same index, then
+ * messages_conversation_idx), once per listed question.
  */
 export async function knowledgeGaps(db: Executor, workspaceId: string, since: Date, limit: number) {
   const rows = await queryRows<GapRow & { total: number }>(
     db,
-    sql`select gap_question as question, count(*)::int as count, max(created_at) as "lastAskedAt",
-               (sum(count(*)) over ())::int as total
-          from messages
-         where workspace_id = ${workspaceId} and created_at >= ${at(since)} and gap_question is not null
-         group by gap_question
-         order by count desc, "lastAskedAt" desc, question
-         limit ${limit}`,
+    sql`with g as (
+          select gap_question as question, count(*)::int as count, max(created_at) as "lastAskedAt",
+                 (sum(count(*)) over ())::int as total
+            from messages
+           where workspace_id = ${workspaceId} and created_at >= ${at(since)} and gap_question is not null
+           group by gap_question
+           order by count desc, "lastAskedAt" desc, question
+           limit ${limit}
+        )
+        select g.*, left(regexp_replace(btrim(a.content), '[[:space:]]+', ' ', 'g'), ${MAX_QUESTION}) as asked
+          from g
+          left join lateral (
+            select u.content
+              from messages r
+              join lateral (
+                select content from messages u
+                 where u.conversation_id = r.conversation_id and u.role = 'user'
+                   and u.created_at <= r.created_at
+                 order by u.created_at desc, u.id desc
+                 limit 1
+              ) u on true
+             where r.workspace_id = ${workspaceId} and r.created_at = g."lastAskedAt"
+               and r.gap_question = g.question
+             order by r.id desc
+             limit 1
+          ) a on true
+         order by g.count desc, g."lastAskedAt" desc, g.question`,
   );
   const total = rows[0]?.total ?? 0;
   return { total, rows: rows.map(({ total: _, ...r }) => r) };

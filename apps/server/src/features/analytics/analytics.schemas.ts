@@ -58,7 +58,10 @@ export const overviewSchema = z.object({
 });
 
 export const gapSchema = z.object({
+  /** The grouping key: the question lowercased, spaces collapsed, no trailing `?`, `!` or `.`. */
   question: z.string(),
+  /** The customer's own words, the most recent time it was asked (docs/analytics.md "Knowledge gaps"). */
+  asked: z.string(),
   count: z.number().int(),
   lastAskedAt: z.string(),
 });

@@ -102,6 +102,7 @@ export async function knowledgeGaps(ctx: AppContext, workspaceId: string, period
     rate: share(gaps.total, aiReplies),
     gaps: gaps.rows.map((r) => ({
       question: r.question,
+      asked: r.asked ?? r.question,
       count: r.count,
       lastAskedAt: new Date(r.lastAskedAt).toISOString(),
     })),

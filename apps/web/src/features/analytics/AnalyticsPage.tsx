@@ -14,6 +14,7 @@ import {
   percent,
 } from './types.ts';
 import './analytics.css';
+import { formatDateTime } from '../../shell/dates.ts';
 
 // The chart library stays out of the dashboard's first download: fetched when this page shows.
 const AnalyticsCharts = lazy(() => import('./AnalyticsCharts.tsx'));
@@ -150,10 +151,10 @@ function KnowledgeGaps({ query }: { query: Query<Gaps> }) {
           <tbody>
             {g.gaps.map((x) => (
               <tr key={x.question}>
-                <td>{x.question}</td>
+                <td>{x.asked}</td>
                 <td className="num">{x.count}</td>
                 <td>
-                  <time dateTime={x.lastAskedAt}>{new Date(x.lastAskedAt).toLocaleString('en')}</time>
+                  <time dateTime={x.lastAskedAt}>{formatDateTime(x.lastAskedAt)}</time>
                 </td>
               </tr>
             ))}

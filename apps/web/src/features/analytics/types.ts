@@ -29,7 +29,8 @@ export type Gaps = Window & {
   replies: number;
   aiReplies: number;
   rate: number | null;
-  gaps: Array<{ question: string; count: number; lastAskedAt: string }>;
+  /** `question`: the grouping key (normalised); `asked`: the customer's own words, shown. */
+  gaps: Array<{ question: string; asked: string; count: number; lastAskedAt: string }>;
 };
 
 export type Channels = Window & {
@@ -56,6 +57,5 @@ export const channelName = (c: string) => CHANNEL_NAMES[c] ?? c;
 export const percent = (rate: number | null) =>
   rate === null ? '–' : `${(rate * 100).toLocaleString('en', { maximumFractionDigits: 1 })}%`;
 
-/** "2026-11-26" → "26 Nov" (the series' days are UTC dates). */
-export const dayLabel = (date: string) =>
-  new Date(`${date}T00:00:00Z`).toLocaleDateString('en', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+/** "2026-11-26" → "Nov 26" in en-US (the series' days are UTC dates; shell/dates.ts). */
+export { formatDay as dayLabel } from '../../shell/dates.ts';
