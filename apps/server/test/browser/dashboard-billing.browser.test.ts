@@ -74,6 +74,8 @@ describe.skipIf(!hasChromium)('billing page and notifications, no Stripe', { tim
     const errors = pageErrors(page);
 
     await page.goto(`${base}/w/${ws}`);
+    // The overview names the plan as the billing page does.
+    await page.getByText('Plan: Pro (trial) · Your role: owner').waitFor();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Billing' }).click();
     await heading(page, 'Billing').waitFor();
     await page.waitForFunction(() => document.title === 'Billing · Acme · Parley');
@@ -81,6 +83,12 @@ describe.skipIf(!hasChromium)('billing page and notifications, no Stripe', { tim
     expect(await page.getByTestId('trial-countdown').textContent()).toMatch(
       /^14 days left in your Pro trial \(ends /,
     );
+    // Nobody can upgrade from this page without online billing: it does not say to.
+    await expect
+      .poll(() => page.getByTestId('trial-countdown').textContent())
+      .toMatch(/Then the workspace moves to Free, unless the operator changes its plan\.$/);
+    // Prices with their currency.
+    await page.getByText('$29 a month', { exact: true }).waitFor();
     expect(await page.getByTestId('credits-used').textContent()).toBe('1,000 of 1,200 used');
     const meter = page.getByRole('meter', { name: 'Credits used' });
     expect(await meter.getAttribute('data-level')).toBe('high');
@@ -283,6 +291,10 @@ describe.skipIf(!hasChromium)('billing page with the Stripe stand-in', { timeout
     await page.goto(`${sBase}/w/${ws}/billing`);
     await heading(page, 'Billing').waitFor();
     await page.getByTestId('trial-countdown').waitFor();
+    // With online billing the owner is told to upgrade in time.
+    expect(await page.getByTestId('trial-countdown').textContent()).toContain(
+      'Upgrade before then to keep Pro; otherwise the workspace moves to Free.',
+    );
     const plans = page.getByRole('list', { name: 'Plans' });
     await plans.getByRole('button', { name: 'Upgrade to Enterprise' }).waitFor();
     await page.getByRole('heading', { name: 'Invoices' }).waitFor();

@@ -7,7 +7,7 @@ import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { CreditsMeter } from './CreditsMeter.tsx';
 import { Invoices } from './Invoices.tsx';
 import { OperatorNote, PlanChoices, Portal } from './PlanActions.tsx';
-import { type BillingSummary, dateOf, daysLeft, onlineBilling, planName } from './types.ts';
+import { type BillingSummary, dateOf, daysLeft, onlineBilling, planLabel, planName } from './types.ts';
 import './billing.css';
 
 /**
@@ -49,7 +49,10 @@ export function BillingPage() {
       {summary && (
         <>
           <div className="grid">
-            <CurrentPlan summary={summary} />
+            <CurrentPlan
+              summary={summary}
+              upgrade={configured === false ? 'nobody' : owner ? 'you' : 'owner'}
+            />
             <CreditsMeter summary={summary} />
           </div>
           {!owner && role && (
@@ -77,7 +80,11 @@ export function BillingPage() {
   );
 }
 
-function CurrentPlan({ summary }: { summary: BillingSummary }) {
+/**
+ * The plan in force. `upgrade`: who can upgrade from this page (the owner, with online billing),
+ * so the trial's countdown never tells someone to upgrade where nobody can.
+ */
+function CurrentPlan({ summary, upgrade }: { summary: BillingSummary; upgrade: 'you' | 'owner' | 'nobody' }) {
   const { plan, status, trialEndsAt, usage } = summary;
   const trialing = status === 'trialing' && trialEndsAt;
   const left = trialEndsAt ? daysLeft(trialEndsAt) : 0;
@@ -88,13 +95,16 @@ function CurrentPlan({ summary }: { summary: BillingSummary }) {
     <section className="card" aria-labelledby="plan-title">
       <h2 id="plan-title">Current plan</h2>
       <p className="big" data-testid="current-plan">
-        {planName(plan)}
-        {trialing && <span className="muted"> (trial)</span>}
+        {planLabel(plan, !!trialing)}
       </p>
       {trialing && (
         <p className={left <= 3 ? 'warn' : undefined} data-testid="trial-countdown">
-          {left === 1 ? '1 day left' : `${left} days left`} in your Pro trial (ends {dateOf(trialEndsAt)}).
-          Upgrade before then to keep Pro; otherwise the workspace moves to Free.
+          {left === 1 ? '1 day left' : `${left} days left`} in your Pro trial (ends {dateOf(trialEndsAt)}).{' '}
+          {upgrade === 'you'
+            ? 'Upgrade before then to keep Pro; otherwise the workspace moves to Free.'
+            : upgrade === 'owner'
+              ? 'The workspace owner can upgrade before then to keep Pro; otherwise the workspace moves to Free.'
+              : 'Then the workspace moves to Free, unless the operator changes its plan.'}
         </p>
       )}
       {sub?.pendingPlan && (

@@ -3,7 +3,16 @@ import { ApiError, type Data, post } from '../../api.ts';
 import { CopyButton } from '../../shell/CopyButton.tsx';
 import { ErrorText } from '../../shell/ui.tsx';
 import { ConfirmButton } from '../members/ConfirmButton.tsx';
-import { type BillingSummary, dateOf, operatorCommand, PLANS, type Plan, planName, RANK } from './types.ts';
+import {
+  type BillingSummary,
+  dateOf,
+  operatorCommand,
+  PLANS,
+  type Plan,
+  planName,
+  priceText,
+  RANK,
+} from './types.ts';
 
 /**
  * The owner's billing actions (docs/billing.md): Checkout and the portal answer `{data: {url}}`
@@ -84,7 +93,7 @@ export function PlanChoices(props: {
               <h3>
                 {p.name} {isCurrent && <span className="badge ready">Current</span>}
               </h3>
-              <p className="price">{p.price}</p>
+              <p className="price">{priceText(p)}</p>
               <p>{p.credits}</p>
               <p className="muted">{p.notes}</p>
               {canAct && up && (

@@ -1,4 +1,5 @@
 import type { Billing as Summary } from '../../api.ts';
+import type { Plan } from './plans.ts';
 
 /**
  * The billing summary (`GET /api/workspaces/{ws}/billing`, docs/credits.md) and what the billing
@@ -6,7 +7,6 @@ import type { Billing as Summary } from '../../api.ts';
  * the page to learn about online billing from the first action's answer (docs/dashboard.md
  * "Billing").
  */
-export type Plan = 'free' | 'pro' | 'enterprise';
 
 export type BillingSummary = Summary & {
   /**
@@ -40,41 +40,14 @@ export type Invoice = {
 export const onlineBilling = (s: BillingSummary): boolean | undefined =>
   s.subscription ? s.subscription.provider !== null : undefined;
 
-/** The plans as docs/credits.md "Allowances" lists them, in the page's words. */
-export const PLANS: { id: Plan; name: string; price: string; credits: string; notes: string }[] = [
-  {
-    id: 'free',
-    name: 'Free',
-    price: 'Free',
-    credits: '50 credits a month',
-    notes: '100 contacts, 50 tickets',
-  },
-  {
-    id: 'pro',
-    name: 'Pro',
-    price: '29 a month',
-    credits: '1,200 credits a month',
-    notes: '5,000 contacts, 1,000 tickets, SMS and other channels, API write access',
-  },
-  {
-    id: 'enterprise',
-    name: 'Enterprise',
-    price: 'Custom',
-    credits: 'Credits as agreed',
-    notes: 'Unlimited contacts and tickets, SSO, dedicated support',
-  },
-];
-
-export const RANK: Record<Plan, number> = { free: 0, pro: 1, enterprise: 2 };
-
-export const planName = (p: string) => PLANS.find((x) => x.id === p)?.name ?? p;
+export { inTrial, PLANS, type Plan, planLabel, planName, priceText, RANK } from './plans.ts';
 
 /** Whole days left until `iso`, counting a part of a day as a day (0 once passed). */
 export function daysLeft(iso: string, at = Date.now()): number {
   return Math.max(0, Math.ceil((new Date(iso).getTime() - at) / 86_400_000));
 }
 
-export const dateOf = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+export { formatDate as dateOf } from '../../shell/dates.ts';
 
 /** The operator's command without Stripe (docs/billing.md "Changing a plan by hand"). */
 export const operatorCommand = (ws: string) => `npm run plan -- ${ws} <free|pro|enterprise>`;

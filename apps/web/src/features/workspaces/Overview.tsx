@@ -2,6 +2,7 @@ import { Link, Navigate, useParams } from 'react-router';
 import { canManage } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
+import { inTrial, planLabel } from '../billing/plans.ts';
 import { CreditsCard } from '../credits/CreditsCard.tsx';
 
 /** `/`: the first workspace, or the create-workspace page when there is none yet. */
@@ -22,7 +23,7 @@ export function Overview() {
       <h1>{workspace?.name ?? 'Workspace'}</h1>
       {workspace && (
         <p className="muted">
-          Plan: {workspace.plan} · Your role: {workspace.role}
+          Plan: {planLabel(workspace.plan, inTrial(workspace))} · Your role: {workspace.role}
         </p>
       )}
       <div className="grid">
