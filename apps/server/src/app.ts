@@ -19,6 +19,7 @@ import { registerMetricsRoute } from './http/metrics-route.ts';
 import { documentRoute } from './http/route-docs.ts';
 import { registerTenantResolver } from './http/tenant.ts';
 import { registerWellFormedInput } from './http/well-formed.ts';
+import { withErrorSerializer } from './lib/log-errors.ts';
 
 export type App = FastifyInstance;
 
@@ -27,7 +28,8 @@ export type BuildOptions = { logger?: boolean | object };
 /** Builds the Fastify app from its parts; features are registered from one list (features/index.ts). */
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ?? { level: ctx.config.logLevel },
+    // Errors are logged without a failed statement's parameters (lib/log-errors.ts).
+    logger: withErrorSerializer(opts.logger ?? { level: ctx.config.logLevel }),
     bodyLimit: ctx.config.bodyLimitBytes,
     trustProxy: ctx.config.trustProxy,
     genReqId: () => crypto.randomUUID(),

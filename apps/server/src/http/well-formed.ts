@@ -8,7 +8,8 @@ import { validationError } from './error-handler.ts';
  */
 const LONE_SURROGATE = /\p{Surrogate}/u;
 
-export const LONE_SURROGATE_MESSAGE = 'Must not contain a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF)';
+export const LONE_SURROGATE_MESSAGE =
+  'Must not contain a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF)';
 
 /** Plain parsed data (JSON, query string, form): never a Buffer, a stream or a multipart part. */
 function isPlain(value: object): boolean {
@@ -54,7 +55,9 @@ export function findLoneSurrogate(root: unknown): PropertyKey[] | undefined {
 export function registerWellFormedInput(app: FastifyInstance) {
   app.addHook('preValidation', async (request: FastifyRequest) => {
     const path =
-      findLoneSurrogate(request.body) ?? findLoneSurrogate(request.query) ?? findLoneSurrogate(request.params);
+      findLoneSurrogate(request.body) ??
+      findLoneSurrogate(request.query) ??
+      findLoneSurrogate(request.params);
     if (path !== undefined) throw validationError(request, [{ path, message: LONE_SURROGATE_MESSAGE }]);
   });
 }

@@ -76,7 +76,7 @@ describe('a lone surrogate is a 400 naming the field, on the routes of issue 28'
     expectLoneSurrogate(res.res, 'content', 'bad_request:chat');
   });
 
-  it("the internal chat: bad_request:chat instead of a stream ending in internal_server_error", async () => {
+  it('the internal chat: bad_request:chat instead of a stream ending in internal_server_error', async () => {
     const res = await chat(t, w.member, { assistantId: asst, content: `Hi ${LONE}` });
     expectLoneSurrogate(res.res, 'content', 'bad_request:chat');
     expect(res.conversationId).toBeUndefined();
