@@ -1,3 +1,4 @@
+import { safeNextPath } from '@parley/server/src/lib/next-path.ts';
 import { useMutation } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -6,21 +7,15 @@ import { useSetUser } from '../../session.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { ContinueWithSso, SsoFailed } from '../sso/ContinueWithSso.tsx';
 
-/**
- * Where to go after signing in: `?next=` when it is a path of this app (never another origin:
- * `//host` and `/\host` are refused), e.g. the invitation page that sent the user here.
- */
-function nextPath(value: string | null): string | null {
-  return value?.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : null;
-}
-
 /** Sign up and sign in (docs/accounts.md): the response sets the session cookie. */
 export function AuthPage({ mode }: { mode: 'signin' | 'signup' }) {
   const setUser = useSetUser();
   const navigate = useNavigate();
   const signup = mode === 'signup';
   const [params] = useSearchParams();
-  const next = nextPath(params.get('next'));
+  // Where to go afterwards, e.g. the invitation page that sent the user here: only a path of this
+  // app, by the one rule of apps/server/src/lib/next-path.ts; anything else is the default page.
+  const next = safeNextPath(params.get('next'), window.location.origin);
   const keepNext = next ? `?next=${encodeURIComponent(next)}` : '';
   const submit = useMutation({
     mutationFn: (body: Record<string, string>) =>
