@@ -48,7 +48,7 @@ export function createContext(config: Config, database: Database): AppContext {
     embedder: createEmbedder(config.embeddings),
     vectors: {},
     sheets: new Map(),
-    // The same derivation as before cursors moved here: cursors handed out earlier stay valid.
+    // Every process derives the same cursor key from the shared ENCRYPTION_KEY (http/pagination.ts).
     cursors: createCursors(hmacSha256(config.encryptionKey, 'cursor')),
     credentialTouches: new Map(),
     metrics: createMetrics(),

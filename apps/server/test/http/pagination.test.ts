@@ -27,14 +27,14 @@ describe('offset and limit', () => {
 
 describe('cursors', () => {
   const key = { t: Date.parse('2026-11-22T01:02:03.004Z'), id: 'msg_01jd0000000000000000000000' };
+  const scope = { list: 'v1.messages', workspaceId: 'ws_a', parentId: 'conv_a' } as const;
   const cursors = createCursors(Buffer.from('a test key'));
-  const decodeCursor = cursors.decode;
-  const encodeCursor = cursors.encode;
-  const toCursorPage = cursors.page;
+  const decodeCursor = (cursor: string | undefined) => cursors.decode(scope, cursor);
+  const encodeCursor = (k: typeof key) => cursors.encode(scope, k);
 
   it('refuses a cursor signed with another key (another installation)', () => {
     const other = createCursors(Buffer.from('another key'));
-    expect(() => decodeCursor(other.encode(key))).toThrow('Invalid cursor');
+    expect(() => decodeCursor(other.encode(scope, key))).toThrow('Invalid cursor');
   });
 
   it('round-trips an encoded position', () => {
@@ -78,11 +78,11 @@ describe('cursors', () => {
 
   it('builds a page from limit + 1 rows', () => {
     const rows = [1, 2, 3].map((n) => ({ id: `r${n}`, t: n }));
-    const page = toCursorPage(rows, 2, (r) => ({ t: r.t, id: r.id }));
+    const page = cursors.open(scope, undefined).page(rows, 2, (r) => ({ t: r.t, id: r.id }));
     expect(page.data.map((r) => r.id)).toEqual(['r1', 'r2']);
     expect(page.hasMore).toBe(true);
     expect(decodeCursor(page.nextCursor ?? undefined)).toEqual({ t: 2, id: 'r2' });
-    const last = toCursorPage(rows, 3, (r) => ({ t: r.t, id: r.id }));
+    const last = cursors.open(scope, undefined).page(rows, 3, (r) => ({ t: r.t, id: r.id }));
     expect(last).toMatchObject({ hasMore: false, nextCursor: null });
   });
 });

@@ -69,13 +69,18 @@ export async function listChats(
   assistant: AssistantRow,
   q: { limit: number; cursor?: string },
 ) {
+  // The list is one member's chats with one assistant: both are its parent.
+  const cursor = ctx.cursors.open(
+    { list: 'chat.conversations', workspaceId: assistant.workspaceId, parentId: `${assistant.id}:${userId}` },
+    q.cursor,
+  );
   const rows = await conversations.listChatConversations(ctx.db, {
     assistantId: assistant.id,
     userId,
     limit: q.limit,
-    after: ctx.cursors.decode(q.cursor),
+    after: cursor.after,
   });
-  return ctx.cursors.page(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
+  return cursor.page(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
 }
 
 /** The messages of one of the caller's chats (chat.resource.ts), oldest first. */
@@ -84,11 +89,15 @@ export async function listChatMessages(
   chat: { workspaceId: string; id: string },
   q: { limit: number; cursor?: string },
 ) {
+  const cursor = ctx.cursors.open(
+    { list: 'chat.messages', workspaceId: chat.workspaceId, parentId: chat.id },
+    q.cursor,
+  );
   const rows = await conversations.listMessages(ctx.db, {
     workspaceId: chat.workspaceId,
     conversationId: chat.id,
     limit: q.limit,
-    after: ctx.cursors.decode(q.cursor),
+    after: cursor.after,
   });
-  return ctx.cursors.page(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
+  return cursor.page(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
 }

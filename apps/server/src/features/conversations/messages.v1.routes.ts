@@ -31,13 +31,17 @@ export const messagesV1Routes: Feature = (app, ctx) => {
       const q = request.query;
       const conversation = await findConversation(ctx, tenantOf(request).workspaceId, q.conversationId);
       if (!conversation) throw notFound('Conversation');
+      const cursor = ctx.cursors.open(
+        { list: 'v1.messages', workspaceId: conversation.workspaceId, parentId: conversation.id },
+        q.cursor,
+      );
       const rows = await listMessages(ctx.db, {
         workspaceId: conversation.workspaceId,
         conversationId: conversation.id,
         limit: q.limit,
-        after: ctx.cursors.decode(q.cursor),
+        after: cursor.after,
       });
-      const page = ctx.cursors.page(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
+      const page = cursor.page(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
       const delivery = await deliveriesFor(ctx, conversation, page.data);
       return { ...page, data: page.data.map((m) => toMessage(m, delivery.get(m.id))) };
     },

@@ -52,6 +52,11 @@ export async function listConversations(ctx: AppContext, tenant: Tenant, q: List
       unassigned: 'Cannot be combined with assigneeId',
     });
   }
+  // Bound to the workspace's inbox, not to its filters: a position is as good under any of them.
+  const cursor = ctx.cursors.open(
+    { list: 'inbox.conversations', workspaceId: tenant.workspaceId, parentId: null },
+    q.cursor,
+  );
   const rows = await repo.listInbox(ctx.db, {
     workspaceId: tenant.workspaceId,
     status: q.status,
@@ -60,9 +65,9 @@ export async function listConversations(ctx: AppContext, tenant: Tenant, q: List
     assigneeId: q.assigneeId,
     unassigned: q.unassigned === undefined ? undefined : q.unassigned === 'true',
     limit: q.limit,
-    after: ctx.cursors.decode(q.cursor),
+    after: cursor.after,
   });
-  const page = ctx.cursors.page(rows, q.limit, (r) => ({
+  const page = cursor.page(rows, q.limit, (r) => ({
     t: (r.lastMessageAt ?? r.createdAt).getTime(),
     id: r.id,
   }));
@@ -74,13 +79,17 @@ export async function listConversationMessages(
   c: ConversationRow,
   q: { limit: number; cursor?: string },
 ) {
+  const cursor = ctx.cursors.open(
+    { list: 'inbox.messages', workspaceId: c.workspaceId, parentId: c.id },
+    q.cursor,
+  );
   const rows = await repo.listMessagesWithAuthors(ctx.db, {
     workspaceId: c.workspaceId,
     conversationId: c.id,
     limit: q.limit,
-    after: ctx.cursors.decode(q.cursor),
+    after: cursor.after,
   });
-  const page = ctx.cursors.page(rows, q.limit, (r) => ({
+  const page = cursor.page(rows, q.limit, (r) => ({
     t: r.message.createdAt.getTime(),
     id: r.message.id,
   }));

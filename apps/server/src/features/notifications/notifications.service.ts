@@ -102,8 +102,10 @@ export async function listNotifications(
   userId: string,
   q: { limit: number; cursor?: string },
 ) {
-  const rows = await repo.listForUser(ctx.db, userId, q.limit, ctx.cursors.decode(q.cursor));
-  return ctx.cursors.page(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
+  // A user's notifications span their workspaces: the list is bound to the user alone.
+  const cursor = ctx.cursors.open({ list: 'notifications', workspaceId: null, parentId: userId }, q.cursor);
+  const rows = await repo.listForUser(ctx.db, userId, q.limit, cursor.after);
+  return cursor.page(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
 }
 
 export async function unreadNotifications(ctx: AppContext, userId: string) {

@@ -124,14 +124,12 @@ export async function listDeliveries(
   q: { limit: number; cursor?: string },
 ) {
   await getWebhook(ctx, workspaceId, 'A', webhookId);
-  const rows = await repo.listDeliveries(
-    ctx.db,
-    workspaceId,
-    webhookId,
-    q.limit,
-    ctx.cursors.decode(q.cursor),
+  const cursor = ctx.cursors.open(
+    { list: 'webhooks.deliveries', workspaceId, parentId: webhookId },
+    q.cursor,
   );
-  return ctx.cursors.page(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
+  const rows = await repo.listDeliveries(ctx.db, workspaceId, webhookId, q.limit, cursor.after);
+  return cursor.page(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
 }
 
 /**
