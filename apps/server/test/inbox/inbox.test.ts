@@ -191,6 +191,16 @@ describe('a widget conversation, from the AI to a person and back', () => {
     // Unassigned in the inbox until someone takes it.
     const unassigned = await inbox(t, w.owner, 'GET', `?status=handoff&unassigned=true&workspaceId=${w.ws}`);
     expect(unassigned.json().data.map((c: { id: string }) => c.id)).toContain(id);
+    // Its note that a person was asked for is in the thread but not counted: the visitor saw two messages.
+    const listed = unassigned.json().data.find((c: { id: string }) => c.id === id);
+    expect(listed.messageCount).toBe(2);
+    const thread = await inbox(t, w.owner, 'GET', `/${id}/messages?workspaceId=${w.ws}`);
+    expect(
+      thread
+        .json()
+        .data.map((m: { role: string }) => m.role)
+        .sort(),
+    ).toEqual(['assistant', 'system', 'user']);
 
     await inbox(t, w.admin, 'POST', `/${id}/handoff`);
     const stream = await widgetStream(s);

@@ -68,7 +68,9 @@ export async function findChatOf(
 
 /**
  * A message, its count on the conversation (`message_count + 1`: concurrent appends never lose a
- * count) and its event, in one statement (as above).
+ * count; a system note, such as "The customer asked for a person", is not counted: the count is
+ * of what the customer, the AI and the team wrote: docs/dashboard.md "Inbox") and its event, in one
+ * statement (as above).
  */
 export async function insertMessageCounted(db: Executor, message: MessageRow, event: EventRow) {
   const m = db.$with('m').as(db.insert(messages).values(message).returning({ id: messages.id }));
@@ -76,7 +78,7 @@ export async function insertMessageCounted(db: Executor, message: MessageRow, ev
     db
       .update(conversations)
       .set({
-        messageCount: sql`${conversations.messageCount} + 1`,
+        messageCount: sql`${conversations.messageCount} + ${message.role === 'system' ? 0 : 1}`,
         lastMessageAt: message.createdAt,
         updatedAt: message.createdAt,
       })
@@ -110,7 +112,7 @@ export async function insertMessageIfStatus(
     db,
     sql`with c as (
       update conversations
-         set message_count = message_count + 1, last_message_at = ${tsz(message.createdAt)},
+         set message_count = message_count + ${message.role === 'system' ? 0 : 1}, last_message_at = ${tsz(message.createdAt)},
              updated_at = ${tsz(message.createdAt)}
        where id = ${message.conversationId} and status in (${allowed})
        returning id
