@@ -147,16 +147,14 @@ async function seed(ws: string, user: TestUser): Promise<Side> {
       lastMessageAt: createdAt,
     });
     for (const content of ['one', 'two', 'three']) {
-      await t.ctx.db
-        .insert(messages)
-        .values({
-          id: newId('msg'),
-          workspaceId: ws,
-          conversationId: id,
-          role: 'user',
-          content,
-          createdAt: at(),
-        });
+      await t.ctx.db.insert(messages).values({
+        id: newId('msg'),
+        workspaceId: ws,
+        conversationId: id,
+        role: 'user',
+        content,
+        createdAt: at(),
+      });
     }
     return id;
   };
