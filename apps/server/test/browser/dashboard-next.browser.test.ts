@@ -6,13 +6,13 @@ import { startDashboard } from './dashboard-helpers.ts';
 import { hasChromium, pageErrors } from './helpers.ts';
 
 /**
- * `?next=` on the sign-in and sign-up pages (docs/dashboard.md "Team and account"; the rule is
+ * `?next=` on the sign-in and sign-up pages (docs/dashboard.md "Team, API keys and account"; the rule is
  * src/lib/next-path.ts): a real sign-in or sign-up in Chromium, then where the browser lands.
  * A `next` that is not a path of this app lands on the default page (`/workspaces/new` for a user
  * without a workspace, both after signing in and after signing up); a good one lands on itself.
  * Any request to evil.example is answered here with a page of its own, so a redirect there shows
- * as that host in the address bar rather than as a DNS failure. One server and one browser; one
- * fresh browser context (no cookie) per vector.
+ * as that host in the address bar rather than as a DNS failure. One server, one browser and one
+ * page for all; its cookies are cleared before each vector.
  */
 
 if (!hasChromium) console.warn('Dashboard next= browser tests skipped: /usr/bin/chromium is missing.');
@@ -39,12 +39,27 @@ let base: string;
 let browser: Browser;
 let member: TestUser;
 let made = 0;
+/** One page for every vector: its cache keeps the dashboard's assets, so each load is quick. */
+let page: Page;
+let errors: string[];
+const dialogs: string[] = [];
 
 beforeAll(async () => {
   if (!hasChromium) return;
   // Two dozen sign-ins from one address within the minute: above the default limit of 30 is safe.
   ({ t, base, browser } = await startDashboard({ AUTH_RATE_LIMIT_PER_MINUTE: '1000' }));
   member = await signupUser(t, { name: 'Nell Next', email: 'nell@next.example' });
+  const context = await browser.newContext();
+  await context.route(
+    (url) => url.hostname === 'evil.example',
+    (route) => route.fulfill({ contentType: 'text/html', body: '<h1>Evil</h1>' }),
+  );
+  page = await context.newPage();
+  errors = pageErrors(page);
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -53,7 +68,7 @@ afterAll(async () => {
 });
 
 /** Fills and submits the page's form: sign in as `member`, or sign up as someone new. */
-async function submit(page: Page, mode: 'signin' | 'signup') {
+async function submit(mode: 'signin' | 'signup') {
   if (mode === 'signup') {
     made += 1;
     await page.getByLabel('Name').fill(`Newcomer ${made}`);
@@ -67,37 +82,25 @@ async function submit(page: Page, mode: 'signin' | 'signup') {
 }
 
 /**
- * Opens `/{mode}?next={query}`, submits, and returns the address the browser settles on: another
- * host, or a page of the app other than the sign-in and sign-up pages and `/` (on its way to the
- * default page), with the page's heading shown. Dialogs (a `javascript:` that ran) are returned too.
+ * Signed out (no cookie), opens `/{mode}?next={query}`, submits, and returns the address the
+ * browser settles on: another host, or a page of the app other than the sign-in and sign-up pages
+ * and `/` (on its way to the default page), with its heading shown. Dialogs (a `javascript:` that
+ * ran) and uncaught errors since the load are returned too.
  */
 async function landing(mode: 'signin' | 'signup', query: string) {
-  const context = await browser.newContext();
-  try {
-    await context.route(
-      (url) => url.hostname === 'evil.example',
-      (route) => route.fulfill({ contentType: 'text/html', body: '<h1>Evil</h1>' }),
-    );
-    const page = await context.newPage();
-    const errors = pageErrors(page);
-    const dialogs: string[] = [];
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    await page.goto(`${base}/${mode}?next=${query}`);
-    await page.getByRole('heading', { level: 1, name: AUTH_HEADING }).waitFor();
-    await submit(page, mode);
-    await page.waitForURL((u) => u.origin !== base || !['/', '/signin', '/signup'].includes(u.pathname), {
-      waitUntil: 'commit',
-    });
-    // The URL may change before React draws the new page: wait for a heading other than the form's.
-    const shown = page.getByRole('heading', { level: 1 }).filter({ hasNotText: AUTH_HEADING }).first();
-    await shown.waitFor();
-    return { url: new URL(page.url()), heading: await shown.textContent(), dialogs, errors };
-  } finally {
-    await context.close();
-  }
+  await page.context().clearCookies();
+  dialogs.length = 0;
+  errors.length = 0;
+  await page.goto(`${base}/${mode}?next=${query}`);
+  await page.getByRole('heading', { level: 1, name: AUTH_HEADING }).waitFor();
+  await submit(mode);
+  await page.waitForURL((u) => u.origin !== base || !['/', '/signin', '/signup'].includes(u.pathname), {
+    waitUntil: 'commit',
+  });
+  // The URL may change before React draws the new page: wait for a heading other than the form's.
+  const shown = page.getByRole('heading', { level: 1 }).filter({ hasNotText: AUTH_HEADING }).first();
+  await shown.waitFor();
+  return { url: new URL(page.url()), heading: await shown.textContent(), dialogs, errors };
 }
 
 describe.skipIf(!hasChromium)('?next= after signing in and up', { timeout: 60_000 }, () => {
