@@ -127,7 +127,9 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
     const sid = newAccountSid();
     const token = newAuthToken();
     const number = '+15550102000';
-    provider.addAccount(sid, token, { [number]: { voice: false } });
+    // The account also holds the number another assistant takes below (a save proves the number).
+    const taken = '+15550103000';
+    provider.addAccount(sid, token, { [number]: { voice: false }, [taken]: {} });
 
     // Wrong forms, said in words at each field before any request.
     await form.getByLabel('Account SID', { exact: true }).fill('AC123');
@@ -329,7 +331,6 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
       headers: { cookie },
       payload: { workspaceId: ws, name: 'Teapot helper' },
     });
-    const taken = '+15550103000';
     const otherSms = await t.request({
       method: 'POST',
       url: `/api/assistants/${other.json().data.id}/sms`,

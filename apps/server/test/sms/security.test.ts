@@ -21,11 +21,16 @@ afterAll(async () => {
   await provider.close();
 });
 
-const credentials = () => ({
-  providerAccountSid: newAccountSid(),
-  providerAuthToken: newAuthToken(),
-  providerPhoneNumber: newNumber(),
-});
+/** Credentials the provider stand-in knows: a save is confirmed with the provider first. */
+const credentials = () => {
+  const c = {
+    providerAccountSid: newAccountSid(),
+    providerAuthToken: newAuthToken(),
+    providerPhoneNumber: newNumber(),
+  };
+  provider.addAccount(c.providerAccountSid, c.providerAuthToken, { [c.providerPhoneNumber]: {} });
+  return c;
+};
 
 /** An assistant of the workspace; with a configuration where the plan allows one. */
 async function configured(tt: TestApp, w: World, ws: string) {

@@ -76,7 +76,17 @@ export const field = (params: FormParams, name: string): string | undefined => {
 
 export type ProviderAccount = { accountSid: string; authToken: string };
 export type Capabilities = { sms: boolean; mms: boolean; voice: boolean };
-export type Lookup = { valid: boolean; phoneNumberCapabilities: Capabilities; reason?: string };
+/**
+ * Why a lookup is not valid: the credentials were refused, the account does not hold the number,
+ * or the provider gave no answer to the question (unreachable, 5xx, 429, anything unexpected).
+ */
+export type LookupFailure = 'credentials' | 'number' | 'unanswered';
+export type Lookup = {
+  valid: boolean;
+  phoneNumberCapabilities: Capabilities;
+  reason?: string;
+  failure?: LookupFailure;
+};
 export type SendResult =
   | { ok: true; sid: string; status: string; errorCode: string | null }
   | { ok: false; retry: boolean; status: number | undefined; errorCode: string | null; error: string };
@@ -128,7 +138,12 @@ export function providerClient(apiBase: string, allowPrivateNetworks: boolean): 
           signal: AbortSignal.timeout(TIMEOUT_MS),
         });
       } catch {
-        return { valid: false, phoneNumberCapabilities: NONE, reason: 'The provider could not be reached' };
+        return {
+          valid: false,
+          phoneNumberCapabilities: NONE,
+          reason: 'The provider could not be reached',
+          failure: 'unanswered',
+        };
       }
       const body = await readJson(res);
       if (res.status === 401 || res.status === 403 || res.status === 404) {
@@ -136,6 +151,7 @@ export function providerClient(apiBase: string, allowPrivateNetworks: boolean): 
           valid: false,
           phoneNumberCapabilities: NONE,
           reason: 'The provider rejected these credentials',
+          failure: 'credentials',
         };
       }
       if (!res.ok) {
@@ -143,6 +159,7 @@ export function providerClient(apiBase: string, allowPrivateNetworks: boolean): 
           valid: false,
           phoneNumberCapabilities: NONE,
           reason: `The provider answered HTTP ${res.status}`,
+          failure: 'unanswered',
         };
       }
       const list = Array.isArray(body.incoming_phone_numbers) ? body.incoming_phone_numbers : [];
@@ -157,6 +174,7 @@ export function providerClient(apiBase: string, allowPrivateNetworks: boolean): 
           valid: false,
           phoneNumberCapabilities: NONE,
           reason: 'This number is not in the provider account',
+          failure: 'number',
         };
       }
       const caps = found.capabilities ?? {};

@@ -7,6 +7,7 @@ import { resourceOf } from '../../http/tenant.ts';
 import { deliverAgentRepliesOn } from '../conversations/conversations.service.ts';
 import { registerSmsCallbacks } from './sms.callbacks.ts';
 import { deliverAgentReply } from './sms.outbound.ts';
+import { FORM_A_FIELDS, FORM_B_FIELDS } from './sms.ownership.ts';
 import {
   analytics,
   formAConfig,
@@ -60,7 +61,7 @@ export const smsRoutes: Feature = (app, ctx) => {
       schema: {
         tags: tagsA,
         description:
-          'Creates the configuration: `providerAccountSid` (AC + 32 letters or digits), `providerAuthToken` (at least 32 characters; stored encrypted, never returned), `providerPhoneNumber` (E.164), optional `isEnabled`, `maxMessageLength` (50 to 1600), `enableContactMatching`, `autoCreateContacts`. 409 when the assistant has one, or the number is on another assistant.',
+          'Creates the configuration: `providerAccountSid` (AC + 32 letters or digits), `providerAuthToken` (at least 32 characters; stored encrypted, never returned), `providerPhoneNumber` (E.164), optional `isEnabled`, `maxMessageLength` (50 to 1600), `enableContactMatching`, `autoCreateContacts`. The provider must confirm that the account holds the number: 400 in words when it rejects the credentials, does not hold the number or cannot be reached. Then 409 when the assistant has one, or the number is on another assistant.',
         params: aParams,
         body: formACreate,
         response: { 201: dataOf(formAConfig), ...conflictResponse },
@@ -79,7 +80,8 @@ export const smsRoutes: Feature = (app, ctx) => {
       config: formA,
       schema: {
         tags: tagsA,
-        description: 'Any subset of the Form A fields; 404 when the assistant has no configuration.',
+        description:
+          'Any subset of the Form A fields; 404 when the assistant has no configuration. A change of the account SID, the token or the number is confirmed with the provider first, as on create (400 in words otherwise).',
         params: aParams,
         body: formAPatch,
         response: { 200: dataOf(formAConfig), ...conflictResponse },
@@ -108,7 +110,7 @@ export const smsRoutes: Feature = (app, ctx) => {
       schema: {
         tags: tagsA,
         description:
-          'Asks the provider whether these credentials hold this number; nothing is saved. `valid` false (every capability false) on rejected credentials, an unknown number or an unreachable provider, with `reason`.',
+          'Asks the provider whether these credentials hold this number; nothing is saved, and no saved configuration is needed. `valid` false (every capability false) on rejected credentials, an unknown number or an unreachable provider, with `reason`. Without `providerAuthToken`, the saved token is used when `providerAccountSid` is the saved one.',
         params: aParams,
         body: formATest,
         response: { 200: dataOf(testResult) },
@@ -118,11 +120,12 @@ export const smsRoutes: Feature = (app, ctx) => {
       const { row } = resourceOf(request, 'assistant');
       const { providerAccountSid, providerAuthToken, providerPhoneNumber } = request.body;
       return {
-        data: await svc.testCredentials(ctx, row, {
-          accountSid: providerAccountSid,
-          authToken: providerAuthToken,
-          phoneNumber: providerPhoneNumber,
-        }),
+        data: await svc.testCredentials(
+          ctx,
+          row,
+          { accountSid: providerAccountSid, authToken: providerAuthToken, phoneNumber: providerPhoneNumber },
+          FORM_A_FIELDS,
+        ),
       };
     },
   );
@@ -158,7 +161,7 @@ export const smsRoutes: Feature = (app, ctx) => {
       schema: {
         tags: tagsB,
         description:
-          'Creates or replaces the configuration: `enabled`, `providerAccountSid`, `providerAuthToken` (stored encrypted, never returned), `phoneNumber` (E.164) required; `sessionTimeoutMinutes` (1 to 1440) defaults to 30. 409 when the number is on another assistant.',
+          'Creates or replaces the configuration: `enabled`, `providerAccountSid`, `providerAuthToken` (stored encrypted, never returned), `phoneNumber` (E.164) required; `sessionTimeoutMinutes` (1 to 1440) defaults to 30. The provider must confirm that the account holds the number (400 in words otherwise, as Form A). 409 when the number is on another assistant.',
         params: bParams,
         body: formBPut,
         response: { 200: dataOf(formBConfig), ...conflictResponse },
@@ -185,7 +188,7 @@ export const smsRoutes: Feature = (app, ctx) => {
       config: formB,
       schema: {
         tags: tagsB,
-        description: "As Form A's test, with `phoneNumber`; nothing is saved.",
+        description: "As Form A's test, with `phoneNumber`; nothing is saved, no saved configuration needed.",
         params: bParams,
         body: formBTest,
         response: { 200: dataOf(testResult) },
@@ -195,11 +198,12 @@ export const smsRoutes: Feature = (app, ctx) => {
       const { row } = resourceOf(request, 'assistant');
       const { providerAccountSid, providerAuthToken, phoneNumber } = request.body;
       return {
-        data: await svc.testCredentials(ctx, row, {
-          accountSid: providerAccountSid,
-          authToken: providerAuthToken,
-          phoneNumber,
-        }),
+        data: await svc.testCredentials(
+          ctx,
+          row,
+          { accountSid: providerAccountSid, authToken: providerAuthToken, phoneNumber },
+          FORM_B_FIELDS,
+        ),
       };
     },
   );

@@ -1,12 +1,13 @@
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation, type Tx } from '../../db/client.ts';
-import { conflict, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { decrypt, encrypt } from '../../lib/crypto.ts';
 import type { AssistantRow } from '../assistants/assistants.repo.ts';
 import { toAssistant } from '../assistants/assistants.schemas.ts';
 import { recordEvent } from '../events/events.service.ts';
-import { type Lookup, type ProviderClient, providerClient } from './provider.ts';
+import type { Lookup } from './provider.ts';
+import { type FieldNames, FORM_A_FIELDS, FORM_B_FIELDS, lookUp, requireHeld } from './sms.ownership.ts';
 import * as repo from './sms.repo.ts';
 import { type FormACreate, type FormAPatch, type FormBPut, PERIODS } from './sms.schemas.ts';
 
@@ -15,19 +16,8 @@ import { type FormACreate, type FormAPatch, type FormBPut, PERIODS } from './sms
  * (docs/sms.md "Configuration"), the sessions listing and the analytics.
  */
 
+export { provider } from './sms.ownership.ts';
 export type { SmsConfigRow } from './sms.repo.ts';
-
-const clients = new WeakMap<AppContext, ProviderClient>();
-
-/** The provider's REST client for this app (SMS_PROVIDER_API_BASE). */
-export function provider(ctx: AppContext): ProviderClient {
-  let client = clients.get(ctx);
-  if (!client) {
-    client = providerClient(ctx.config.sms.providerApiBase, ctx.config.webhooks.allowPrivateNetworks);
-    clients.set(ctx, client);
-  }
-  return client;
-}
 
 /** `{PUBLIC_BASE_URL}/api/sms/webhook/{assistantId}`: the URL to paste at the provider. */
 export const webhookUrl = (base: string, assistantId: string) => `${base}/api/sms/webhook/${assistantId}`;
@@ -113,8 +103,20 @@ export async function requireConfig(ctx: AppContext, assistant: AssistantRow) {
   return row;
 }
 
-/** Form A POST: 409 when the assistant has one already, or the number is another assistant's. */
+/**
+ * Form A POST: the provider confirms the number first (400 otherwise), then 409 when the assistant
+ * has one already, or the number is another assistant's.
+ */
 export async function createFormA(ctx: AppContext, assistant: AssistantRow, input: FormACreate) {
+  await requireHeld(
+    ctx,
+    {
+      accountSid: input.providerAccountSid,
+      authToken: input.providerAuthToken,
+      phoneNumber: input.providerPhoneNumber,
+    },
+    FORM_A_FIELDS,
+  );
   if (await findConfig(ctx, assistant)) throw conflict('This assistant already has an SMS configuration');
   await assertNumberFree(ctx, input.providerPhoneNumber, assistant.id);
   const at = now();
@@ -139,9 +141,23 @@ export async function createFormA(ctx: AppContext, assistant: AssistantRow, inpu
   );
 }
 
-/** Form A PATCH: any subset; 404 when there is none. */
+/**
+ * Form A PATCH: any subset; 404 when there is none. A change of the account SID, the token or the
+ * number is confirmed with the provider (with the stored values for the others); other fields
+ * alone never ask it.
+ */
 export async function patchFormA(ctx: AppContext, assistant: AssistantRow, patch: FormAPatch) {
-  await requireConfig(ctx, assistant);
+  const current = await requireConfig(ctx, assistant);
+  const next = {
+    accountSid: patch.providerAccountSid ?? current.accountSid,
+    authToken: patch.providerAuthToken ?? tokenOf(ctx, current),
+    phoneNumber: patch.providerPhoneNumber ?? current.phoneNumber,
+  };
+  const changed =
+    next.accountSid !== current.accountSid ||
+    next.phoneNumber !== current.phoneNumber ||
+    (patch.providerAuthToken !== undefined && patch.providerAuthToken !== tokenOf(ctx, current));
+  if (changed) await requireHeld(ctx, next, FORM_A_FIELDS);
   if (patch.providerPhoneNumber) await assertNumberFree(ctx, patch.providerPhoneNumber, assistant.id);
   const set: Partial<repo.SmsConfigRow> = { updatedAt: now() };
   if (patch.providerAccountSid !== undefined) set.accountSid = patch.providerAccountSid;
@@ -164,9 +180,12 @@ export async function patchFormA(ctx: AppContext, assistant: AssistantRow, patch
 
 /**
  * Form B PUT: creates the configuration or replaces Form B's fields (an omitted
- * `sessionTimeoutMinutes` goes back to 30); Form A's own fields keep their values.
+ * `sessionTimeoutMinutes` goes back to 30); Form A's own fields keep their values. The provider
+ * confirms the number on every PUT, as the credentials come with each.
  */
 export async function putFormB(ctx: AppContext, assistant: AssistantRow, input: FormBPut) {
+  const { providerAccountSid: accountSid, providerAuthToken: authToken, phoneNumber } = input;
+  await requireHeld(ctx, { accountSid, authToken, phoneNumber }, FORM_B_FIELDS);
   await assertNumberFree(ctx, input.phoneNumber, assistant.id);
   const at = now();
   const fields = {
@@ -211,19 +230,33 @@ export async function deleteConfig(ctx: AppContext, assistant: AssistantRow) {
 }
 
 /**
- * Asks the provider whether these credentials hold this number (docs/sms.md "Testing
- * credentials"); nothing is saved. 404 when the assistant has no configuration.
+ * Asks the provider whether these credentials hold this number (docs/sms.md "Configuration");
+ * nothing is saved, and no configuration is needed: it is how an owner checks them before saving.
+ * Without a token, the saved one is used when the account SID is the saved one (the dashboard
+ * never gets the token back); otherwise the token is required.
  */
 export async function testCredentials(
   ctx: AppContext,
   assistant: AssistantRow,
-  input: { accountSid: string; authToken: string; phoneNumber: string },
+  input: { accountSid: string; authToken: string | undefined; phoneNumber: string },
+  names: FieldNames,
 ): Promise<Lookup> {
-  await requireConfig(ctx, assistant);
-  return provider(ctx).lookupNumber(
-    { accountSid: input.accountSid, authToken: input.authToken },
-    input.phoneNumber,
-  );
+  let authToken = input.authToken;
+  if (authToken === undefined) {
+    const saved = await findConfig(ctx, assistant);
+    if (!saved || saved.accountSid !== input.accountSid) {
+      throw badRequest('Validation failed', {
+        [names.authToken]: saved
+          ? 'Required: the saved auth token is used only with the saved account SID'
+          : 'Required: this assistant has no saved auth token',
+      });
+    }
+    authToken = tokenOf(ctx, saved);
+  }
+  const { valid, phoneNumberCapabilities, reason } = await lookUp(ctx, { ...input, authToken });
+  return reason === undefined
+    ? { valid, phoneNumberCapabilities }
+    : { valid, phoneNumberCapabilities, reason };
 }
 
 export const toSession = (s: repo.SmsSessionRow) => ({
