@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config.ts';
 import { conversations } from '../../src/db/schema/index.ts';
 import { conversationChannel } from '../../src/features/conversations/conversations.service.ts';
 import { createFanout } from '../../src/lib/fanout.ts';
-import { createAssistant } from '../support/factories.ts';
+import { createAssistant, type TestUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { REDIS_URL, redisAnswers } from '../support/redis.ts';
 import { securitySuite } from '../support/security.ts';
@@ -21,17 +21,25 @@ beforeAll(async () => {
   w = await createWorld(t);
   key = await insertApiKey(t, w.ws, ['chat:write']);
   const asst = await createAssistant(t, w.owner, w.ws);
-  conversationId = (await chat(t, w.member, { assistantId: asst, content: 'hello' }))
-    .conversationId as string;
+  conversationId = await handedOff(t, w.member, asst);
 });
 afterAll(() => t.close());
+
+/**
+ * An internal chat its member handed to a person: before that it is private and the v1 surface
+ * answers 404 for it (test/v1/private-chats.test.ts).
+ */
+async function handedOff(app: TestApp, user: TestUser, assistantId: string) {
+  const first = await chat(app, user, { assistantId, content: 'hello' });
+  const conversationId = first.conversationId as string;
+  await chat(app, user, { assistantId, conversationId, content: 'I need to speak to a person' });
+  return conversationId;
+}
 
 const withConversation = async (app: TestApp, world: World, ws: string) => {
   const owner = ownerOf(world, ws);
   const assistantId = await createAssistant(app, owner, ws);
-  return {
-    conversationId: (await chat(app, owner, { assistantId, content: 'hi' })).conversationId as string,
-  };
+  return { conversationId: await handedOff(app, owner, assistantId) };
 };
 
 securitySuite(() => t, {
@@ -87,7 +95,7 @@ describe('POST /api/v1/messages', () => {
 
   it('409 for a closed conversation; 404 for an unknown one; 400 for bad bodies', async () => {
     const asst = await createAssistant(t, w.owner, w.ws);
-    const closed = (await chat(t, w.member, { assistantId: asst, content: 'x' })).conversationId as string;
+    const closed = await handedOff(t, w.member, asst);
     await t.ctx.db.update(conversations).set({ status: 'closed' }).where(eq(conversations.id, closed));
     const post = (payload: unknown) =>
       t.request({ method: 'POST', url: '/api/v1/messages', headers: key, payload: payload as object });

@@ -86,6 +86,8 @@ export function buildTools(t: ToolContext): ToolSet {
             t.ctx,
             { workspaceId: t.assistant.workspaceId, plan: t.plan },
             { subject, description, conversationId: t.conversation.id, contactId: t.conversation.contactId },
+            // The conversation it answers in, be it a member's private chat.
+            'any',
           );
           return { ticketId: row.id, status: row.status };
         } catch (err) {

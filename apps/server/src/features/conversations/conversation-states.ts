@@ -20,6 +20,7 @@ import {
   toConversation,
   toConversationDetail,
 } from './conversations.service.ts';
+import { inInbox } from './visibility.ts';
 
 /**
  * The states of a conversation and who moves it between them (docs/inbox.md "States"):
@@ -133,17 +134,21 @@ export async function applyChange(
     actorId: by.id,
     createdAt: at,
   });
-  await recordEvent(tx, {
-    workspaceId: row.workspaceId,
-    type: target.status === 'closed' ? 'conversation.ended' : 'conversation.updated',
-    data: {
-      ...toConversation(conversation),
-      conversationId: conversation.id,
-      change: change.kind,
-      changedBy: by,
-      ...extra.data,
-    },
-  });
+  // A private internal chat's changes (its member closing it, say) reach no webhook; its handoff
+  // does, as the first event about it (visibility.ts).
+  if (inInbox(conversation)) {
+    await recordEvent(tx, {
+      workspaceId: row.workspaceId,
+      type: target.status === 'closed' ? 'conversation.ended' : 'conversation.updated',
+      data: {
+        ...toConversation(conversation),
+        conversationId: conversation.id,
+        change: change.kind,
+        changedBy: by,
+        ...extra.data,
+      },
+    });
+  }
   return { conversation, changed: true, kind: change.kind, changedBy: by };
 }
 
@@ -199,16 +204,12 @@ export async function announceChange(ctx: AppContext, result: Changed) {
 }
 
 /**
- * Internal chats are their starter's own until a person is asked for; from then on the inbox shows
- * them (docs/inbox.md "Which conversations the inbox shows").
+ * Publishes one inbox change to the workspace's inbox streams (best-effort); nothing for a chat
+ * the inbox does not show (visibility.ts).
  */
-export const inInbox = (c: Pick<ConversationRow, 'channel' | 'status'> & { handedOffAt?: Date | null }) =>
-  c.channel !== 'chat' || c.status === 'handoff' || Boolean(c.handedOffAt);
-
-/** Publishes one inbox change to the workspace's inbox streams (best-effort). */
 export async function announceToInbox(
   ctx: AppContext,
-  c: Pick<ConversationRow, 'workspaceId' | 'channel' | 'status'> & { handedOffAt?: Date | null },
+  c: Pick<ConversationRow, 'workspaceId' | 'channel' | 'handedOffAt'>,
   payload: Record<string, unknown>,
 ) {
   if (!inInbox(c)) return;

@@ -5,6 +5,7 @@ import type { SmsDeliveryStatus } from '../../db/schema/index.ts';
 import { conversations, events, messages, smsOutbound } from '../../db/schema/index.ts';
 import type { CursorKey } from '../../http/pagination.ts';
 import type { EventRow } from '../events/events.service.ts';
+import { inInboxSql } from './visibility.ts';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -22,6 +23,11 @@ export async function insertConversationWithMessage(
   const c = db
     .$with('c')
     .as(db.insert(conversations).values(conversation).returning({ id: conversations.id }));
+  if (rows.length === 0) {
+    // No events (a new internal chat is private, visibility.ts): the message is the statement.
+    await db.with(c).insert(messages).values(message);
+    return;
+  }
   const m = db.$with('m').as(db.insert(messages).values(message).returning({ id: messages.id }));
   await db.with(c, m).insert(events).values(rows);
 }
@@ -50,6 +56,32 @@ export async function findConversation(
   return row;
 }
 
+// Every inbox and /api/v1 request on a conversation reads it: prepared once too.
+const inboxConversationIn = preparedFor((db) =>
+  db
+    .select()
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.id, sql.placeholder('id')),
+        eq(conversations.workspaceId, sql.placeholder('workspaceId')),
+        inInboxSql(),
+      ),
+    )
+    .limit(1)
+    .prepare('parley_inbox_conversation_in_workspace'),
+);
+
+/** A conversation of the workspace that the inbox shows (visibility.ts); none for a private chat. */
+export async function findInboxConversation(
+  db: Executor,
+  workspaceId: string,
+  id: string,
+): Promise<ConversationRow | undefined> {
+  const [row] = await inboxConversationIn(db).execute({ id, workspaceId });
+  return row;
+}
+
 /** An internal chat started by this user (in whichever workspace). */
 export async function findChatOf(
   db: Executor,
@@ -70,52 +102,45 @@ export async function findChatOf(
  * A message, its count on the conversation (`message_count + 1`: concurrent appends never lose a
  * count; a system note, such as "The customer asked for a person", is not counted: the count is
  * of what the customer, the AI and the team wrote: docs/dashboard.md "Inbox") and its event, in one
- * statement (as above).
+ * statement (as above). The event only while the conversation is one the inbox shows
+ * (visibility.ts), judged on the row the count's UPDATE locked: a message stored after a handoff
+ * committed gets its event, one stored before does not.
  */
 export async function insertMessageCounted(db: Executor, message: MessageRow, event: EventRow) {
-  const m = db.$with('m').as(db.insert(messages).values(message).returning({ id: messages.id }));
-  const c = db.$with('c').as(
-    db
-      .update(conversations)
-      .set({
-        messageCount: sql`${conversations.messageCount} + ${message.role === 'system' ? 0 : 1}`,
-        lastMessageAt: message.createdAt,
-        updatedAt: message.createdAt,
-      })
-      .where(eq(conversations.id, message.conversationId))
-      .returning({ id: conversations.id }),
-  );
-  await db.with(m, c).insert(events).values(event);
+  await insertMessageIfStatus(db, message, event, null);
 }
 
 /**
- * insertMessageCounted, only while the conversation's status is one of `statuses`: the count's
- * UPDATE takes the conversation's row lock and re-reads its status, and the message and its event
- * are inserted from that UPDATE's result. So a reply racing a takeover is either stored before the
- * takeover commits or not at all (docs/inbox.md "No message lost"). false: not stored.
+ * insertMessageCounted, only while the conversation's status is one of `statuses` (null: any):
+ * the count's UPDATE takes the conversation's row lock and re-reads its status, and the message
+ * and its event are inserted from that UPDATE's result. So a reply racing a takeover is either
+ * stored before the takeover commits or not at all (docs/inbox.md "No message lost"). The event
+ * is inserted only when that row is one the inbox shows (visibility.ts). false: not stored.
  */
 export async function insertMessageIfStatus(
   db: Executor,
   message: MessageRow,
   event: EventRow,
-  statuses: ConversationRow['status'][],
+  statuses: ConversationRow['status'][] | null,
   /** `messages.gap_question` (docs/analytics.md "Knowledge gaps"); a column outside the Drizzle schema. */
   gapQuestion: string | null = null,
 ): Promise<boolean> {
   const json = (v: unknown) => (v === null ? sql`null` : sql`${JSON.stringify(v)}::jsonb`);
   const tsz = (d: Date) => sql`${d.toISOString()}::timestamptz`;
-  const allowed = sql.join(
-    statuses.map((s) => sql`${s}`),
-    sql`, `,
-  );
+  const allowed = statuses
+    ? sql`and status in (${sql.join(
+        statuses.map((s) => sql`${s}`),
+        sql`, `,
+      )})`
+    : sql``;
   const rows = await queryRows<{ id: string }>(
     db,
     sql`with c as (
       update conversations
          set message_count = message_count + ${message.role === 'system' ? 0 : 1}, last_message_at = ${tsz(message.createdAt)},
              updated_at = ${tsz(message.createdAt)}
-       where id = ${message.conversationId} and status in (${allowed})
-       returning id
+       where id = ${message.conversationId} ${allowed}
+       returning id, channel, handed_off_at
     ), m as (
       insert into messages (id, workspace_id, conversation_id, role, content, author_id, status,
                             citations, tool_calls, usage, created_at, gap_question)
@@ -125,11 +150,13 @@ export async function insertMessageIfStatus(
              ${gapQuestion}
         from c
       returning id
+    ), e as (
+      insert into events (id, workspace_id, type, data, created_at)
+      select ${event.id}, ${event.workspaceId}, ${event.type}, ${json(event.data)}, ${tsz(event.createdAt)}
+        from m, c
+       where ${inInboxSql({ channel: sql`c.channel`, handedOffAt: sql`c.handed_off_at` })}
     )
-    insert into events (id, workspace_id, type, data, created_at)
-    select ${event.id}, ${event.workspaceId}, ${event.type}, ${json(event.data)}, ${tsz(event.createdAt)}
-      from m
-    returning id`,
+    select id from m`,
   );
   return rows.length > 0;
 }

@@ -15,6 +15,7 @@ import { eventRow, recordEvent } from '../events/events.service.ts';
 import { announceChange, announceToInbox, applyChange } from './conversation-states.ts';
 import * as repo from './conversations.repo.ts';
 import { toConversation, toConversationDetail, toMessage } from './conversations.shapes.ts';
+import { inInbox } from './visibility.ts';
 
 export type { ConversationRow, Delivery, MessageRow } from './conversations.repo.ts';
 // The public shapes live in conversations.shapes.ts; callers import them from here.
@@ -86,7 +87,7 @@ export async function recordMessageUpdated(
   changes: Record<string, unknown>,
 ) {
   const found = await repo.messageWithConversation(db, messageId);
-  if (!found) return;
+  if (!found || !inInbox(found.conversation)) return;
   const { message, conversation } = found;
   await recordEvent(db, {
     workspaceId: conversation.workspaceId,
@@ -132,17 +133,11 @@ export function prepareStart(input: NewConversation, first: NewMessage): Pending
     updatedAt: at,
   };
   const message = messageRow(conversation, first, at);
-  const events = [
-    eventRow(
-      {
-        workspaceId: conversation.workspaceId,
-        type: 'conversation.created',
-        data: toConversation(conversation),
-      },
-      at,
-    ),
-    messageEvent(conversation, message),
-  ];
+  // A new internal chat is private (visibility.ts): no event until it is handed off.
+  const created = { workspaceId: conversation.workspaceId, data: toConversation(conversation) };
+  const events = inInbox(conversation)
+    ? [eventRow({ ...created, type: 'conversation.created' }, at), messageEvent(conversation, message)]
+    : [];
   return {
     conversation,
     message,
@@ -178,6 +173,10 @@ export function prepareAppend<
 
 export const findConversation = (ctx: AppContext, workspaceId: string, id: string) =>
   id.length <= 100 ? repo.findConversation(ctx.db, workspaceId, id) : Promise.resolve(undefined);
+
+/** One the inbox and `/api/v1` may address (visibility.ts): a private chat is undefined, as missing. */
+export const findInboxConversation = (ctx: AppContext, workspaceId: string, id: string) =>
+  id.length <= 100 ? repo.findInboxConversation(ctx.db, workspaceId, id) : Promise.resolve(undefined);
 
 export const findChatOf = (ctx: AppContext, userId: string, id: string) =>
   id.length <= 100 ? repo.findChatOf(ctx.db, userId, id) : Promise.resolve(undefined);

@@ -7,7 +7,7 @@ import { resourceOf, tenantOf } from '../../http/tenant.ts';
 import { messageSchema } from '../chat/chat.schemas.ts';
 import {
   deliveriesFor,
-  findConversation,
+  findInboxConversation,
   listMessages,
   postAgentMessage,
   toMessage,
@@ -29,7 +29,8 @@ export const messagesV1Routes: Feature = (app, ctx) => {
     },
     async (request) => {
       const q = request.query;
-      const conversation = await findConversation(ctx, tenantOf(request).workspaceId, q.conversationId);
+      // Only those the inbox shows: a private internal chat is a 404 like a missing one (visibility.ts).
+      const conversation = await findInboxConversation(ctx, tenantOf(request).workspaceId, q.conversationId);
       if (!conversation) throw notFound('Conversation');
       const cursor = ctx.cursors.open(
         { list: 'v1.messages', workspaceId: conversation.workspaceId, parentId: conversation.id },

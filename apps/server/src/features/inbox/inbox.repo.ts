@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
 import {
@@ -11,6 +11,7 @@ import {
   workspaces,
 } from '../../db/schema/index.ts';
 import type { CursorKey } from '../../http/pagination.ts';
+import { inInboxSql } from '../conversations/visibility.ts';
 
 // Every inbox request on a conversation runs it: prepared once (db/prepared.ts).
 const conversationForUser = preparedFor((db) =>
@@ -58,16 +59,14 @@ export type InboxFilter = {
 /**
  * The inbox's conversations, newest activity first, keyset on (last_message_at, id) so that every
  * filter walks one of the inbox indexes (db/schema/conversations.ts; bench/inbox.ts). Internal
- * chats only once handed to a person (docs/inbox.md "Which conversations the inbox shows").
+ * chats only once handed to a person (docs/inbox.md "Which conversations the inbox shows";
+ * the one rule in features/conversations/visibility.ts).
  */
 export async function listInbox(
   db: Executor,
   f: InboxFilter & { limit: number; after: CursorKey | undefined },
 ) {
-  const conds: SQL[] = [
-    eq(conversations.workspaceId, f.workspaceId),
-    or(ne(conversations.channel, 'chat'), isNotNull(conversations.handedOffAt)) as SQL,
-  ];
+  const conds: SQL[] = [eq(conversations.workspaceId, f.workspaceId), inInboxSql()];
   if (f.status) conds.push(eq(conversations.status, f.status));
   if (f.channel) conds.push(eq(conversations.channel, f.channel));
   if (f.assistantId) conds.push(eq(conversations.assistantId, f.assistantId));

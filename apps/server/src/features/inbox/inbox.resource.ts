@@ -1,7 +1,7 @@
 import { defineResource, resourceNotFound } from '../../http/resources.ts';
-import { inInbox } from '../conversations/conversation-states.ts';
 import type { ConversationRow } from '../conversations/conversations.repo.ts';
-import { findConversation } from '../conversations/conversations.service.ts';
+import { findInboxConversation } from '../conversations/conversations.service.ts';
+import { inInbox } from '../conversations/visibility.ts';
 import { planStanding } from '../workspaces/plan.ts';
 import { tenantIn } from '../workspaces/tenant.service.ts';
 import * as repo from './inbox.repo.ts';
@@ -23,10 +23,7 @@ export const inboxConversationResource = defineResource({
   kind: 'inboxConversation',
   param: 'conversationId',
   notFound: resourceNotFound('Conversation'),
-  async load(ctx, { tenant }, id) {
-    const row = await findConversation(ctx, tenant.workspaceId, id);
-    return row && inInbox(row) ? row : undefined;
-  },
+  load: (ctx, { tenant }, id) => findInboxConversation(ctx, tenant.workspaceId, id),
   async locate(ctx, actor, id) {
     if (actor.kind !== 'user' || id.length > 100) return undefined;
     const found = await repo.findConversationForUser(ctx.db, id, actor.userId);

@@ -8,6 +8,7 @@ import {
   type TicketStatus,
   tickets,
 } from '../../db/schema/index.ts';
+import { inInboxSql } from '../conversations/visibility.ts';
 
 export type TicketRow = typeof tickets.$inferSelect;
 
@@ -117,12 +118,26 @@ export async function memberOfWorkspace(db: Executor, workspaceId: string, userI
   return row !== undefined;
 }
 
-/** Is `conversationId` a conversation of the workspace? */
-export async function conversationInWorkspace(db: Executor, workspaceId: string, conversationId: string) {
+/**
+ * Is `conversationId` a conversation of the workspace (with `inboxOnly`, one the inbox shows:
+ * features/conversations/visibility.ts)?
+ */
+export async function conversationInWorkspace(
+  db: Executor,
+  workspaceId: string,
+  conversationId: string,
+  inboxOnly: boolean,
+) {
   const [row] = await db
     .select({ id: conversations.id })
     .from(conversations)
-    .where(and(eq(conversations.id, conversationId), eq(conversations.workspaceId, workspaceId)))
+    .where(
+      and(
+        eq(conversations.id, conversationId),
+        eq(conversations.workspaceId, workspaceId),
+        inboxOnly ? inInboxSql() : undefined,
+      ),
+    )
     .limit(1);
   return row !== undefined;
 }

@@ -51,19 +51,32 @@ export const toTicket = (t: repo.TicketRow) => ({
 const executorOf = (db: AppContext | Executor): Executor => ('transaction' in db ? db : db.db);
 
 /**
+ * Which conversations a new ticket's `conversationId` may name: `inbox` (the default), those the
+ * inbox shows, so that an API key or a member cannot reach a colleague's private internal chat
+ * (docs/decisions/0024-private-chats-and-integrations.md); `any`, every one of the workspace, for
+ * the assistant's own tool opening a ticket from the very conversation it answers.
+ */
+export type ConversationReach = 'inbox' | 'any';
+
+/**
  * 400 for references outside the workspace (docs/decisions/0012-contacts-and-tickets.md): a contact,
- * conversation or assignee that is not the workspace's names nothing the ticket could point at.
+ * conversation or assignee that is not the workspace's names nothing the ticket could point at. A
+ * conversation beyond `reach` gets the same answer as a missing one.
  */
 async function checkReferences(
   tx: Executor,
   workspaceId: string,
   refs: { contactId?: string | null; conversationId?: string | null; assigneeId?: string | null },
+  reach: ConversationReach = 'inbox',
 ) {
   const details: Record<string, string> = {};
   if (refs.contactId && !(await repo.contactInWorkspace(tx, workspaceId, refs.contactId))) {
     details.contactId = 'No such contact in this workspace';
   }
-  if (refs.conversationId && !(await repo.conversationInWorkspace(tx, workspaceId, refs.conversationId))) {
+  if (
+    refs.conversationId &&
+    !(await repo.conversationInWorkspace(tx, workspaceId, refs.conversationId, reach === 'inbox'))
+  ) {
     details.conversationId = 'No such conversation in this workspace';
   }
   if (refs.assigneeId && !(await repo.memberOfWorkspace(tx, workspaceId, refs.assigneeId))) {
@@ -87,10 +100,11 @@ export async function createTicket(
   db: AppContext | Executor,
   workspace: Workspace,
   input: NewTicket,
+  reach: ConversationReach = 'inbox',
 ): Promise<repo.TicketRow> {
   const { workspaceId } = workspace;
   return executorOf(db).transaction(async (tx) => {
-    await checkReferences(tx, workspaceId, input);
+    await checkReferences(tx, workspaceId, input, reach);
     const quota = PLAN_QUOTAS[workspace.plan].tickets;
     if (quota !== null) {
       await repo.lockWorkspaceTickets(tx, workspaceId);
