@@ -1,5 +1,5 @@
 import { ApiError, type HistoryMessage } from './api.ts';
-import { LiveUpdates } from './live.ts';
+import { LiveUpdates, type Person } from './live.ts';
 import { differs, drawBody, drawItem, type Item, itemFrom, type Rating } from './message-view.ts';
 import { friendly, toolStep, waitText } from './messages.ts';
 import type { View } from './view.ts';
@@ -59,10 +59,17 @@ export class Conversation {
     this.showPerson(false);
   }
 
-  /** Tells the visitor a person is answering now, or hides it when the AI is back or it closed. */
-  private showPerson(person: { name: string | null } | false) {
+  /**
+   * Tells the visitor a person has been asked for (nobody has taken it yet) or is answering now,
+   * or hides it when the AI is back or it closed.
+   */
+  private showPerson(person: Person | false) {
     this.v.person.hidden = !person;
-    this.v.person.textContent = person ? `${person.name || 'A person from the team'} is answering` : '';
+    this.v.person.textContent = !person
+      ? ''
+      : person.assigned
+        ? `${person.name || 'A person from the team'} is answering`
+        : 'A person from the team has been asked to answer';
   }
 
   stop() {

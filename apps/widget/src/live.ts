@@ -2,6 +2,9 @@ import { type Api, ApiError, events, type Session } from './api.ts';
 
 type LiveEvent = { type?: string; status?: string; agent?: { name?: string | null } | null };
 
+/** Who holds a handed-off conversation, as the `status` event says (docs/widget.md "Live agent replies"). */
+export type Person = { name: string | null; assigned: boolean };
+
 /**
  * Agent replies arriving live (docs/widget.md "Live agent replies": `GET .../sessions/{sid}/events`,
  * server-sent events with the session's token). Any event means "read the history again", so
@@ -18,8 +21,11 @@ export class LiveUpdates {
     private readonly api: Api,
     private readonly onEvent: () => void,
     private readonly onEnded: (session: Session) => void,
-    /** A person took the conversation (their name, or null when unnamed), or it went back: `false`. */
-    private readonly onPerson: (person: { name: string | null } | false) => void = () => {},
+    /**
+     * A person holds the conversation: `assigned` once someone took it (their name, or null when
+     * unnamed), not yet while a person has only been asked for (no agent); back with the AI: `false`.
+     */
+    private readonly onPerson: (person: Person | false) => void = () => {},
   ) {}
 
   /** Listens for `session`; already listening to it: nothing to do. */
@@ -53,7 +59,11 @@ export class LiveUpdates {
           delay = 2;
           this.onEvent();
           if (event.type === 'status' && this.session === session) {
-            this.onPerson(event.status === 'handoff' ? { name: event.agent?.name ?? null } : false);
+            this.onPerson(
+              event.status === 'handoff'
+                ? { name: event.agent?.name ?? null, assigned: !!event.agent }
+                : false,
+            );
           }
           // The session ended (by the visitor elsewhere, or for inactivity): nothing more will come.
           if (event.type === 'ended') {

@@ -179,6 +179,10 @@ describe.skipIf(!hasChromium)('the inbox', { timeout: 120_000 }, () => {
     await expect.poll(() => agent.getByTestId('conversation-status').textContent()).toBe('Closed');
     expect(await agent.getByRole('textbox', { name: 'Your reply' }).count()).toBe(0);
     await agent.getByText('This conversation is closed, so it takes no reply.').waitFor();
+    // On the widget a closed conversation does not open again: the visitor starts a new chat.
+    await agent
+      .getByText('Closed. The customer’s chat has ended: if they write again, a new chat starts.')
+      .waitFor();
 
     expect(agentErrors).toEqual([]);
     expect(visitorErrors).toEqual([]);
@@ -200,11 +204,17 @@ describe.skipIf(!hasChromium)('the inbox', { timeout: 120_000 }, () => {
     await ui.launcher.click();
     await ask(visitor, 'I want to talk to a human please');
     await visitor.locator('[data-parley-widget] .msg.bot', { hasText: 'member of our team' }).waitFor();
+    // Nobody has taken it yet: the visitor is told a person has been asked, not that one answers.
+    await visitor
+      .locator('[data-parley-widget] .person', { hasText: 'A person from the team has been asked to answer' })
+      .waitFor();
 
     const row = page.locator('.inbox-row', { hasText: 'talk to a human' });
     await row.waitFor();
-    await expect.poll(() => row.textContent()).toContain('Person answering');
+    await expect.poll(() => row.locator('.badge').textContent()).toBe('Person asked for');
     expect(await row.textContent()).toContain('Unassigned');
+    // The visitor saw two messages; the note that a person was asked for is not one of them.
+    expect(await row.textContent()).toContain('2 messages');
     // Filters: status and assignee.
     await page.getByRole('combobox', { name: 'Status' }).selectOption('handoff');
     await page.waitForURL(/status=handoff/);
@@ -227,10 +237,12 @@ describe.skipIf(!hasChromium)('the inbox', { timeout: 120_000 }, () => {
     expect(await step.textContent()).toBe('Asked for a person');
     expect(await step.getAttribute('title')).toBe('request_human');
     await page.getByText('A person has been asked for; nobody has taken it yet.').waitFor();
+    expect(await page.getByTestId('conversation-status').textContent()).toBe('Person asked for');
 
     // Assign to the member, then take it: the assignee stays until changed.
     await page.getByRole('combobox', { name: 'Assignee' }).selectOption({ label: 'Member' });
     await page.getByText('Member is answering.').waitFor();
+    await expect.poll(() => page.getByTestId('conversation-status').textContent()).toBe('Person answering');
     expect(await page.getByRole('button', { name: 'Take over' }).count()).toBe(0);
     await page.getByRole('combobox', { name: 'Assignee' }).selectOption('');
     await page.getByRole('button', { name: 'Take over' }).click();

@@ -10,10 +10,11 @@ import { useInboxStream } from './live.ts';
 import { MessageItem } from './MessageItem.tsx';
 import {
   CHANNEL_WORDS,
+  closedWords,
   type InboxConversation,
   type InboxMessage,
   inboxPath,
-  STATUS_WORDS,
+  statusWords,
   uniqueById,
   when,
 } from './types.ts';
@@ -89,7 +90,7 @@ export function ConversationPage() {
       <h1>{c.title || 'Untitled conversation'}</h1>
       <p className="conv-facts">
         <span className={`badge status-${c.status}`} data-testid="conversation-status">
-          {STATUS_WORDS[c.status]}
+          {statusWords(c)}
         </span>{' '}
         <span className="muted">
           {CHANNEL_WORDS[c.channel]} · {assistant} · started {when(c.createdAt)}
@@ -128,7 +129,7 @@ export function ConversationPage() {
                 (assignee
                   ? `${c.assigneeId === me ? 'You are' : `${assignee} is`} answering.`
                   : 'A person has been asked for; nobody has taken it yet.')}
-              {c.status === 'closed' && 'Closed. It opens again if the customer writes.'}
+              {c.status === 'closed' && closedWords(c.channel)}
             </p>
             {canAnswer && <Actions ws={ws} conversation={c} onChanged={refresh} />}
             <Assign ws={ws} conversation={c} canAnswer={canAnswer} onChanged={refresh} />

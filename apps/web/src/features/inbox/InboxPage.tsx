@@ -6,7 +6,7 @@ import { useSession } from '../../session.ts';
 import { Empty, ErrorText, Loading } from '../../shell/ui.tsx';
 import { nameOf, useAssistants, useMembers } from './directory.ts';
 import { useInboxStream } from './live.ts';
-import { CHANNEL_WORDS, type InboxConversation, inboxPath, STATUS_WORDS, uniqueById, when } from './types.ts';
+import { CHANNEL_WORDS, type InboxConversation, inboxPath, statusWords, uniqueById, when } from './types.ts';
 import { useUnread } from './unread.ts';
 import './inbox.css';
 
@@ -93,7 +93,7 @@ export function InboxPage() {
           <select value={params.get('status') ?? ''} onChange={(e) => setFilter('status', e.target.value)}>
             <option value="">Any</option>
             <option value="open">AI answering</option>
-            <option value="handoff">Person answering</option>
+            <option value="handoff">Handed to a person</option>
             <option value="closed">Closed</option>
           </select>
         </label>
@@ -170,7 +170,7 @@ export function InboxPage() {
                     <span className="sr-only"> unread</span>
                   </span>
                 )}
-                <span className={`badge status-${c.status}`}>{STATUS_WORDS[c.status]}</span>
+                <span className={`badge status-${c.status}`}>{statusWords(c)}</span>
                 <span className="inbox-meta muted">
                   {CHANNEL_WORDS[c.channel]} · {assistantName(c.assistantId)} ·{' '}
                   {assignee ? `Assigned to ${c.assigneeId === me ? 'you' : assignee}` : 'Unassigned'} ·{' '}

@@ -32,6 +32,22 @@ export const STATUS_WORDS: Record<ConversationStatus, string> = {
   closed: 'Closed',
 };
 
+/**
+ * A conversation's badge: a handed-off one nobody has taken yet says a person was asked for,
+ * not that one is answering (docs/dashboard.md "Inbox").
+ */
+export const statusWords = (c: Pick<InboxConversation, 'status' | 'assigneeId'>) =>
+  c.status === 'handoff' && !c.assigneeId ? 'Person asked for' : STATUS_WORDS[c.status];
+
+/**
+ * What happens to a closed conversation when the customer writes again: a widget session ended
+ * with it, so the customer starts a new chat; elsewhere it opens again (decisions §8 and §11).
+ */
+export const closedWords = (channel: Channel) =>
+  channel === 'widget'
+    ? 'Closed. The customer’s chat has ended: if they write again, a new chat starts.'
+    : 'Closed. It opens again if the customer writes.';
+
 export const CHANNEL_WORDS: Record<Channel, string> = {
   widget: 'Website widget',
   chat: 'Internal chat',
