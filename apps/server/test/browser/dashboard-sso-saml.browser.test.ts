@@ -16,8 +16,8 @@ import { hasChromium, pageErrors, shot } from './helpers.ts';
  * IdP's metadata XML (its signing certificate inside), verifies the domain, runs the test sign-in
  * in a popup (one the IdP signs, one it refuses); then a new person signs in with "Continue with SSO": the browser goes to the IdP
  * with the AuthnRequest, the IdP's page posts the signed assertion to the ACS URL, and the person
- * lands in the workspace with the connection's default role. A refusal at the IdP comes back to
- * the sign-in page in words.
+ * lands in the workspace with the connection's default role. A refusal at the IdP, or of an email
+ * that is not one valid address, comes back to the sign-in page in words.
  */
 
 if (!hasChromium) console.warn('Dashboard SAML SSO tests skipped: /usr/bin/chromium is missing.');
@@ -146,6 +146,32 @@ describe.skipIf(!hasChromium)('SAML single sign-on', { timeout: 180_000 }, () =>
     const session = await page.evaluate(() => fetch('/api/auth/session').then((r) => r.json()));
     expect(session.data.user.email).toBe(email);
     expect(await memberRole(email)).toBe('admin');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('an assertion whose email has two @ is refused, and the sign-in page says why in words', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = pageErrors(page);
+    // Signed by the IdP, and ending in our verified domain: still not one address.
+    const hostile = `bob@bob-corp.test@${domain}`;
+    idp.loginAs = hostile;
+    await page.goto(`${base}/signin`);
+    await page.getByRole('button', { name: 'Continue with SSO' }).click();
+    await page.getByLabel('Work email').fill(`bob@${domain}`);
+    await page
+      .getByRole('form', { name: 'Single sign-on' })
+      .getByRole('button', { name: 'Continue with SSO' })
+      .click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Your identity provider sent an email address that is not a valid address' })
+      .waitFor();
+    expect(page.url()).toContain('error=sso_failed&reason=email_invalid');
+    const cookies = await context.cookies(base);
+    expect(cookies.find((c) => c.name === 'parley.session-token')).toBeUndefined();
+    expect(await memberRole(hostile)).toBeUndefined();
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -200,7 +200,7 @@ describe('OIDC sign-in', () => {
     w.idp.loginAs = outsider;
     const { url, browser } = await start(`someone@${domain}`);
     const back = await followToCallback(url, CALLBACK);
-    expect((await callback(back, browser)).headers.location).toBe(FAILED);
+    expect((await callback(back, browser)).headers.location).toBe(`${FAILED}&reason=email_domain`);
   });
 
   it("a removed member's next sign-in is refused, and so is an account closed at the provider", async () => {

@@ -179,13 +179,18 @@ describe('SAML sign-in', () => {
       (request) => idp.response({ request, email, signWith: other }),
       (request) => idp.response({ request, email, unsigned: true }),
       (request) => idp.response({ request, email, tamper: (xml) => xml.replace(email, `ceo@${domain}`) }),
-      (request) => idp.response({ request, email: `x@${newDomain('elsewhere')}` }),
     ];
     for (const make of cases) {
       const res = await post(make(await start(email)));
       expect(res.headers.location).toBe(FAILED);
       expect(sessionOf(res)).toBeUndefined();
     }
+    // Signed, but for another domain: the sign-in page can say why (asserted-email.test.ts).
+    const outside = await post(
+      idp.response({ request: await start(email), email: `x@${newDomain('elsewhere')}` }),
+    );
+    expect(outside.headers.location).toBe(`${FAILED}&reason=email_domain`);
+    expect(sessionOf(outside)).toBeUndefined();
   });
 
   it('the test button: a signed answer ends on the test result and adds no member; a refused one says failed', async () => {

@@ -61,7 +61,12 @@ async function conclude(
   } catch (err) {
     if (err instanceof IdentityError) request.log.warn({ reason: err.message }, 'sso sign-in refused');
     else request.log.error({ err }, 'sso sign-in failed');
-    return reply.redirect(mark.test ? `${base}${TEST_RESULT}?result=failed` : `${base}${FAILED}`, 302);
+    // A fixed word the sign-in page turns into a sentence; never the provider's text itself.
+    const reason = err instanceof signin.SignInRefused ? `&reason=${err.reason}` : '';
+    return reply.redirect(
+      mark.test ? `${base}${TEST_RESULT}?result=failed` : `${base}${FAILED}${reason}`,
+      302,
+    );
   }
 }
 
@@ -126,7 +131,7 @@ export function registerSignIn(app: FeatureApp, ctx: AppContext) {
       schema: {
         tags,
         description:
-          "Where the OpenID Connect provider returns. Success: 302 to the app with the session cookie. Any failure (state, nonce, PKCE, the ID token's signature, audience or expiry, an email outside the connection's verified domains, a member removed from the workspace): 302 to `/sign-in?error=sso_failed`.",
+          "Where the OpenID Connect provider returns. Success: 302 to the app with the session cookie. Any failure (state, nonce, PKCE, the ID token's signature, audience or expiry, a member removed from the workspace): 302 to `/sign-in?error=sso_failed`; an `email` that is not one valid address adds `&reason=email_invalid`, one whose domain is not exactly a verified domain of the connection `&reason=email_domain`.",
         querystring: z.looseObject({
           code: z.string().max(4000).optional(),
           state: z.string().max(500).optional(),
@@ -150,7 +155,7 @@ export function registerSignIn(app: FeatureApp, ctx: AppContext) {
       schema: {
         tags,
         description:
-          'The SAML assertion consumer service (HTTP-POST binding: `SAMLResponse`, `RelayState`). Success: 302 to the app with the session cookie. Any failure (unsigned or wrongly signed, another audience or recipient, expired, `InResponseTo` unknown or already answered, an assertion id seen before): 302 to `/sign-in?error=sso_failed`.',
+          'The SAML assertion consumer service (HTTP-POST binding: `SAMLResponse`, `RelayState`). Success: 302 to the app with the session cookie. Any failure (unsigned or wrongly signed, another audience or recipient, expired, `InResponseTo` unknown or already answered, an assertion id seen before): 302 to `/sign-in?error=sso_failed`; an email that is not one valid address adds `&reason=email_invalid`, one whose domain is not exactly a verified domain of the connection `&reason=email_domain`.',
         params: z.object({ connectionId: idParam }),
       },
     },

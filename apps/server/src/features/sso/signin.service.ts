@@ -6,6 +6,7 @@ import { randomToken, sha256Hex } from '../../lib/crypto.ts';
 import { IdentityError } from '../../providers/identity/errors.ts';
 import * as oidc from '../../providers/identity/oidc.ts';
 import * as saml from '../../providers/identity/saml.ts';
+import { email as emailSchema } from '../auth/auth.schemas.ts';
 import { createSession, externalUser, type NewSession } from '../auth/auth.service.ts';
 import { joinWorkspace } from '../workspaces/members.service.ts';
 import { effectivePlan } from '../workspaces/plan.ts';
@@ -22,7 +23,22 @@ import * as repo from './sso.repo.ts';
 const FLOW_MS = 10 * 60_000;
 const TEST_MARK = 'test';
 const guard = (ctx: AppContext) => ({ allowPrivateNetworks: ctx.config.webhooks.allowPrivateNetworks });
-const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+/** The domain of an address already checked by sign-up's email schema, which has a single `@`. */
+const domainOf = (email: string) => email.slice(email.indexOf('@') + 1).toLowerCase();
+
+/**
+ * Refusals the sign-in page explains in words (`reason`, apps/web SsoFailed): the provider's email
+ * is not one valid address, or its domain is not one of the connection's verified domains.
+ */
+export type RefusalReason = 'email_invalid' | 'email_domain';
+export class SignInRefused extends IdentityError {
+  constructor(
+    message: string,
+    readonly reason: RefusalReason,
+  ) {
+    super(message);
+  }
+}
 
 /** SAML request ids in the database, so the instance that gets the answer knows the question. */
 function samlRequests(ctx: AppContext, connectionId: string, returnTo: string | null): CacheProvider {
@@ -187,8 +203,10 @@ export async function completeSaml(
 }
 
 /**
- * The person behind a checked answer: their email must be in the connection's verified domains;
- * a new email becomes a user without a password; someone not a member joins with the default role
+ * The person behind a checked answer: their email must be one address by sign-up's rules (a
+ * signed answer is still the provider's word: `a@b.test@c.test` or markup is no address), and its
+ * domain, after the single `@`, exactly one of the connection's verified domains; a new email
+ * becomes a user without a password; someone not a member joins with the default role
  * (`member.joined`), unless they left or were removed: then an invitation brings them back.
  */
 async function finish(
@@ -198,10 +216,15 @@ async function finish(
   name: string | undefined,
   test: boolean,
 ): Promise<Completed> {
-  const email = rawEmail.trim().toLowerCase();
+  const parsed = emailSchema.safeParse(rawEmail);
+  if (!parsed.success) {
+    const shown = JSON.stringify(rawEmail.slice(0, 320));
+    throw new SignInRefused(`The provider's email ${shown} is not a valid address`, 'email_invalid');
+  }
+  const email = parsed.data;
   const domains = await repo.domainsOf(ctx.db, [connection.id]);
   if (!domains.some((d) => d.verifiedAt && d.domain === domainOf(email))) {
-    throw new IdentityError(`${email} is outside the connection's verified domains`);
+    throw new SignInRefused(`${email} is outside the connection's verified domains`, 'email_domain');
   }
   if (!(await usable(ctx, connection))) throw new IdentityError('The workspace is not on Enterprise');
   if (test) return { kind: 'test', email };

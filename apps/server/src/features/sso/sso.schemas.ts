@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { email } from '../auth/auth.schemas.ts';
 
 /** Field rules of SSO connections (docs/sso.md "Connections"). */
 const name = z.string().trim().min(1).max(100);
@@ -90,10 +91,5 @@ export type ConnectionOut = z.infer<typeof connectionOut>;
 
 export const verifiedOut = z.object({ domain: z.string(), verified: z.literal(true) });
 
-export const startBody = z.strictObject({
-  email: z
-    .string()
-    .trim()
-    .max(320)
-    .pipe(z.email({ message: 'Must be a valid email address' })),
-});
+/** "Continue with SSO" takes the email by sign-up's one rule, so its domain follows a single `@`. */
+export const startBody = z.strictObject({ email });

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { type Data, post } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 
@@ -44,11 +45,29 @@ export function ContinueWithSso() {
   );
 }
 
+/**
+ * Why a refused sign-in was refused, for the `reason` the server adds to `?error=sso_failed`
+ * (docs/sso.md "Signing in"): fixed words, never text from the address bar.
+ */
+const REASONS = new Map<string, string>([
+  [
+    'email_invalid',
+    'Your identity provider sent an email address that is not a valid address, so no one was signed in. Ask your workspace’s owner to check the email your provider sends.',
+  ],
+  [
+    'email_domain',
+    'Your identity provider sent an email address outside the domains verified for this workspace’s single sign-on, so no one was signed in. Sign in with an address at your company’s verified domain, or ask your workspace’s owner.',
+  ],
+]);
+
 /** The sign-in page's note when the identity provider's answer was refused. */
 export function SsoFailed() {
+  const [params] = useSearchParams();
+  const reason = REASONS.get(params.get('reason') ?? '');
   return (
     <p role="alert" className="error">
-      Single sign-on did not complete. Try again, or ask your workspace's owner to check the connection.
+      {reason ??
+        "Single sign-on did not complete. Try again, or ask your workspace's owner to check the connection."}
     </p>
   );
 }
