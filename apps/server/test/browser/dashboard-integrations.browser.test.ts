@@ -212,6 +212,10 @@ describe.skipIf(!hasChromium)('webhooks and widget settings in the dashboard', {
     expect(await bg(launcher)).toBe('rgb(79, 70, 229)');
     // No welcome message of its own: the assistant's is shown (docs/widget.md).
     await preview.getByText('Ask me about kettles.').waitFor();
+    // Where answers come from, and how to connect a real model.
+    expect(await preview.getByTestId('model-note').textContent()).toMatch(
+      /^Answers come from the built-in offline model, .* set AI_PROVIDER on the server \(docs\/configuration\.md/,
+    );
 
     // Colour, corner and welcome message: the preview follows before anything is saved.
     await page.getByLabel('Colour (hex)').fill('#0f766e');
@@ -228,12 +232,21 @@ describe.skipIf(!hasChromium)('webhooks and widget settings in the dashboard', {
 
     // The rest of the form; the lead form shows in the preview.
     await page.getByLabel('Widget enabled').check();
-    await page.getByLabel('Allowed domains').fill('shop.example.com');
+    // An address is kept as its host; an entry that is no site is refused in words at the field.
+    const domains = page.getByLabel('Allowed domains');
+    await domains.fill('https://Shop.Example.com:8443/help\nnot a site');
     await page.getByLabel('Ask visitors for their details').check();
     await page.getByLabel('Fields', { exact: true }).fill('name, email, company');
     await page.getByRole('group', { name: 'Required' }).getByLabel('Email').check();
     await preview.getByText('Email *').waitFor();
     await preview.getByText('Company', { exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Save widget settings' }).click();
+    const fieldError = page.locator('#wg-domains-error');
+    await fieldError.getByText(/^“not a site” is not a website address: write its hostname/).waitFor();
+    expect(await fieldError.textContent()).not.toContain('allowedDomains');
+    expect(await domains.getAttribute('aria-invalid')).toBe('true');
+    await domains.fill('https://Shop.Example.com:8443/help');
 
     // A refusal of the API is shown in words.
     await page.getByLabel(/idle minutes/).fill('0');
@@ -246,6 +259,7 @@ describe.skipIf(!hasChromium)('webhooks and widget settings in the dashboard', {
     await page.getByRole('button', { name: 'Save widget settings' }).click();
     await page.getByRole('status').getByText('Saved', { exact: true }).waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await domains.inputValue()).toBe('shop.example.com');
 
     // The settings API and the public configuration a page reads both have it.
     const saved = (await api('GET', `/api/assistants/${assistantId}/widget`, owner.headers)).json().data;

@@ -106,6 +106,10 @@ describe.skipIf(!hasChromium)('the dashboard', { timeout: 120_000 }, () => {
     const bar = hit.getByRole('meter', { name: 'Relevance: best match' });
     expect(await bar.getAttribute('title')).toMatch(/^Score \d+\.\d{3}$/);
     expect(await hit.textContent()).not.toMatch(/\d\.\d{3}/);
+    // Why it ranked, in words a support manager reads (no "#1", no "Words:").
+    expect(await hit.locator('.why').textContent()).toMatch(
+      /^Most words in common with the question · (closest|\d+(st|nd|rd|th) closest|not close) in meaning · relevance to the question: \d+%$/,
+    );
     a11y.push(...(await checkPage(page, 'knowledge')));
 
     // The assistants list now has it, with its links; edit it (stored, as the API shows).
@@ -135,6 +139,10 @@ describe.skipIf(!hasChromium)('the dashboard', { timeout: 120_000 }, () => {
     // Chat: a streamed answer, then the stored message with its citation.
     await page.getByRole('link', { name: 'Chat', exact: true }).click();
     await heading(page, 'Chat with Kettle helper').waitFor();
+    // The page says the built-in offline model answers, and how to connect a real one.
+    expect(await page.getByTestId('model-note').textContent()).toMatch(
+      /^Answers come from the built-in offline model, which quotes your knowledge.* set AI_PROVIDER/,
+    );
     const chatPath = new URL(page.url()).pathname;
     const stream = page.waitForResponse((r) => r.url().endsWith('/api/chat'));
     await page.getByRole('textbox', { name: 'Your message' }).fill('How long do refunds take?');

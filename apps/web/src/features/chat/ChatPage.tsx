@@ -12,6 +12,7 @@ import {
 import { useWorkspaces } from '../../session.ts';
 import { Empty, ErrorText, Loading } from '../../shell/ui.tsx';
 import { AssistantNav } from '../assistants/AssistantNav.tsx';
+import { ModelNote } from '../assistants/ModelNote.tsx';
 import { Composer } from './Composer.tsx';
 import { MessageView } from './Messages.tsx';
 
@@ -39,6 +40,7 @@ export function ChatPage() {
     <section>
       <h1>Chat with {assistant.data?.data.name ?? 'the assistant'}</h1>
       <AssistantNav ws={ws} id={id} />
+      <ModelNote ws={ws} />
       <ErrorText error={assistant.error} />
       <div className="chat">
         <aside aria-label="Conversations">

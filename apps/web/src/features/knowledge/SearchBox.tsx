@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { type Data, get, type SearchHit } from '../../api.ts';
 import { Empty, ErrorText, Loading } from '../../shell/ui.tsx';
+import { whyWords } from './why.ts';
 
 /** Search the knowledge exactly as the chat does (GET /api/assistants/{id}/search). */
 export function SearchBox({ assistantId }: { assistantId: string }) {
@@ -51,18 +52,11 @@ export function SearchBox({ assistantId }: { assistantId: string }) {
   );
 }
 
-/**
- * Why a passage ranked (docs/knowledge.md "Retrieval"): its place among the passages matching
- * the words (lexical) and among the nearest in meaning (vector); the final order mixes both.
- */
+/** Why a passage ranked (why.ts), in words. */
 function Why({ hit }: { hit: SearchHit }) {
-  const place = (n: number | null) => (n === null ? 'not matched' : `#${n}`);
   return (
     <p className="why">
-      <small>
-        Words: {place(hit.lexicalRank)} · Meaning: {place(hit.vectorRank)} · About the question:{' '}
-        {Math.round(hit.relevance * 100)}%
-      </small>
+      <small>{whyWords(hit)}</small>
     </p>
   );
 }

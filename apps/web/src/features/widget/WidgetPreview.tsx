@@ -1,4 +1,4 @@
-import type { CSSProperties } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { DEFAULT_COLOR, isHex, labelOf, type Position, textOn } from './types.ts';
 
 type Props = {
@@ -27,7 +27,8 @@ const Icon = ({ d, size = 20 }: { d: string; size?: number }) => (
  * welcome message, the lead form when on. Nothing here is interactive and /widget.js is not
  * loaded on the dashboard's origin.
  */
-export function WidgetPreview({ assistantName, color, position, welcome, leadForm, enabled }: Props) {
+export function WidgetPreview(props: Props & { children?: ReactNode }) {
+  const { assistantName, color, position, welcome, leadForm, enabled, children } = props;
   const c = isHex(color) ? color.trim() : DEFAULT_COLOR;
   const vars = { '--p': c, '--pt': textOn(c) } as CSSProperties;
   const name = assistantName || 'Chat';
@@ -88,6 +89,7 @@ export function WidgetPreview({ assistantName, color, position, welcome, leadFor
           The widget is off: pages show nothing until you tick "Widget enabled" and save.
         </p>
       )}
+      {children}
     </figure>
   );
 }

@@ -7,7 +7,17 @@ import { useWorkspaces } from '../../session.ts';
 import { CopyButton } from '../../shell/CopyButton.tsx';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { AssistantNav } from '../assistants/AssistantNav.tsx';
-import { type Draft, labelOf, sixDigits, splitKeys, toBody, toDraft, type WidgetConfig } from './types.ts';
+import { ModelNote } from '../assistants/ModelNote.tsx';
+import {
+  type Draft,
+  domainRefusals,
+  labelOf,
+  sixDigits,
+  splitKeys,
+  toBody,
+  toDraft,
+  type WidgetConfig,
+} from './types.ts';
 import { WidgetPreview } from './WidgetPreview.tsx';
 import './widget.css';
 
@@ -56,13 +66,24 @@ export function WidgetSettings() {
     <section>
       {header}
       <ErrorText error={assistant.error} />
-      <WidgetForm key={id} saved={config.data.data} assistant={assistant.data?.data} plan={workspace?.plan} />
+      <WidgetForm
+        key={id}
+        ws={ws}
+        saved={config.data.data}
+        assistant={assistant.data?.data}
+        plan={workspace?.plan}
+      />
     </section>
   );
 }
 
-function WidgetForm(props: { saved: WidgetConfig; assistant?: Assistant; plan?: Workspace['plan'] }) {
-  const { saved, assistant, plan } = props;
+function WidgetForm(props: {
+  ws: string;
+  saved: WidgetConfig;
+  assistant?: Assistant;
+  plan?: Workspace['plan'];
+}) {
+  const { ws, saved, assistant, plan } = props;
   const qc = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => toDraft(saved));
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
@@ -79,6 +100,8 @@ function WidgetForm(props: { saved: WidgetConfig; assistant?: Assistant; plan?: 
     e.preventDefault();
     save.mutate(toBody(draft));
   };
+  // A refused domain is said at its field, in words; the form's alert has the rest.
+  const refused = domainRefusals(save.error);
   const unsaved = JSON.stringify(toBody(draft)) !== JSON.stringify(toBody(toDraft(saved)));
   const fields = splitKeys(draft.leadFormFields);
   const quota = plan === undefined ? undefined : DAILY_MESSAGE_QUOTA[plan];
@@ -168,13 +191,24 @@ function WidgetForm(props: { saved: WidgetConfig; assistant?: Assistant; plan?: 
                 value={draft.allowedDomains}
                 spellCheck={false}
                 placeholder={'shop.example.com\n*.example.com'}
-                aria-describedby="wg-domains-hint"
+                aria-describedby={
+                  refused.domains.length > 0 ? 'wg-domains-error wg-domains-hint' : 'wg-domains-hint'
+                }
+                aria-invalid={refused.domains.length > 0 || undefined}
                 onChange={(e) => set('allowedDomains', e.target.value)}
               />
             </label>
+            {refused.domains.length > 0 && (
+              <ul id="wg-domains-error" className="error wg-field-error" role="alert">
+                {refused.domains.map((text) => (
+                  <li key={text}>{text}</li>
+                ))}
+              </ul>
+            )}
             <p id="wg-domains-hint" className="muted wg-hint">
-              One hostname per line, without https:// or a path. *.example.com allows its subdomains, * allows
-              every site. An empty list allows no site at all.
+              One site per line: its hostname (shop.example.com) or its address (https://shop.example.com:8080
+              keeps shop.example.com: the scheme and port do not matter). *.example.com allows its subdomains,
+              * allows every site. An empty list allows no site at all.
             </p>
           </fieldset>
 
@@ -248,7 +282,10 @@ function WidgetForm(props: { saved: WidgetConfig; assistant?: Assistant; plan?: 
             </p>
           </fieldset>
 
-          <ErrorText error={save.error} />
+          <ErrorText error={refused.rest} />
+          {refused.domains.length > 0 && !refused.rest && (
+            <p className="error">Not saved: see the allowed domains above.</p>
+          )}
           <div className="row">
             <button type="submit" className="primary" disabled={save.isPending}>
               {save.isPending ? 'Saving…' : 'Save widget settings'}
@@ -265,7 +302,9 @@ function WidgetForm(props: { saved: WidgetConfig; assistant?: Assistant; plan?: 
           welcome={welcome}
           leadForm={draft.leadFormEnabled ? { fields, required: draft.leadFormRequiredFields } : null}
           enabled={draft.isEnabled}
-        />
+        >
+          <ModelNote ws={ws} />
+        </WidgetPreview>
       </div>
       <Snippet saved={saved} />
     </>

@@ -1,4 +1,5 @@
 import type { WidgetSettings, WidgetSettingsPatch } from '@parley/server/src/api-types.ts';
+import { ApiError } from '../../api.ts';
 
 /** The widget configuration of an assistant as the API answers it (docs/widget.md; the server's type). */
 export type WidgetConfig = WidgetSettings;
@@ -56,6 +57,19 @@ export function toBody(d: Draft): WidgetSettingsPatch {
     leadFormRequiredFields: d.leadFormRequiredFields.filter((f) => fields.includes(f)),
     sessionTimeoutMinutes: Number(d.sessionTimeoutMinutes),
   };
+}
+
+/**
+ * A refused save, split for the form: the allowed domains' refusals (`allowedDomains.1`: "“shop
+ * example” is not a website address: …") to show at that field, and the error for the form's
+ * own alert unless those were all it said.
+ */
+export function domainRefusals(error: unknown): { domains: string[]; rest: unknown } {
+  const details = error instanceof ApiError ? (error.details ?? {}) : {};
+  const keys = Object.keys(details);
+  const mine = keys.filter((k) => k === 'allowedDomains' || k.startsWith('allowedDomains.'));
+  const domains = mine.map((k) => details[k] ?? '');
+  return { domains, rest: mine.length > 0 && mine.length === keys.length ? null : error };
 }
 
 const HEX = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
