@@ -11,7 +11,8 @@ import type { Embedder } from './types.ts';
  */
 export const OFFLINE_DIMENSIONS = 384;
 
-const STOP = new Set(
+/** Words too common to say what a text is about (also retrieval's content words, word-frequency.ts). */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
   'a an and are as at be by for from has have how i in is it its of on or that the this to was what when where which who why will with you your do does can we our my me'.split(
     ' ',
   ),
@@ -34,7 +35,7 @@ export function tokenize(text: string): string[] {
       .replace(/\p{M}+/gu, '')
       .toLowerCase()
       .match(/[\p{L}\p{N}]+/gu) ?? []
-  ).filter((w) => !STOP.has(w));
+  ).filter((w) => !STOP_WORDS.has(w));
 }
 
 /** A light stemmer so "refunds", "refunded" and "refunding" share a feature. */

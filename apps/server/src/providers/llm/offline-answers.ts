@@ -1,3 +1,4 @@
+import { stemmer } from 'stemmer';
 import { tokenize } from '../embeddings/offline.ts';
 import type { Passage } from './types.ts';
 
@@ -37,6 +38,9 @@ export function orderReference(question: string): { orderNumber: string; email: 
 
 const SENTENCE = /[^.!?\n]+(?:[.!?]+|$)/g;
 
+/** A text's words for picking sentences: stop words out, stemmed, so "open" finds "opens". */
+const stems = (text: string) => tokenize(text).map((w) => (/^[a-z]+$/.test(w) ? stemmer(w) : w));
+
 /**
  * The relevance (retrieval.ts `relevance`: half the share of the question's information the
  * passage contains, half the vectors' cosine) below which the best passage is not taken as an
@@ -53,14 +57,14 @@ export function answerFromPassages(question: string, passages: Passage[]): strin
   const qa = /^Q: [\s\S]*?\nA: ([\s\S]+)$/.exec(top.content);
   if (qa?.[1]) return `${qa[1].trim()} [${top.index}]`;
 
-  const words = new Set(tokenize(question));
+  const words = new Set(stems(question));
   const picked: Array<{ text: string; index: number; score: number; order: number }> = [];
   let order = 0;
   for (const p of passages.slice(0, 3)) {
     for (const m of p.content.matchAll(SENTENCE)) {
       const text = m[0].replace(/\s+/g, ' ').trim();
       if (text.length < 3) continue;
-      const score = tokenize(text).filter((w) => words.has(w)).length;
+      const score = stems(text).filter((w) => words.has(w)).length;
       picked.push({ text, index: p.index, score, order: order++ });
     }
   }

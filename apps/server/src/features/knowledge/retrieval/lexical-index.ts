@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { stemmer } from 'stemmer';
 import type { AppContext } from '../../../context.ts';
 import { queryRows } from '../../../db/client.ts';
+import { contentShare, isContentWord } from '../../../providers/embeddings/word-frequency.ts';
 import type { Versions } from './vector-index.ts';
 
 /**
@@ -20,6 +21,13 @@ export const K1 = 1.2;
 export const B = 0.75;
 export const HEADING_WEIGHT = 2;
 export const LEXICAL_MAX_CHUNKS = 50_000;
+/**
+ * The largest chance of a coincidence at which a content word shared with the question is taken
+ * as evidence (`LexicalHit.telling`): one unrelated question in ten. Only small knowledge bases
+ * get there: the 68 FAQs of the development set use words that make up a quarter of English
+ * content-word use, so there any question's chance is above 0.2 (docs/performance.md "Answer quality").
+ */
+export const CHANCE = 0.1;
 
 const stems = new Map<string, string>();
 /** Stem with a bounded memo (a vocabulary repeats; stemming is most of the indexing time). */
@@ -61,17 +69,25 @@ export type NamespaceTerms = {
   lengths: Float32Array;
   totalLength: number;
   postings: Map<string, Postings>;
+  /** The share of English content-word use that the namespace's words make up (1 when unknown). */
+  contentMass: number;
   /** Entries held, for the cache bound. */
   size: number;
 };
 
 /**
+ * `telling`: the chunk contains a content word of the question (stemmed; not a stop word or a bare
+ * number) and the knowledge is small enough that an unrelated question would share one of its
+ * content words with it at most CHANCE of the time (`chanceOfSharing`). In a base of a few
+ * passages the question's other words are mostly ones it never uses whatever the question, so
+ * `coverage` says little there, and a shared content word says much.
+ *
  * `coverage`: the share of the question's information (the sum of its distinct terms' IDF, a word
  * the namespace never uses counting as the rarest) that the chunk contains, in [0, 1]. Unlike the
  * score it does not depend on the other chunks' scores, so it can say "nothing here is about
  * this" (retrieval.ts `relevance`).
  */
-export type LexicalHit = { id: string; score: number; coverage: number };
+export type LexicalHit = { id: string; score: number; coverage: number; telling: boolean };
 
 function build(
   version: number,
@@ -81,13 +97,16 @@ function build(
   const lengths = new Float32Array(rows.length);
   let totalLength = 0;
   let size = rows.length;
+  const vocabulary = new Set<string>();
   rows.forEach((r, doc) => {
     const tf = new Map<string, number>();
     let length = 0;
     const add = (text: string, weight: number) => {
-      for (const t of terms(text)) {
+      for (const w of words(text)) {
+        const t = stemOf(w);
         tf.set(t, (tf.get(t) ?? 0) + weight);
         length += weight;
+        vocabulary.add(w);
       }
     };
     add(r.heading, HEADING_WEIGHT);
@@ -106,8 +125,17 @@ function build(
       size++;
     }
   });
-  return { version, ids: rows.map((r) => r.id), lengths, totalLength, postings, size };
+  let contentMass = 0;
+  for (const w of vocabulary) if (isContentWord(w)) contentMass += contentShare(w) ?? 1;
+  return { version, ids: rows.map((r) => r.id), lengths, totalLength, postings, size, contentMass };
 }
+
+/**
+ * The chance that a question with `k` distinct content words, about something else, shares at
+ * least one with knowledge whose words make up `mass` of English content-word use (each word an
+ * independent draw).
+ */
+export const chanceOfSharing = (mass: number, k: number) => 1 - (1 - Math.min(1, mass)) ** k;
 
 /** Cached namespaces, least recently used dropped beyond `maxEntries` postings. */
 class TermsCache {
@@ -173,23 +201,38 @@ export function createLexicalIndex(ctx: AppContext, maxChunks = LEXICAL_MAX_CHUN
     async search(namespaces, versions, query, k) {
       const entries = await Promise.all(namespaces.map((ns) => entryOf(ns, versions.get(ns) ?? 0)));
       if (entries.some((e) => e === 'large')) return null;
-      return rank(entries as NamespaceTerms[], [...new Set(terms(query))].slice(0, 64), k);
+      const asked = words(query);
+      const queryTerms = [...new Set(asked.map(stemOf))].slice(0, 64);
+      const content = new Set(asked.filter(isContentWord).map(stemOf));
+      return rank(entries as NamespaceTerms[], queryTerms, k, content);
     },
   };
 }
 
-/** BM25 with statistics over all the given namespaces together (one collection to the asker). */
-export function rank(entries: NamespaceTerms[], queryTerms: string[], k: number): LexicalHit[] {
+/**
+ * BM25 with statistics over all the given namespaces together (one collection to the asker).
+ * `content`: the query's content terms (for `telling`).
+ */
+export function rank(
+  entries: NamespaceTerms[],
+  queryTerms: string[],
+  k: number,
+  content: ReadonlySet<string> = new Set(),
+): LexicalHit[] {
   let n = 0;
   let total = 0;
+  let mass = 0; // words two namespaces share count twice: the chance errs high
   for (const e of entries) {
     n += e.ids.length;
     total += e.totalLength;
+    mass += e.contentMass;
   }
+  const small = chanceOfSharing(mass, content.size) <= CHANCE;
   if (n === 0 || queryTerms.length === 0) return [];
   const avg = total / n || 1;
   const scores = entries.map(() => new Map<number, number>());
   const found = entries.map(() => new Map<number, number>());
+  const telling = entries.map(() => new Set<number>());
   let information = 0;
   for (const t of queryTerms) {
     let df = 0;
@@ -208,13 +251,19 @@ export function rank(entries: NamespaceTerms[], queryTerms: string[], k: number)
         const norm = K1 * (1 - B + (B * e.lengths[doc]!) / avg);
         s.set(doc, (s.get(doc) ?? 0) + (idf * f * (K1 + 1)) / (f + norm));
         c.set(doc, (c.get(doc) ?? 0) + idf);
+        if (small && content.has(t)) telling[i]!.add(doc);
       }
     });
   }
   const hits: LexicalHit[] = [];
   entries.forEach((e, i) => {
     for (const [doc, score] of scores[i]!)
-      hits.push({ id: e.ids[doc]!, score, coverage: (found[i]!.get(doc) ?? 0) / information });
+      hits.push({
+        id: e.ids[doc]!,
+        score,
+        coverage: (found[i]!.get(doc) ?? 0) / information,
+        telling: telling[i]!.has(doc),
+      });
   });
   return hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, k);
 }

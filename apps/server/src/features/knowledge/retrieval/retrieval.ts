@@ -27,8 +27,11 @@ export type RetrievedChunk = {
   /**
    * How much the chunk is about the question, in [0, 1], whatever the other chunks: the mean of
    * the share of the question's information it contains (lexical-index.ts `coverage`) and the
-   * vectors' cosine. Where the words were ranked by PostgreSQL full text (no coverage), the
-   * cosine alone. The offline responder answers only above RELEVANT (offline-answers.ts).
+   * vectors' cosine. In a small knowledge base, a chunk that shares a telling content word with
+   * the question (lexical-index.ts `telling`) and is among the nearest vectors (its cosine above
+   * the embedder's noise floor) counts as containing all of it. Where the words were ranked by
+   * PostgreSQL full text (no coverage), the cosine alone. The offline responder answers only
+   * above RELEVANT (offline-answers.ts).
    */
   relevance: number;
 };
@@ -92,6 +95,7 @@ export async function retrieve(
 
   type Fused = Pick<RetrievedChunk, 'score' | 'vectorScore' | 'textScore' | 'lexicalRank' | 'vectorRank'> & {
     coverage: number | null;
+    telling: boolean;
   };
   const fused = new Map<string, Fused>();
   const entry = (id: string) => {
@@ -104,6 +108,7 @@ export async function retrieve(
         lexicalRank: null,
         vectorRank: null,
         coverage: lexical === null ? null : 0,
+        telling: false,
       };
       fused.set(id, e);
     }
@@ -116,12 +121,18 @@ export async function retrieve(
   };
   const lexNorm = spread(words.length > 1 ? words : [...words, { score: 0 }]);
   // Min-max makes the best lexical match 1 even when it shares only "how" and "my" with the
-  // question; the words count in proportion to how much of the question the best match covers.
-  const confidence = lexical === null ? 1 : (lexical[0]?.coverage ?? 0);
+  // question; the words count in proportion to how much of the question the best match covers
+  // (fully when it shares a telling content word: in a small base, the vectors' order over a
+  // few candidates is noise beside it).
+  const best = lexical?.[0];
+  const confidence = lexical === null ? 1 : best?.telling ? 1 : (best?.coverage ?? 0);
   words.forEach((hit, rank) => {
     const e = entry(hit.id);
     e.textScore = hit.score;
-    if (lexical !== null) e.coverage = (hit as LexicalHit).coverage;
+    if (lexical !== null) {
+      e.coverage = (hit as LexicalHit).coverage;
+      e.telling = (hit as LexicalHit).telling;
+    }
     e.lexicalRank = rank + 1;
     e.score += LEXICAL_WEIGHT * confidence * lexNorm(hit.score);
   });
@@ -135,9 +146,10 @@ export async function retrieve(
   return [...fused.entries()]
     .sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1))
     .slice(0, k)
-    .map(([id, { coverage, ...s }]) => {
+    .map(([id, { coverage, telling, ...s }]) => {
       const r = byId.get(id)!;
       const cosine = Math.max(0, s.vectorScore ?? 0);
+      const covered = telling && s.vectorScore !== null ? 1 : coverage;
       return {
         chunkId: id,
         sourceId: r.source_id,
@@ -148,7 +160,7 @@ export async function retrieve(
         position: Number(r.position),
         content: r.content,
         ...s,
-        relevance: coverage === null ? cosine : (coverage + cosine) / 2,
+        relevance: covered === null ? cosine : (covered + cosine) / 2,
       };
     });
 }
