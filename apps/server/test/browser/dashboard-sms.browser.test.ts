@@ -18,12 +18,11 @@ import { hasChromium, pageErrors, shot } from './helpers.ts';
 /**
  * The SMS page of an assistant (docs/dashboard.md "SMS") in Chromium against the real server, its
  * SMS workers, the provider's REST API stand-in (support/sms-provider.ts, SMS_PROVIDER_API_BASE)
- * and an instant model stand-in: a Free workspace is told to upgrade; on Pro, a number given
- * in the wrong form is refused in words before any request; the configuration saved, the token
- * never shown; Test before saving, with a wrong token and with the right one; the session timeout
- * (Form B) saved with the token; the webhook URL shown and copied; an inbound SMS signed with the
- * provider's own library for that URL shows up as a session and in the chart; a member is offered
- * nothing; disconnect.
+ * and an instant model stand-in: a Free workspace is told to upgrade; on Pro, a wrong form is
+ * refused in words before any request; a number the account does not hold, by Test and Save, in
+ * words; saved, the token never shown; Test with the saved token and a wrong one; the session
+ * timeout (Form B) saved with the token; the webhook URL copied; an inbound SMS signed with the
+ * provider's library shows up as a session and in the chart; a member is offered nothing; disconnect.
  */
 
 if (!hasChromium) console.warn('Dashboard SMS browser tests skipped: /usr/bin/chromium is missing.');
@@ -149,18 +148,28 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
     await form.getByLabel('Phone number', { exact: true }).fill('+1555');
     await form.getByRole('button', { name: 'Connect number' }).click();
     await form.getByText(/^The phone number must be in international \(E\.164\) form/).waitFor();
-    // Test needs a saved configuration (the API answers 404 for an assistant without one).
-    await form.getByRole('button', { name: 'Test', exact: true }).click();
-    await form
-      .getByText('Save the configuration first: the test runs for an assistant that has one.')
-      .waitFor();
     // The only refusal: "no configuration yet", one 404 of Form A's GET.
     const none = `404 GET /api/assistants/${assistantId}/sms`;
     expect(refused).toEqual([none]);
 
-    // Save: typed with spaces, stored in E.164; the token field empties and says "Saved".
+    // A number the account does not hold: Test and Save say so in words; nothing is saved.
     await form.getByLabel('Account SID', { exact: true }).fill(sid);
     await form.getByLabel('Auth token', { exact: true }).fill(token);
+    await form.getByLabel('Phone number', { exact: true }).fill('+15550104000');
+    await form.getByRole('button', { name: 'Test', exact: true }).click();
+    await form.getByText(/^Not valid\. This number is not in the provider account\./).waitFor();
+    await form.getByRole('button', { name: 'Connect number' }).click();
+    await form.getByText(`Not a number of the provider account ${sid}`).waitFor();
+    await form
+      .getByText(
+        `The provider account ${sid} does not hold +15550104000: only a number of the account can be connected; nothing was saved`,
+      )
+      .waitFor();
+    // The form reads the configuration again after a failed save (still none: a second 404).
+    const unproven = [`400 POST /api/assistants/${assistantId}/sms`, none];
+    await expect.poll(() => refused).toEqual([none, ...unproven]);
+
+    // Save: typed with spaces, stored in E.164; the token field empties and says "Saved".
     await form.getByLabel('Phone number', { exact: true }).fill('+1 555 010 2000');
     await form.getByLabel(/^Longest reply/).fill('320');
     await form.getByRole('button', { name: 'Connect number' }).click();
@@ -192,21 +201,16 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
     await webhook.getByText('Copied').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(webhookUrl);
 
-    // Test: the token is asked for again; a wrong one, then the right one.
-    await settings.getByRole('button', { name: 'Test', exact: true }).click();
-    await settings
-      .getByText('Enter the auth token to test: the saved one is never sent back to the browser.')
-      .waitFor();
-    await settings.getByLabel('Auth token', { exact: true }).fill(newAuthToken());
-    await settings.getByRole('button', { name: 'Test', exact: true }).click();
-    await settings.getByText(/^Not valid\. The provider rejected these credentials\./).waitFor();
-    await settings.getByLabel('Auth token', { exact: true }).fill(token);
+    // Test: with the token field empty, the saved token; then a wrong one typed.
     await settings.getByRole('button', { name: 'Test', exact: true }).click();
     await settings
       .getByText(
         `Valid: the provider account holds ${number}. It can receive and send: SMS yes, MMS yes, voice no.`,
       )
       .waitFor();
+    await settings.getByLabel('Auth token', { exact: true }).fill(newAuthToken());
+    await settings.getByRole('button', { name: 'Test', exact: true }).click();
+    await settings.getByText(/^Not valid\. The provider rejected these credentials\./).waitFor();
 
     // The session timeout is Form B's: saved with the token, which is asked for when missing.
     await settings.getByLabel('Auth token', { exact: true }).fill('');
@@ -352,7 +356,7 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
       .getByRole('status')
       .filter({ hasText: /^Saved$/ })
       .waitFor();
-    expect(refused).toEqual([none, `409 PATCH /api/assistants/${assistantId}/sms`]);
+    expect(refused).toEqual([none, ...unproven, `409 PATCH /api/assistants/${assistantId}/sms`]);
 
     // A member: no SMS tab, and the page says who manages it, without asking the API.
     const member = await signupUser(t, { name: 'Mo Member' });
@@ -388,7 +392,7 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
         .getByLabel('Account SID', { exact: true })
         .inputValue(),
     ).toBe('');
-    expect(refused).toEqual([none, `409 PATCH /api/assistants/${assistantId}/sms`]);
+    expect(refused).toEqual([none, ...unproven, `409 PATCH /api/assistants/${assistantId}/sms`]);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -49,11 +49,13 @@ export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsC
       void qc.invalidateQueries({ queryKey: ['sms', id] });
     },
   });
+  const sidIsSaved = saved !== null && draft.accountSid.trim() === saved.a.providerAccountSid;
   const test = useMutation({
+    // Without a typed token the API tests with the saved one, for the saved account SID only.
     mutationFn: () =>
       post<Data<TestResult>>(`${formAPath(id)}/test`, {
         providerAccountSid: draft.accountSid.trim(),
-        providerAuthToken: draft.authToken.trim(),
+        ...(draft.authToken.trim() ? { providerAuthToken: draft.authToken.trim() } : {}),
         providerPhoneNumber: compactNumber(draft.phoneNumber),
       }),
     onError: (err) => setErrors(fieldErrorsOf(err)),
@@ -66,13 +68,12 @@ export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsC
       test.reset();
     },
   });
-  const [testNote, setTestNote] = useState('');
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     test.reset();
-    setTestNote('');
-    const found = check(draft, { needToken: !saved || timeoutChanged });
+    // A new account SID goes with its own token: the saved one belongs to the saved SID.
+    const found = check(draft, { needToken: !saved || timeoutChanged || !sidIsSaved });
     if (saved && timeoutChanged && !draft.authToken.trim())
       found.authToken =
         'Enter the auth token again to change the session timeout: that setting is saved together with the credentials.';
@@ -81,14 +82,10 @@ export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsC
   };
   const onTest = () => {
     save.reset();
-    setTestNote('');
-    if (!saved) {
-      setTestNote('Save the configuration first: the test runs for an assistant that has one.');
-      return;
-    }
-    const found = check(draft, { needToken: true, only: ['accountSid', 'authToken', 'phoneNumber'] });
-    if (!draft.authToken.trim())
-      found.authToken = 'Enter the auth token to test: the saved one is never sent back to the browser.';
+    const found = check(draft, { needToken: !sidIsSaved, only: ['accountSid', 'authToken', 'phoneNumber'] });
+    if (saved && !sidIsSaved && !draft.authToken.trim())
+      found.authToken =
+        'Enter the auth token of this account SID to test: the saved one belongs to the saved SID.';
     setErrors(found);
     if (Object.keys(found).length === 0) test.mutate();
   };
@@ -180,11 +177,11 @@ export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsC
               {test.isPending ? 'Testing…' : 'Test'}
             </button>
             <span className="muted grow">
-              Asks the provider whether this account holds this number. Nothing is saved.
+              Asks the provider whether this account holds this number, before or after saving
+              {saved ? ' (with the saved token when the field is empty)' : ''}. Nothing is saved.
             </span>
           </div>
           <div role="status" className="sms-test-result">
-            {testNote && <p className="muted">{testNote}</p>}
             {result && <p className={result.ok ? 'sms-ok' : 'warn'}>{result.text}</p>}
           </div>
           <ErrorText error={test.error && explain(test.error)} />

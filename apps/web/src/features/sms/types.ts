@@ -93,8 +93,9 @@ function wholeIn(text: string, range: { min: number; max: number }) {
 }
 
 /**
- * The same rules as the API, in words, per field. `needToken`: a first save, a test, or a change
- * of the session timeout (Form B saves it together with the credentials).
+ * The same rules as the API, in words, per field. `needToken`: a first save, a test without the
+ * saved token to fall back on, or a change of the session timeout (Form B saves it together with
+ * the credentials).
  */
 export function check(d: Draft, opts: { needToken: boolean; only?: Array<keyof Draft> }): FieldErrors {
   const errors: FieldErrors = {};
@@ -156,6 +157,9 @@ export function explain(error: unknown): unknown {
     );
   if (error.status === 409)
     return new Error('This assistant already has an SMS configuration: reload the page to see it.');
+  // The provider did not confirm the account and number (docs/sms.md "Proof of ownership"): its
+  // words for the whole form; the fields at fault carry their own.
+  if (error.status === 400 && error.details?._) return new Error(error.details._);
   if (error.status === 400) return new Error('Some fields are not valid: see the messages at each field.');
   return error;
 }
