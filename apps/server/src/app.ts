@@ -18,7 +18,7 @@ import { registerForeground } from './http/foreground.ts';
 import { registerMetricsRoute } from './http/metrics-route.ts';
 import { documentRoute } from './http/route-docs.ts';
 import { registerTenantResolver } from './http/tenant.ts';
-import { registerWellFormedInput } from './http/well-formed.ts';
+import { registerJsonParser, registerWellFormedInput } from './http/well-formed.ts';
 import { withErrorSerializer } from './lib/log-errors.ts';
 
 export type App = FastifyInstance;
@@ -59,6 +59,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   registerErrorHandler(app);
   // Before the tenant resolver's preValidation hook: a lone surrogate is a 400 like a parse error.
   registerWellFormedInput(app);
+  registerJsonParser(app);
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, {
     limits: { fileSize: ctx.config.uploadLimitBytes, files: 1, fields: 10 },

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { validationError } from './error-handler.ts';
 
@@ -59,5 +60,37 @@ export function registerWellFormedInput(app: FastifyInstance) {
       findLoneSurrogate(request.query) ??
       findLoneSurrogate(request.params);
     if (path !== undefined) throw validationError(request, [{ path, message: LONE_SURROGATE_MESSAGE }]);
+  });
+}
+
+export const NOT_UTF8_MESSAGE = 'The body is not valid UTF-8';
+
+type ParserHost = Pick<
+  FastifyInstance,
+  'getDefaultJsonParser' | 'removeContentTypeParser' | 'addContentTypeParser'
+>;
+
+/**
+ * The JSON body parser, reading bytes: a body that is not valid UTF-8 is a 400 (`_`: the whole
+ * body; the chat code on the chat surfaces) instead of Node's decoder silently putting U+FFFD in
+ * place of the bad bytes. The bytes ED A0 80 are how a lone surrogate would be written raw, so the
+ * rule is the same as for the `\ud800` escape (registerWellFormedInput). Fastify's own proto-safe
+ * parser does the rest. `emptyIsNoBody`: an empty body reads as none (the widget's bodyless POSTs).
+ */
+export function registerJsonParser(app: ParserHost, opts: { emptyIsNoBody?: boolean } = {}) {
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes)) {
+      done(validationError(request, [{ path: [], message: NOT_UTF8_MESSAGE }]), undefined);
+      return;
+    }
+    const text = bytes.toString('utf8');
+    if (opts.emptyIsNoBody && text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    json(request, text, done);
   });
 }

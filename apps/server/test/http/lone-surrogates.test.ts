@@ -5,7 +5,14 @@ import { conversationOfSession, inbox } from '../inbox/helpers.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { expectLoneSurrogate, LONE, MARKER, storedAnywhere } from '../support/hostile-text.ts';
 import { createWorld, insertApiKey, type World } from '../support/world.ts';
-import { initWidget, NO_RATE_LIMIT, type Session, widgetAssistant, widgetChat } from '../widget/helpers.ts';
+import {
+  initWidget,
+  NO_RATE_LIMIT,
+  type Session,
+  SITE,
+  widgetAssistant,
+  widgetChat,
+} from '../widget/helpers.ts';
 
 /**
  * The routes issue 28 found failing or silently changing text on a lone UTF-16 surrogate
@@ -118,6 +125,37 @@ describe('a lone surrogate is a 400 naming the field, on the routes of issue 28'
     expectLoneSurrogate(res, 'name');
   });
 
+  it('a body that is not UTF-8 (a lone surrogate written as raw bytes) is a 400, not U+FFFD', async () => {
+    const raw = (text: string, bytes: number[]) => {
+      const [before, after] = text.split('@');
+      return Buffer.concat([Buffer.from(before ?? ''), Buffer.from(bytes), Buffer.from(after ?? '')]);
+    };
+    const headers = { 'content-type': 'application/json' };
+    const contact = await t.request({
+      method: 'POST',
+      url: '/api/v1/contacts',
+      headers: { ...key, ...headers },
+      payload: raw(`{"name": "${MARKER}@"}`, [0xed, 0xa0, 0x80]),
+    });
+    expectLoneSurrogate(contact, '_', 'bad_request:api', /not valid UTF-8/);
+    const widget = await t.request({
+      method: 'POST',
+      url: `/api/widget/${asst}/chat`,
+      headers: { ...headers, origin: SITE, authorization: `Widget ${session.token}` },
+      payload: raw(`{"content": "${MARKER}@", "sessionId": "${session.sessionId}"}`, [0xff]),
+    });
+    expectLoneSurrogate(widget, '_', 'bad_request:chat', /not valid UTF-8/);
+    // Valid UTF-8 sent raw (not escaped) is read as is.
+    const ok = await t.request({
+      method: 'POST',
+      url: '/api/v1/contacts',
+      headers: { ...key, ...headers },
+      payload: Buffer.from(JSON.stringify({ name: 'Zoë 🦜 raw' })),
+    });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.json().data.name).toBe('Zoë 🦜 raw');
+  });
+
   it('keeps well-formed text as sent: pairs (emoji), U+FFFD itself, other scripts', async () => {
     const name = `Zoë 李雷 🦜 \ufffd ${MARKER}-ok`;
     const res = await v1('POST', '/contacts', { name, customFields: { '🦜': '👍🏽' } });
@@ -129,5 +167,16 @@ describe('a lone surrogate is a 400 naming the field, on the routes of issue 28'
     // The accepted contact above carries `${MARKER}-ok`; a refused request would carry MARKER + U+FFFD.
     expect(await storedAnywhere(t, `${MARKER}\ufffd`)).toEqual([]);
     expect(await storedAnywhere(t, MARKER)).toContain('contacts');
+  });
+
+  it("still reads the widget's bodyless POSTs sent as JSON as no body", async () => {
+    const res = await t.request({
+      method: 'POST',
+      url: `/api/widget/${asst}/sessions/${session.sessionId}/end`,
+      headers: { 'content-type': 'application/json', origin: SITE, authorization: `Widget ${session.token}` },
+      payload: '',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.status).toBe('ended');
   });
 });

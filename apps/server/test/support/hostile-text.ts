@@ -13,12 +13,17 @@ export const MARKER = 'hostile-9f3c';
 export const LONE = `${MARKER}\ud800`;
 
 /** The 400 naming `field` that a lone surrogate anywhere in a request gets. */
-export function expectLoneSurrogate(res: LightMyRequestResponse, field: string, code = 'bad_request:api') {
+export function expectLoneSurrogate(
+  res: LightMyRequestResponse,
+  field: string,
+  code = 'bad_request:api',
+  message = /lone UTF-16 surrogate/,
+) {
   expect(res.statusCode, res.body).toBe(400);
   const body = res.json();
   expect(body.code).toBe(code);
   expect(Object.keys(body.details ?? {})).toEqual([field]);
-  expect(body.details[field]).toMatch(/lone UTF-16 surrogate/);
+  expect(body.details[field]).toMatch(message);
 }
 
 /** Rows of any table of the database whose text holds `marker` (row as text, every column). */

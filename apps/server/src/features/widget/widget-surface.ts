@@ -4,6 +4,7 @@ import { errorBody } from '../../http/envelope.ts';
 import { sendError } from '../../http/error-handler.ts';
 import { AppError, forbidden } from '../../http/errors.ts';
 import type { FeatureApp } from '../../http/feature.ts';
+import { registerJsonParser } from '../../http/well-formed.ts';
 import * as repo from './widget.repo.ts';
 import { corsHeaders, grantedOrigin, grantOrigin, lookupGrantedOrigin } from './widget-access.ts';
 import { consumeWidgetPost } from './widget-limits.ts';
@@ -30,14 +31,8 @@ export async function registerWidgetSurface(app: FeatureApp, ctx: AppContext) {
     return payload;
   });
   // Bodyless POSTs (end) from clients that always send `Content-Type: application/json`: an
-  // empty body is no body here; anything else goes to Fastify's own (proto-safe) JSON parser.
-  const json = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    return json(request, text, done);
-  });
+  // empty body is no body here; anything else goes to the app's JSON parser (UTF-8 checked).
+  registerJsonParser(app, { emptyIsNoBody: true });
 }
 
 /** The public routes' error answers (docs/widget.md "Errors"). */
