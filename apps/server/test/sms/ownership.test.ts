@@ -135,10 +135,17 @@ describe('Form A PATCH', () => {
       'providerAccountSid',
       'providerAuthToken',
     ]);
-    expectRefused(await patch(id, { providerAccountSid: newAccountSid(), isEnabled: false }), /rejected/, [
+    const sid = newAccountSid();
+    expectRefused(await patch(id, { providerAccountSid: sid, providerAuthToken: a.token }), /rejected/, [
       'providerAccountSid',
       'providerAuthToken',
     ]);
+    // A new SID without its token: the saved token is never sent for another account.
+    const asked = lookups();
+    const noToken = await patch(id, { providerAccountSid: sid, isEnabled: false });
+    expect(noToken.statusCode).toBe(400);
+    expect(noToken.json().details.providerAuthToken).toMatch(/^Required with a new account SID/);
+    expect(lookups()).toBe(asked);
     expect(await rows(id)).toEqual([stored]);
 
     // The stored token, with a new number the account holds.

@@ -148,13 +148,20 @@ export async function createFormA(ctx: AppContext, assistant: AssistantRow, inpu
  */
 export async function patchFormA(ctx: AppContext, assistant: AssistantRow, patch: FormAPatch) {
   const current = await requireConfig(ctx, assistant);
+  const newSid = patch.providerAccountSid !== undefined && patch.providerAccountSid !== current.accountSid;
+  if (newSid && patch.providerAuthToken === undefined) {
+    // The saved token is never sent to the provider for another account (docs/sms.md "Proof of ownership").
+    throw badRequest('Validation failed', {
+      providerAuthToken: 'Required with a new account SID: the saved token belongs to the saved one',
+    });
+  }
   const next = {
     accountSid: patch.providerAccountSid ?? current.accountSid,
     authToken: patch.providerAuthToken ?? tokenOf(ctx, current),
     phoneNumber: patch.providerPhoneNumber ?? current.phoneNumber,
   };
   const changed =
-    next.accountSid !== current.accountSid ||
+    newSid ||
     next.phoneNumber !== current.phoneNumber ||
     (patch.providerAuthToken !== undefined && patch.providerAuthToken !== tokenOf(ctx, current));
   if (changed) await requireHeld(ctx, next, FORM_A_FIELDS);
