@@ -62,6 +62,17 @@ function safeMessage(err: Record<string, unknown>, message: string): string {
   );
 }
 
+/**
+ * The stack with its header's message made safe too (the header repeats the message). A stack whose
+ * header no longer matches the message keeps only its frames.
+ */
+function safeStack(stack: string, original: string, message: string): string {
+  if (message === original) return stack;
+  // A function, not a string: `$1` in the SQL must not be read as a replacement pattern.
+  if (original && stack.includes(original)) return stack.replace(original, () => message);
+  return [message, ...stack.split('\n').filter((line) => /^\s+at /.test(line))].join('\n');
+}
+
 const MAX_DEPTH = 5;
 
 /** pino serializer for `err`: pino's own shape (type, message, stack, own fields, cause) without values. */
@@ -72,9 +83,7 @@ export function serializeError(err: unknown, depth = 0): unknown {
   const original = typeof e.message === 'string' ? e.message : '';
   const message = safeMessage(e, original);
   const out: Record<string, unknown> = { type: (err as object).constructor?.name ?? 'Object', message };
-  if (typeof e.stack === 'string') {
-    out.stack = original && message !== original ? e.stack.replace(original, message) : e.stack;
-  }
+  if (typeof e.stack === 'string') out.stack = safeStack(e.stack, original, message);
   for (const [key, value] of Object.entries(e)) {
     if (key === 'message' || key === 'stack' || key === 'cause' || key === 'errors') continue;
     if (VALUE_FIELDS.has(key) || (database && !DATABASE_FIELDS.has(key))) continue;

@@ -87,6 +87,7 @@ describe('a failed statement in the log', () => {
     expect(logged.err.cause.message).toMatch(/relation "contacts" violates check constraint "no_secret"/);
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain('Ada');
+    expect(logged.err.stack).toMatch(/^Error: Failed query: insert into "contacts" .* values \(\$1, \$2, /);
     expect(logged.err.stack).toMatch(/\n\s+at /);
   });
 
