@@ -57,7 +57,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     done();
   });
   registerErrorHandler(app);
-  // Before the tenant resolver's preValidation hook: a lone surrogate is a 400 like a parse error.
+  // Text that is not well-formed (a lone surrogate, a JSON body that is not UTF-8) is a 400 like a
+  // parse error (http/well-formed.ts); its hook comes before the tenant resolver's.
   registerWellFormedInput(app);
   registerJsonParser(app);
   await app.register(fastifyCookie);
