@@ -8,7 +8,9 @@
  * answer cites the right FAQ, and how often it answers a question it cannot know (the FAQs are
  * split in two halves on a second assistant: it knows the first half, the second half's questions
  * are out of scope; and every FAQ known, asked the questions of another set:
- * bench/quality-out-of-scope.json, OUT_OF_SCOPE=path).
+ * bench/quality-out-of-scope.json, OUT_OF_SCOPE=path). Then a new user's first bases
+ * (bench/quality-small-bases.json: one sentence, one paragraph, three Q&A pairs): how many of their
+ * questions get the right answer, and how many off-topic questions they answer.
  *
  *   npx tsx bench/quality.ts                                          # PGlite
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/quality.ts  # scratch database
@@ -47,6 +49,11 @@ type Hit = {
 type FaqSet = { name: string; faqs: Faq[]; queries: Array<{ question: string; faqIds: string[] }> };
 
 const defaultOutOfScope = fileURLToPath(new URL('./quality-out-of-scope.json', import.meta.url));
+const defaultSmall = fileURLToPath(new URL('./quality-small-bases.json', import.meta.url));
+type SmallBases = {
+  bases: Array<{ name: string; source: object; questions: Array<{ question: string; expect: string }> }>;
+  offTopic: string[];
+};
 const defaultSet = fileURLToPath(new URL('../../shared/data/faq-retrieval/covid-faq.json', import.meta.url));
 
 const pct = (xs: number[], p: number) => {
@@ -293,6 +300,46 @@ export async function runQualityBench() {
         `  responder: answers ${(responder.answered * 100).toFixed(1)}%, cites the right FAQ ${(responder.citesRight * 100).toFixed(1)}%; half-known assistant: right ${(responder.halfCitesRight * 100).toFixed(1)}% of ${inside.length} in-scope, answers ${(responder.outOfScopeAnswered * 100).toFixed(1)}% of ${outside.length} out-of-scope (lower is better)`,
       );
       results.responder = responder;
+
+      // A new user's first bases (bench/quality-small-bases.json): one source of one sentence or
+      // one paragraph, three Q&A pairs. Their questions, then every off-topic question, to each.
+      const small = JSON.parse(readFileSync(defaultSmall, 'utf8')) as SmallBases;
+      const offTopic = [...foreign, ...small.offTopic];
+      const smallResults: Array<Record<string, unknown>> = [];
+      for (const b of small.bases) {
+        const id = (
+          await call('POST', '/api/assistants', cookie, { workspaceId: 'ws_quality', name: b.name })
+        ).json().data.id as string;
+        await call('POST', `/api/assistants/${id}/sources`, cookie, b.source);
+        while ((await ingestionStep(ctx, 4)) > 0);
+        const reply = async (q: string) => {
+          const hits = await search({ id, faqOf: new Map() }, q, 5);
+          return answerFromPassages(
+            q,
+            hits.map((h, i) => ({ ...h, index: i + 1, url: null })),
+          );
+        };
+        const missed: string[] = [];
+        for (const q of b.questions)
+          if (!(await reply(q.question)).includes(q.expect)) missed.push(q.question);
+        const right = b.questions.length - missed.length;
+        const answeredOffTopic: string[] = [];
+        for (const q of offTopic) if ((await reply(q)) !== NOT_FOUND) answeredOffTopic.push(q);
+        const off = answeredOffTopic.length;
+        smallResults.push({
+          base: b.name,
+          right,
+          of: b.questions.length,
+          missed,
+          offTopicAnswered: off,
+          offTopic: offTopic.length,
+          answeredOffTopic,
+        });
+        console.log(
+          `  small base "${b.name}": right ${right} of ${b.questions.length}; answers ${off} of ${offTopic.length} off-topic questions (lower is better)`,
+        );
+      }
+      results.smallBases = smallResults;
     }
     return results;
   } finally {
