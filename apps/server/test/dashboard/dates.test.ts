@@ -18,12 +18,6 @@ function sources(dir: string): string[] {
   );
 }
 
-/**
- * Files that still write a date themselves: the SMS settings' (features/sms/), which another change
- * of issue 28 is rewriting at the same time; they move to shell/dates.ts with it.
- */
-const ELSEWHERE = ['features/sms/types.ts', 'features/sms/SmsChart.tsx'];
-
 describe('dates in the dashboard', () => {
   it('writes a moment, a date, a time and a chart day in the locale given', () => {
     const us = dateFormats('en-US', 'UTC');
@@ -45,7 +39,7 @@ describe('dates in the dashboard', () => {
       /toLocaleDateString|toLocaleTimeString|Intl\.DateTimeFormat|new Date\([^)]*\)\.(toLocaleString|toString)\(/;
     const offending = sources(webSrc)
       .map((file) => relative(webSrc, file).replaceAll('\\', '/'))
-      .filter((file) => file !== 'shell/dates.ts' && !ELSEWHERE.includes(file))
+      .filter((file) => file !== 'shell/dates.ts')
       .filter((file) => own.test(readFileSync(join(webSrc, file), 'utf8')));
     expect(offending).toEqual([]);
   });

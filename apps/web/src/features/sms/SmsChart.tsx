@@ -1,9 +1,6 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { formatDay as day } from '../../shell/dates.ts';
 import type { SmsAnalytics } from './types.ts';
-
-/** "2026-11-26" → "26 Nov" (the series' days are UTC dates). */
-const day = (date: string) =>
-  new Date(`${date}T00:00:00Z`).toLocaleDateString('en', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 
 /**
  * Messages received and sent per UTC day, stacked (recharts). The numbers are in the totals above

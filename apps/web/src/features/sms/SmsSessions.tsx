@@ -2,8 +2,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { get, type OffsetPage } from '../../api.ts';
+import { formatDateTime as formatWhen } from '../../shell/dates.ts';
 import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
-import { formAPath, formatWhen, type SmsSession } from './types.ts';
+import { formAPath, type SmsSession } from './types.ts';
 
 const LIMIT = 10;
 

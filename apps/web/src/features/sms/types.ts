@@ -182,6 +182,3 @@ export function testWords(r: TestResult, number: string): { ok: boolean; text: s
         text: `The credentials are valid and the account holds ${number}, but the number cannot send SMS (${can}). Enable SMS for it at the provider or choose another number.`,
       };
 }
-
-export const formatWhen = (iso: string) =>
-  new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
