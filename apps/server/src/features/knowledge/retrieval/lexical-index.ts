@@ -69,7 +69,10 @@ export type NamespaceTerms = {
   lengths: Float32Array;
   totalLength: number;
   postings: Map<string, Postings>;
-  /** The share of English content-word use that the namespace's words make up (1 when unknown). */
+  /**
+   * The share of English content-word use that the namespace's words make up (counted up to just
+   * past CHANCE; 1 or more without the word vectors).
+   */
   contentMass: number;
   /** Entries held, for the cache bound. */
   size: number;
@@ -126,7 +129,11 @@ function build(
     }
   });
   let contentMass = 0;
-  for (const w of vocabulary) if (isContentWord(w)) contentMass += contentShare(w) ?? 1;
+  for (const w of vocabulary) {
+    // past CHANCE no question can find a telling word here: a large namespace stops counting early
+    if (contentMass > CHANCE) break;
+    if (isContentWord(w)) contentMass += contentShare(w) ?? 1;
+  }
   return { version, ids: rows.map((r) => r.id), lengths, totalLength, postings, size, contentMass };
 }
 
