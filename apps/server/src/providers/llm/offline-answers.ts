@@ -43,8 +43,8 @@ const stems = (text: string) => tokenize(text).map((w) => (/^[a-z]+$/.test(w) ? 
 
 /**
  * The relevance (retrieval.ts `relevance`: half the share of the question's information the
- * passage contains, half the vectors' cosine) below which the best passage is not taken as an
- * answer. Chosen on the development set and a set of unrelated questions (docs/performance.md
+ * passage contains, or all of it in a small base where they share a telling content word, half
+ * the vectors' cosine) below which the best passage is not taken as an answer. Chosen on the development set and a set of unrelated questions (docs/performance.md
  * "Answer quality"): at 0.45 the responder answered 8% of the unrelated questions (0.40: 30%)
  * and cited the right FAQ for 41% of the real ones (the ranking puts it first for 50%).
  */
