@@ -1,6 +1,6 @@
 /**
  * How an error is written to the log (pino's `err` key, app.ts): never a failed statement's
- * parameters, which hold customers' text (issue 28). drizzle's DrizzleQueryError carries `params`
+ * parameters, which hold customers' text (docs/decisions/0001-http-conventions.md). drizzle's DrizzleQueryError carries `params`
  * and repeats them in its message and stack; PostgreSQL's and PGlite's errors carry `detail`
  * ("Failing row contains (...)", "Key (email)=(...)"), `where` (the JSON text being parsed) and may
  * quote a value in the message ("invalid input syntax for type uuid: \"...\""). Kept: the SQL text

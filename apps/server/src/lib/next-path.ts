@@ -1,6 +1,6 @@
 /**
  * The one rule for a caller-supplied place to go after signing in or up (`?next=`: docs/dashboard.md
- * "Team, API keys and account", docs/decisions/0008-dashboard.md "Coming back after signing in").
+ * "Team, API keys and account", docs/decisions/0008-dashboard.md).
  * It depends on nothing but the platform's URL parser, so the dashboard imports it
  * (apps/web/src/features/auth/AuthPage.tsx) and any server redirect that ever takes such a value
  * can use the very same rule.

@@ -9,7 +9,7 @@ import { insertApiKey, insertWorkspace } from '../support/world.ts';
 import { initWidget, widgetAssistant } from '../widget/helpers.ts';
 
 /**
- * The generic hostile-text sweep (docs/decisions/0001-http-conventions.md "Hostile input"):
+ * The generic hostile-text sweep (docs/decisions/0001-http-conventions.md "Hostile input never reaches the database as a 500"):
  * for every operation of /api/openapi.json with a JSON body, every string the body's schema
  * admits (values at any depth, keys of records, array items, every branch of a union) gets a lone
  * surrogate in turn, sent with the credential the operation takes. Each must answer 400 naming
@@ -107,7 +107,7 @@ describe('a lone surrogate in any string of any route', () => {
       }
     }
     expect(wrong).toEqual([]);
-    // The sweep reached the routes of issue 28 and many more.
+    // The sweep reached the routes first found failing, and many more.
     for (const op of [
       'POST /api/v1/messages',
       'POST /api/v1/contacts',

@@ -12,7 +12,7 @@ import { createWorld, insertApiKey } from '../support/world.ts';
 
 /**
  * docs/api.md "Pagination": a cursor is good only on the list it came from (its kind, its parent) in
- * its workspace; anywhere else, and when tampered with, it is a 400 (decisions §2), `bad_request:chat`
+ * its workspace; anywhere else, and when tampered with, it is a 400, `bad_request:chat`
  * on the chat paths. Every list of CURSOR_LISTS is walked and attacked here.
  */
 

@@ -16,7 +16,7 @@ import { ORIGIN, type TestApp } from '../support/harness.ts';
 import { insertApiKey, insertWorkspace } from '../support/world.ts';
 
 /**
- * Logs never hold a failed statement's parameters (issue 28; src/lib/log-errors.ts): the log
+ * Logs never hold a failed statement's parameters (src/lib/log-errors.ts): the log
  * line of a real database failure keeps the SQL text and SQLSTATE, never the customer's text.
  * The failures are real (a constraint added to the schema, a bad cast, the database closed); the
  * logger's own stream is captured.

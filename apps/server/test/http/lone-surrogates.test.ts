@@ -15,8 +15,8 @@ import {
 } from '../widget/helpers.ts';
 
 /**
- * The routes issue 28 found failing or silently changing text on a lone UTF-16 surrogate
- * (docs/decisions/0001-http-conventions.md "Hostile input"): each answers 400 naming the field,
+ * The routes first found failing or silently changing text on a lone UTF-16 surrogate
+ * (docs/decisions/0001-http-conventions.md "Hostile input never reaches the database as a 500"): each answers 400 naming the field,
  * and nothing of the request is stored anywhere. The generic sweep over every route is
  * test/conventions/lone-surrogates.test.ts.
  */

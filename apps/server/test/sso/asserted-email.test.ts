@@ -16,7 +16,7 @@ import {
 } from './helpers.ts';
 
 /**
- * The email an identity provider asserts (docs/sso.md "Who gets in"): one address by sign-up's
+ * The email an identity provider asserts (docs/sso.md "Signing in"): one address by sign-up's
  * rules (features/auth/auth.schemas.ts), whose domain, after its single `@`, is exactly a verified
  * domain of the connection. Anything else: no user, no session, no membership, and the sign-in
  * page's `reason` says which (apps/web SsoFailed). Both protocols, through the real stand-ins.

@@ -5,7 +5,7 @@ import { queryRows } from '../../src/db/client.ts';
 import type { TestApp } from './harness.ts';
 
 /**
- * Hostile text (docs/decisions/0001-http-conventions.md "Hostile input"): a lone UTF-16
+ * Hostile text (docs/decisions/0001-http-conventions.md "Hostile input never reaches the database as a 500"): a lone UTF-16
  * surrogate after a marker that is searched for in every table afterwards. Stored through a
  * driver it would read `<marker>\uFFFD`; in a JSON column PostgreSQL refuses it.
  */

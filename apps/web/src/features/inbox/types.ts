@@ -41,7 +41,7 @@ export const statusWords = (c: Pick<InboxConversation, 'status' | 'assigneeId'>)
 
 /**
  * What happens to a closed conversation when the customer writes again: a widget session ended
- * with it, so the customer starts a new chat; elsewhere it opens again (decisions §8 and §11).
+ * with it, so the customer starts a new chat; elsewhere it opens again (docs/inbox.md).
  */
 export const closedWords = (channel: Channel) =>
   channel === 'widget'
