@@ -92,15 +92,28 @@ describe('POST /api/v1/tickets', () => {
       priority: 'urgent',
       contactId,
       conversationId,
-      assigneeId: w.guest.id,
+      assigneeId: w.member.id,
     });
     expect(data).toMatchObject({
       description: 'Since Tuesday',
       priority: 'urgent',
       contactId,
       conversationId,
-      assigneeId: w.guest.id,
+      assigneeId: w.member.id,
     });
+  });
+
+  it('400 for a guest assignee, as the inbox (decision 0018 "Assignees answer"); nothing stored', async () => {
+    const before = (await v1('GET', '?limit=100')).json().total;
+    const res = await v1('POST', '', { subject: 'For a guest', assigneeId: w.guest.id });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().details).toEqual({ assigneeId: 'Guests cannot be assigned' });
+    expect((await v1('GET', '?limit=100')).json().total).toBe(before);
+    const tk = await created({});
+    const moved = await patch(tk.id, { assigneeId: w.guest.id });
+    expect(moved.statusCode, moved.body).toBe(400);
+    expect(moved.json().details).toEqual({ assigneeId: 'Guests cannot be assigned' });
+    expect((await v1('GET', `/${tk.id}`)).json().data.assigneeId).toBeNull();
   });
 
   it('400 for a contact, conversation or assignee outside the workspace (or unknown)', async () => {

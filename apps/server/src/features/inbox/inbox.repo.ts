@@ -110,16 +110,6 @@ export async function listMessagesWithAuthors(
     .limit(q.limit + 1);
 }
 
-/** The member's role in the workspace, or undefined when not a member. */
-export async function memberRoleOf(db: Executor, workspaceId: string, userId: string) {
-  const [row] = await db
-    .select({ role: memberships.role })
-    .from(memberships)
-    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)))
-    .limit(1);
-  return row?.role;
-}
-
 /** A user's display name and avatar. */
 export async function userCard(db: Executor, userId: string) {
   const [row] = await db

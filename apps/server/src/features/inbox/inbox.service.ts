@@ -21,6 +21,7 @@ import {
 import { createTicket } from '../tickets/tickets.service.ts';
 import { endSessionOfConversationIn } from '../widget/widget.service.ts';
 import { widgetSessionChannel } from '../widget/widget-live.ts';
+import { assigneeRefusal } from '../workspaces/members.service.ts';
 import * as repo from './inbox.repo.ts';
 
 /** The inbox's view of a conversation (docs/inbox.md "Endpoints"). */
@@ -129,10 +130,10 @@ export const release = (ctx: AppContext, c: ConversationRow, userId: string) =>
 /** `PATCH ... {assigneeId}`: a member who can answer (not a guest), or null to unassign. */
 export async function assign(ctx: AppContext, c: ConversationRow, assigneeId: string | null, userId: string) {
   if (assigneeId !== null) {
-    const role = await repo.memberRoleOf(ctx.db, c.workspaceId, assigneeId);
-    if (!role || role === 'guest') {
+    const refusal = await assigneeRefusal(ctx.db, c.workspaceId, assigneeId);
+    if (refusal) {
       throw badRequest('The assignee must be a member of this workspace who can answer', {
-        assigneeId: role ? 'Guests cannot be assigned' : 'Not a member of this workspace',
+        assigneeId: refusal,
       });
     }
   }

@@ -3,7 +3,6 @@ import type { Executor } from '../../db/client.ts';
 import {
   contacts,
   conversations,
-  memberships,
   type TicketPriority,
   type TicketStatus,
   tickets,
@@ -104,16 +103,6 @@ export async function contactInWorkspace(db: Executor, workspaceId: string, cont
     .select({ id: contacts.id })
     .from(contacts)
     .where(and(eq(contacts.id, contactId), eq(contacts.workspaceId, workspaceId)))
-    .limit(1);
-  return row !== undefined;
-}
-
-/** Is `userId` a member of the workspace (any role)? */
-export async function memberOfWorkspace(db: Executor, workspaceId: string, userId: string) {
-  const [row] = await db
-    .select({ userId: memberships.userId })
-    .from(memberships)
-    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)))
     .limit(1);
   return row !== undefined;
 }

@@ -5,6 +5,7 @@ import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordEvent } from '../events/events.service.ts';
+import { assigneeRefusal } from '../workspaces/members.service.ts';
 import { PLAN_QUOTAS } from '../workspaces/plan.ts';
 import * as repo from './tickets.repo.ts';
 
@@ -61,7 +62,8 @@ export type ConversationReach = 'inbox' | 'any';
 /**
  * 400 for references outside the workspace (docs/decisions/0012-contacts-and-tickets.md): a contact,
  * conversation or assignee that is not the workspace's names nothing the ticket could point at. A
- * conversation beyond `reach` gets the same answer as a missing one.
+ * conversation beyond `reach` gets the same answer as a missing one. The assignee follows the
+ * inbox's rule (members.service.ts `assigneeRefusal`): a guest is refused too.
  */
 async function checkReferences(
   tx: Executor,
@@ -79,9 +81,8 @@ async function checkReferences(
   ) {
     details.conversationId = 'No such conversation in this workspace';
   }
-  if (refs.assigneeId && !(await repo.memberOfWorkspace(tx, workspaceId, refs.assigneeId))) {
-    details.assigneeId = 'Not a member of this workspace';
-  }
+  const refusal = refs.assigneeId ? await assigneeRefusal(tx, workspaceId, refs.assigneeId) : null;
+  if (refusal) details.assigneeId = refusal;
   if (Object.keys(details).length > 0) throw badRequest('Validation failed', details);
 }
 

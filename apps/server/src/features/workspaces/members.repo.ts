@@ -1,6 +1,6 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { memberships, users } from '../../db/schema/index.ts';
+import { memberships, type Role, users } from '../../db/schema/index.ts';
 
 const memberColumns = {
   userId: memberships.userId,
@@ -26,6 +26,23 @@ export async function listMembers(db: Executor, workspaceId: string, limit: numb
     db.select({ n: count() }).from(memberships).where(where),
   ]);
   return { rows, total: c?.n ?? 0 };
+}
+
+/**
+ * A user's role in the workspace, undefined when they are not a member: the one membership check of
+ * the features that name a colleague (inbox and ticket assignees, members.service.ts `assigneeRefusal`).
+ */
+export async function memberRoleOf(
+  db: Executor,
+  workspaceId: string,
+  userId: string,
+): Promise<Role | undefined> {
+  const [row] = await db
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)))
+    .limit(1);
+  return row?.role;
 }
 
 /** `lock` takes the membership row FOR UPDATE (role changes and removals inside a transaction). */

@@ -9,6 +9,21 @@ import { lockWorkspace, setRole } from './workspaces.repo.ts';
 type Caller = { userId: string; role: Role };
 
 /**
+ * Who may be assigned a conversation or a ticket, the one rule (docs/decisions/0018-inbox.md
+ * "Assignees answer"): owners, admins and members; a guest cannot reply, so cannot be assigned.
+ * The refusal in words for the field's 400, or null when `userId` may be assigned.
+ */
+export async function assigneeRefusal(
+  db: Executor,
+  workspaceId: string,
+  userId: string,
+): Promise<string | null> {
+  const role = await repo.memberRoleOf(db, workspaceId, userId);
+  if (!role) return 'Not a member of this workspace';
+  return role === 'guest' ? 'Guests cannot be assigned' : null;
+}
+
+/**
  * Adds someone to a workspace with `member.joined`, in the caller's transaction (an accepted
  * invitation, a first sign-in through SSO); false when they already are a member.
  */
