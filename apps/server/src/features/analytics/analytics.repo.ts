@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.ts';
+import { messageVolume, sentMessage } from '../../db/message-volume.ts';
 import { MAX_QUESTION } from './gaps.ts';
 
 /**
@@ -99,7 +100,7 @@ export function conversationsByDay(db: Executor, workspaceId: string, span: Span
 
 /** AI replies stored per UTC day: one credit each (docs/credits.md). Live days: messages_ai_day_idx. */
 export function aiRepliesByDay(db: Executor, workspaceId: string, span: Span) {
-  const ai = sql`m.role = 'assistant' and m.status <> 'failed'`;
+  const ai = sql`m.role = 'assistant' and ${sentMessage}`;
   return queryRows<{ day: string; replies: number }>(
     db,
     sql`with ${marked(workspaceId, span)}
@@ -183,12 +184,9 @@ export async function knowledgeGaps(db: Executor, workspaceId: string, since: Da
   return { total, rows: rows.map(({ total: _, ...r }) => r) };
 }
 
-const volume = sql`count(*) filter (where m.role = 'user')::int as inbound,
-  count(*) filter (where m.role in ('assistant', 'agent'))::int as outbound`;
-
 /**
  * Messages of the period per channel of their conversation: inbound (the customer's) and outbound
- * (the AI's and people's; a reply that failed was never sent). Live days: every message of the
+ * (the AI's and people's; a reply that failed was never sent: db/message-volume.ts). Live days: every message of the
  * tail, joined to the workspace's conversations active since it began (their channel).
  */
 export function channelMessages(db: Executor, workspaceId: string, span: Span) {
@@ -204,17 +202,17 @@ export function channelMessages(db: Executor, workspaceId: string, span: Span) {
                   from ${dailyOf(workspaceId, span)}
                  group by 1
                 union all
-                select c.channel, ${volume}
+                select c.channel, ${messageVolume}
                   from messages m join c on c.id = m.conversation_id
                  where m.workspace_id = ${workspaceId} and m.created_at >= ${at(tailOf(span))}
-                   and m.status <> 'failed'
+                   and ${sentMessage}
                  group by 1
                 union all
-                select cv.channel, ${volume}
+                select cv.channel, ${messageVolume}
                   from dd join messages m
                     on m.workspace_id = ${workspaceId} and ${inMarkedDay('m.created_at')}
                   join conversations cv on cv.id = m.conversation_id
-                 where m.status <> 'failed'
+                 where ${sentMessage}
                  group by 1) g
          group by channel`,
   );

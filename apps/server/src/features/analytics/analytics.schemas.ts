@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { idParam } from '../../http/envelope.ts';
+import { periodField } from '../../lib/periods.ts';
 
 /** Request and response shapes of the analytics endpoints (docs/analytics.md "Endpoints"). */
 
-/** Whole UTC days, today included (docs/analytics.md "Periods"). */
-export const PERIODS = { '7d': 7, '30d': 30, '90d': 90 } as const;
-export type Period = keyof typeof PERIODS;
+export type { Period } from '../../lib/periods.ts';
 
-export const period = z.enum(['7d', '30d', '90d'], { message: 'Must be 7d, 30d or 90d' }).default('30d');
+/** Whole UTC days, today included (docs/analytics.md "Periods"). */
+const period = periodField;
 
 export const analyticsParams = z.object({ workspaceId: idParam });
 export const overviewQuery = z.strictObject({ period });

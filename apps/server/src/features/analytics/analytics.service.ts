@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context.ts';
-import { now } from '../../lib/clock.ts';
+import { type Period, windowOf } from '../../lib/periods.ts';
 import * as repo from './analytics.repo.ts';
-import { PERIODS, type Period } from './analytics.schemas.ts';
 import { ROLLED_DAYS } from './rollup.ts';
 
 /**
@@ -13,16 +12,6 @@ import { ROLLED_DAYS } from './rollup.ts';
 const DAY_MS = 86_400_000;
 /** Always listed, with zeros when unused; a channel added later appears once it has data. */
 const CHANNELS = ['widget', 'chat', 'sms'];
-
-/** The period's window: from 00:00 UTC of its first day (today counts as one) up to now. */
-export function windowOf(period: Period, when = now()) {
-  const today = Date.UTC(when.getUTCFullYear(), when.getUTCMonth(), when.getUTCDate());
-  const since = new Date(today - (PERIODS[period] - 1) * DAY_MS);
-  const dates = Array.from({ length: PERIODS[period] }, (_, i) =>
-    new Date(since.getTime() + i * DAY_MS).toISOString().slice(0, 10),
-  );
-  return { period, since, until: when, dates };
-}
 
 /**
  * The period and the last day rolled up. A period that starts before the counters' oldest day (a

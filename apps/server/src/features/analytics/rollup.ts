@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { type Executor, queryRows } from '../../db/client.ts';
+import { messageVolume, sentMessage } from '../../db/message-volume.ts';
 import type { Job } from '../../jobs/catalog.ts';
 
 /**
@@ -49,11 +50,10 @@ async function rollDays(tx: Executor, workspaceId: string, from: string, to: str
       full join
            (select ${utcDay('m.created_at')} as day, cv.channel,
                    count(*) filter (where m.role = 'assistant')::int as ai_replies,
-                   count(*) filter (where m.role = 'user')::int as inbound,
-                   count(*) filter (where m.role in ('assistant', 'agent'))::int as outbound
+                   ${messageVolume}
               from messages m join conversations cv on cv.id = m.conversation_id
              where m.workspace_id = ${workspaceId} and m.created_at >= ${start} and m.created_at < ${end}
-               and m.status <> 'failed'
+               and ${sentMessage}
              group by 1, 2) m
         on m.day = c.day and m.channel = c.channel`);
 }

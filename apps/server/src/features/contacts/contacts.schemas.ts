@@ -1,20 +1,8 @@
 import { z } from 'zod';
 import { offsetQuery } from '../../http/pagination.ts';
-import { normalizePhone } from './phone.ts';
+import { phoneField } from '../../lib/phone.ts';
 
 /** Request and response shapes of contacts (docs/contacts-and-tickets.md "Endpoints"). */
-
-export const phoneField = z
-  .string()
-  .max(40)
-  .transform((v, ctx) => {
-    const normalized = normalizePhone(v);
-    if (!normalized) {
-      ctx.addIssue({ code: 'custom', message: 'Must be a phone number in E.164 form, e.g. +14155550100' });
-      return z.NEVER;
-    }
-    return normalized;
-  });
 
 export const emailField = z
   .string()

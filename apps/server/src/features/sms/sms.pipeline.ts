@@ -5,6 +5,7 @@ import { messages } from '../../db/schema/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
+import { isE164 } from '../../lib/phone.ts';
 import { readContext } from '../chat/context.ts';
 import { runReply } from '../chat/engine.ts';
 import { beginTurn, type Turn } from '../chat/turn.ts';
@@ -66,7 +67,7 @@ export async function answerInboundBatch(ctx: AppContext, batch: number): Promis
 /** A contact for a new session's sender, per the configuration (docs/sms.md "Contacts"). */
 async function contactFor(ctx: AppContext, found: Found, phone: string): Promise<string | null> {
   const { config, assistant } = found;
-  if (!/^\+[1-9]\d{6,14}$/.test(phone)) return null;
+  if (!isE164(phone)) return null;
   const match = async () =>
     (await listContacts(ctx, assistant.workspaceId, { phone }, { limit: 1, offset: 0 })).rows[0]?.id ?? null;
   if (config.enableContactMatching) {

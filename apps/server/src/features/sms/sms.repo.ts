@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.ts';
+import { messageVolume } from '../../db/message-volume.ts';
 import {
   assistants,
   type SmsDeliveryStatus,
@@ -347,13 +348,12 @@ export async function deliveryOf(db: Executor, messageIds: string[]) {
     .where(inArray(smsOutbound.messageId, messageIds));
 }
 
-/** Messages of an assistant's SMS conversations since `since`, per UTC day and direction. */
+/** Messages of an assistant's SMS conversations since `since`, per UTC day and direction (db/message-volume.ts). */
 export async function messageCountsByDay(db: Executor, assistantId: string, since: Date) {
   return queryRows<{ day: string; inbound: number; outbound: number }>(
     db,
     sql`select to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
-               count(*) filter (where m.role = 'user')::int as inbound,
-               count(*) filter (where m.role in ('assistant', 'agent'))::int as outbound
+               ${messageVolume}
         from conversations c join messages m on m.conversation_id = c.id
         where c.assistant_id = ${assistantId} and c.channel = 'sms' and m.created_at >= ${at(since)}
         group by 1 order by 1`,

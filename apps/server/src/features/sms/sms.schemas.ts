@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { periodField } from '../../lib/periods.ts';
+import { e164Field } from '../../lib/phone.ts';
 
 /** Field rules of the SMS configuration (docs/sms.md "Configuration"). */
 export const MESSAGE_LENGTH = { min: 50, max: 1600 } as const;
@@ -10,7 +12,7 @@ export const authToken = z
   .min(32, 'At least 32 characters')
   .max(256)
   .regex(/^[\x21-\x7e]+$/, 'Printable characters without spaces');
-export const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, 'An E.164 number such as +15550102000');
+export const e164 = e164Field;
 const maxMessageLength = z.number().int().min(MESSAGE_LENGTH.min).max(MESSAGE_LENGTH.max);
 const sessionTimeoutMinutes = z.number().int().min(SESSION_TIMEOUT.min).max(SESSION_TIMEOUT.max);
 
@@ -84,8 +86,8 @@ export const smsSession = z.object({
   lastMessageAt: z.string(),
 });
 
-export const PERIODS = { '7d': 7, '30d': 30, '90d': 90 } as const;
-export const period = z.enum(['7d', '30d', '90d']).default('30d');
+/** The analytics periods (lib/periods.ts, the same as workspace analytics'). */
+export const period = periodField;
 
 export const analytics = z.object({
   totalMessages: z.number().int(),

@@ -3,13 +3,14 @@ import { isUniqueViolation, type Tx } from '../../db/client.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { decrypt, encrypt } from '../../lib/crypto.ts';
+import { type Period, windowOf } from '../../lib/periods.ts';
 import type { AssistantRow } from '../assistants/assistants.repo.ts';
 import { toAssistant } from '../assistants/assistants.schemas.ts';
 import { recordEvent } from '../events/events.service.ts';
 import type { Lookup } from './provider.ts';
 import { type FieldNames, FORM_A_FIELDS, FORM_B_FIELDS, lookUp, requireHeld } from './sms.ownership.ts';
 import * as repo from './sms.repo.ts';
-import { type FormACreate, type FormAPatch, type FormBPut, PERIODS } from './sms.schemas.ts';
+import type { FormACreate, FormAPatch, FormBPut } from './sms.schemas.ts';
 
 /**
  * The SMS configuration as owners and admins manage it, in both forms over one record
@@ -286,30 +287,19 @@ export async function listSessions(
   return { data: rows.map(toSession), total, limit: page.limit, offset: page.offset };
 }
 
-const DAY_MS = 86_400_000;
-
-/** The first instant of the period: today (UTC) and the days before it. */
-function periodStart(period: keyof typeof PERIODS, when: Date) {
-  const today = Date.UTC(when.getUTCFullYear(), when.getUTCMonth(), when.getUTCDate());
-  return new Date(today - (PERIODS[period] - 1) * DAY_MS);
-}
-
 /** Form B analytics (docs/sms.md "Analytics"). */
-export async function analytics(ctx: AppContext, assistant: AssistantRow, period: keyof typeof PERIODS) {
+export async function analytics(ctx: AppContext, assistant: AssistantRow, period: Period) {
   await requireConfig(ctx, assistant);
-  const when = now();
-  const since = periodStart(period, when);
+  const { since, until: when, dates } = windowOf(period);
   const [days, sessions] = await Promise.all([
     repo.messageCountsByDay(ctx.db, assistant.id, since),
     repo.sessionCounts(ctx.db, assistant.id, since, when),
   ]);
   const byDay = new Map(days.map((d) => [d.day, d]));
-  const series: Array<{ date: string; inbound: number; outbound: number }> = [];
-  for (let t = since.getTime(); t <= when.getTime(); t += DAY_MS) {
-    const date = new Date(t).toISOString().slice(0, 10);
+  const series = dates.map((date) => {
     const d = byDay.get(date);
-    series.push({ date, inbound: d?.inbound ?? 0, outbound: d?.outbound ?? 0 });
-  }
+    return { date, inbound: d?.inbound ?? 0, outbound: d?.outbound ?? 0 };
+  });
   const inbound = series.reduce((n, d) => n + d.inbound, 0);
   const outbound = series.reduce((n, d) => n + d.outbound, 0);
   return {

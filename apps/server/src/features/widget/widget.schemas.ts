@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idParam } from '../../http/envelope.ts';
-import { normalizePhone } from '../contacts/phone.ts';
+import { phoneField as phone } from '../../lib/phone.ts';
 
 /** Request and response shapes of the public widget (docs/widget.md). */
 
@@ -27,18 +27,6 @@ export const chatBody = z.strictObject({
   content: z.string().trim().min(1).max(8000),
   sessionId: idParam,
 });
-
-const phone = z
-  .string()
-  .max(40)
-  .transform((v, ctx) => {
-    const normalized = normalizePhone(v);
-    if (!normalized) {
-      ctx.addIssue({ code: 'custom', message: 'Must be a phone number in E.164 form, e.g. +14155550100' });
-      return z.NEVER;
-    }
-    return normalized;
-  });
 
 const email = z
   .string()

@@ -2,16 +2,11 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { type Data, get } from '../../api.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
+import { PERIODS } from '../analytics/types.ts';
 import { formBPath, type Period, type SmsAnalytics } from './types.ts';
 
 // The chart library stays out of the dashboard's first download: fetched when this card shows.
 const SmsChart = lazy(() => import('./SmsChart.tsx'));
-
-const PERIODS: Array<{ value: Period; label: string }> = [
-  { value: '7d', label: '7 days' },
-  { value: '30d', label: '30 days' },
-  { value: '90d', label: '90 days' },
-];
 
 /** Message volume of the number over 7, 30 or 90 days (Form B analytics, whole UTC days). */
 export function SmsAnalyticsCard({ ws, id }: { ws: string; id: string }) {
