@@ -13,7 +13,7 @@ import { credentials, features, resourceLoaders, surfaces, tenantDirectory } fro
 import { registerAuth } from './http/auth.ts';
 import { registerErrorHandler, sendError, toAppError } from './http/error-handler.ts';
 import { UNAVAILABLE_RETRY_AFTER_S } from './http/errors.ts';
-import { typed } from './http/feature.ts';
+import { type Feature, typed } from './http/feature.ts';
 import { registerForeground } from './http/foreground.ts';
 import { registerMetricsRoute } from './http/metrics-route.ts';
 import { documentRoute } from './http/route-docs.ts';
@@ -23,7 +23,14 @@ import { withErrorSerializer } from './lib/log-errors.ts';
 
 export type App = FastifyInstance;
 
-export type BuildOptions = { logger?: boolean | object };
+export type BuildOptions = {
+  logger?: boolean | object;
+  /**
+   * The routes to register, all of features/index.ts by default; a process may serve fewer. What
+   * every path needs (channels, sign-in guards, provider clients) is on the context either way.
+   */
+  features?: readonly Feature[];
+};
 
 /** Builds the Fastify app from its parts; features are registered from one list (features/index.ts). */
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -120,7 +127,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerMetricsRoute(app, ctx);
 
-  for (const feature of features) {
+  for (const feature of opts.features ?? features) {
     await app.register(async (scope) => feature(typed(scope), ctx));
   }
   return app;

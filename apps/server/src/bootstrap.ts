@@ -3,7 +3,10 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
+import { createStripe } from './features/billing/stripe.ts';
+import { channels, signInGuards } from './features/index.ts';
 import { createEmbedder } from './features/knowledge/embedder.ts';
+import { providerClient } from './features/sms/provider.ts';
 import { createCursors } from './http/pagination.ts';
 import { createRateLimits } from './http/rate-limits.ts';
 import { registerQueueMetrics } from './jobs/queue-metrics.ts';
@@ -33,6 +36,13 @@ export function createContext(config: Config, database: Database): AppContext {
     database,
     db: database.db,
     mail: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir }),
+    smsProvider: providerClient(config.sms.providerApiBase, config.webhooks.allowPrivateNetworks),
+    stripe: createStripe(config),
+    // From the feature list, not from route registration: a process or a test app without the
+    // SMS routes still sends an agent's reply by SMS (docs/architecture.md "State").
+    channels,
+    signInGuards,
+    streamEncodings: { inbox: new WeakMap(), widget: new WeakMap() },
     limits: createRateLimits({
       redisUrl: config.redisUrl,
       apiPerMinute: config.apiRateLimitPerMinute,

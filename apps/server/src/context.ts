@@ -1,7 +1,11 @@
+import type Stripe from 'stripe';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
+import type { SignInGuard } from './features/auth/auth.service.ts';
+import type { Channels } from './features/conversations/channels.ts';
 import type { SheetCache } from './features/knowledge/realtime/spreadsheet.ts';
 import type { VectorState } from './features/knowledge/retrieval/vector-index.ts';
+import type { ProviderClient } from './features/sms/provider.ts';
 import type { Cursors } from './http/pagination.ts';
 import type { RateLimits } from './http/rate-limits.ts';
 import type { Jobs } from './jobs/runner.ts';
@@ -12,12 +16,31 @@ import type { Metrics } from './lib/metrics.ts';
 import type { Embedder } from './providers/embeddings/types.ts';
 import type { Mailer } from './providers/mail/mailer.ts';
 
-/** What every feature gets: built once by bootstrap.ts `createContext`, never read from globals. */
+/**
+ * What every feature gets: built once by bootstrap.ts `createContext`, never read from globals.
+ * Features keep no state of their own at module level (test/conventions/module-state.test.ts):
+ * registries, provider clients and caches of an app are fields here (docs/architecture.md "State").
+ */
 export type AppContext = {
   config: Config;
   database: Database;
   db: Db;
+  /** Provider clients, one of each per app: outgoing mail (providers/mail/mailer.ts)... */
   mail: Mailer;
+  /** ...the SMS provider's REST API (features/sms/provider.ts, SMS_PROVIDER_API_BASE)... */
+  smsProvider: ProviderClient;
+  /** ...and Stripe (features/billing/stripe.ts), null without STRIPE_SECRET_KEY. */
+  stripe: Stripe | null;
+  /** Each channel's adapter (features/index.ts `channels`), whatever routes this process registers. */
+  channels: Channels;
+  /** Checks every password sign-in passes (features/index.ts `signInGuards`). */
+  signInGuards: readonly SignInGuard[];
+  /**
+   * One encoding per published live event, shared by every stream of this app that sends it
+   * (features/inbox/inbox-stream.ts, features/widget/widget-events.routes.ts); keyed by the event
+   * object, so an event's entry goes with it.
+   */
+  streamEncodings: { inbox: WeakMap<object, string>; widget: WeakMap<object, string | null> };
   limits: RateLimits;
   /** Live messages to open streams (lib/fanout.ts): in process, or through Redis when configured. */
   fanout: Fanout;

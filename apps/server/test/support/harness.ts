@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { type BuildOptions, buildApp } from '../../src/app.ts';
 import { createContext } from '../../src/bootstrap.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { AppContext } from '../../src/context.ts';
@@ -28,9 +28,12 @@ export type TestApp = {
 
 /**
  * The real app on a fresh database for one test file. `env` overrides configuration, e.g.
- * `{ API_RATE_LIMIT_PER_MINUTE: '5' }`.
+ * `{ API_RATE_LIMIT_PER_MINUTE: '5' }`; `opts.features` registers only those routes.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: Pick<BuildOptions, 'features'> = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-test-'));
   const config = loadConfig({
     PUBLIC_BASE_URL: ORIGIN,
@@ -42,7 +45,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   });
   const db = await freshDatabase();
   const ctx = createContext(config, db.database);
-  const app = await buildApp(ctx, { logger: false });
+  const app = await buildApp(ctx, { logger: false, ...opts });
   await app.ready();
   return {
     app,

@@ -19,14 +19,11 @@ export async function createSession(ctx: AppContext, userId: string): Promise<Ne
 }
 
 /**
- * Checks a password sign-in must also pass once the password is right; features register theirs
- * (single sign-on's "SSO required", features/sso/signin.service.ts) so auth names no feature.
+ * A check a password sign-in must also pass once the password is right (single sign-on's "SSO
+ * required", features/sso/signin.service.ts). The list is features/index.ts `signInGuards`, carried
+ * by the context (`ctx.signInGuards`), so auth names no feature and no route registration fills it.
  */
-type SignInGuard = (ctx: AppContext, user: repo.UserRow) => Promise<void>;
-const signInGuards: SignInGuard[] = [];
-export const guardPasswordSignIn = (guard: SignInGuard) => {
-  if (!signInGuards.includes(guard)) signInGuards.push(guard);
-};
+export type SignInGuard = (ctx: AppContext, user: repo.UserRow) => Promise<void>;
 
 /** A user signed in by an identity provider: found by email, or created without a password. */
 export async function externalUser(ctx: AppContext, email: string, name: string) {
@@ -71,7 +68,7 @@ export async function login(ctx: AppContext, input: { email: string; password: s
     throw unauthorized('Invalid email or password');
   }
   await ctx.limits.loginFailures.delete(accountKey);
-  for (const guard of signInGuards) await guard(ctx, user);
+  for (const guard of ctx.signInGuards) await guard(ctx, user);
   return { user, session: await createSession(ctx, user.id) };
 }
 

@@ -14,7 +14,7 @@ import { idOf, periodEndOf, planOfSubscription, stripeOf } from './stripe.ts';
 
 type Mail = { workspaceId: string; notice: Notice; recipients: Recipient[] };
 
-const ENDED = new Set(['canceled', 'unpaid', 'incomplete_expired']);
+const ENDED: ReadonlySet<string> = new Set(['canceled', 'unpaid', 'incomplete_expired']);
 
 /**
  * Applies a Stripe event once (docs/billing.md "Stripe webhooks"). Subscription state is read

@@ -6,10 +6,23 @@ import { AppError } from '../../http/errors.ts';
 
 /**
  * The Stripe client (docs/billing.md "Stripe"), through Stripe's own library. STRIPE_API_BASE
- * points it elsewhere (a stand-in in tests, a proxy for self-hosters). One client per secret key.
+ * points it elsewhere (a stand-in in tests, a proxy for self-hosters). Built once by bootstrap.ts
+ * `createContext` and carried as `ctx.stripe`; null without STRIPE_SECRET_KEY.
  */
-
-let cached: { key: string; base: string; client: Stripe } | undefined;
+export function createStripe(config: Config): Stripe | null {
+  const { secretKey, apiBase } = config.stripe;
+  if (!secretKey) return null;
+  const url = new URL(apiBase);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return new Stripe(secretKey, {
+    host: url.hostname,
+    port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443,
+    protocol,
+    maxNetworkRetries: 1,
+    timeout: 20_000,
+    appInfo: { name: 'Parley' },
+  });
+}
 
 export const billingNotConfigured = () =>
   new AppError(
@@ -23,21 +36,8 @@ export function stripeConfigured(config: Config): boolean {
 
 /** The client, or 400 `billing_not_configured` without STRIPE_SECRET_KEY. */
 export function stripeOf(ctx: AppContext): Stripe {
-  const { secretKey, apiBase } = ctx.config.stripe;
-  if (!secretKey) throw billingNotConfigured();
-  if (cached?.key === secretKey && cached.base === apiBase) return cached.client;
-  const url = new URL(apiBase);
-  const protocol = url.protocol === 'http:' ? 'http' : 'https';
-  const client = new Stripe(secretKey, {
-    host: url.hostname,
-    port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443,
-    protocol,
-    maxNetworkRetries: 1,
-    timeout: 20_000,
-    appInfo: { name: 'Parley' },
-  });
-  cached = { key: secretKey, base: apiBase, client };
-  return client;
+  if (!ctx.stripe) throw billingNotConfigured();
+  return ctx.stripe;
 }
 
 /** The price configured for a paid plan, or undefined. */

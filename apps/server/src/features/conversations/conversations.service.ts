@@ -336,24 +336,10 @@ export async function postAgentMessage(
         : undefined,
     ),
   ]);
-  // Channels that carry a reply beyond the live stream (an SMS goes out through the provider).
-  await channelDelivery.get(conversation.channel)?.(ctx, conversation, row);
+  // Channels that carry a reply beyond the live stream (an SMS goes out through the provider);
+  // the adapters come with the context, not with route registration (features/conversations/channels.ts).
+  await ctx.channels[conversation.channel]?.deliverReply(ctx, conversation, row);
   return row;
-}
-
-type ChannelDelivery = (
-  ctx: AppContext,
-  conversation: repo.ConversationRow,
-  message: repo.MessageRow,
-) => Promise<void>;
-const channelDelivery = new Map<Channel, ChannelDelivery>();
-
-/**
- * A channel registers how a human's reply reaches the customer there (docs/sms.md "Replies from the
- * inbox"); the delivery must not throw once the message is stored.
- */
-export function deliverAgentRepliesOn(channel: Channel, deliver: ChannelDelivery): void {
-  channelDelivery.set(channel, deliver);
 }
 
 /**

@@ -3,11 +3,10 @@ import type { AppContext } from '../../context.ts';
 import { openEventStream } from '../../http/sse.ts';
 import { inboxChannel } from '../conversations/conversations.service.ts';
 
-/** One encoding per published change, shared by every inbox stream that receives it. */
-const encoded = new WeakMap<object, string>();
-
-function encode(payload: unknown): string | null {
+/** One encoding per published change, shared by every inbox stream of the app that receives it. */
+function encode(ctx: AppContext, payload: unknown): string | null {
   if (!payload || typeof payload !== 'object') return null;
+  const encoded = ctx.streamEncodings.inbox;
   let json = encoded.get(payload);
   if (json === undefined) {
     json = JSON.stringify(payload);
@@ -30,7 +29,7 @@ export async function openInboxStream(ctx: AppContext, reply: FastifyReply, work
     off?.();
   });
   const unsubscribe = await ctx.fanout.subscribe(inboxChannel(workspaceId), (payload) => {
-    const json = encode(payload);
+    const json = encode(ctx, payload);
     if (json) stream.sendEncoded(json);
   });
   if (closed) unsubscribe();

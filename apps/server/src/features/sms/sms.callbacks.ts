@@ -27,7 +27,8 @@ const NUL = String.fromCharCode(0);
  * sees the form without NUL characters (PostgreSQL text cannot hold them, and the app refuses them
  * in any input), so a real message that holds one is still stored, not refused.
  */
-const signedForms = new WeakMap<object, FormParams>();
+const SIGNED_FORM = Symbol('signed form');
+type RouteForm = FormParams & { [SIGNED_FORM]?: FormParams };
 function withoutNul(form: FormParams): FormParams {
   const out: FormParams = Object.create(null);
   for (const [key, value] of Object.entries(form)) {
@@ -74,7 +75,7 @@ async function verify(ctx: AppContext, request: FastifyRequest, assistantId: str
     request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')
       ? (body as FormParams)
       : {};
-  const signed = signedForms.get(form) ?? form;
+  const signed = (form as RouteForm)[SIGNED_FORM] ?? form;
   const header = request.headers[SIGNATURE_HEADER];
   const signature = typeof header === 'string' ? header : undefined;
   const token = tokenOf(ctx, found.config);
@@ -99,8 +100,9 @@ export function registerSmsCallbacks(app: FeatureApp, ctx: AppContext) {
     { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES },
     (_request, body, done) => {
       const form = parseForm(typeof body === 'string' ? body : body.toString('utf8'));
-      const forRoute = withoutNul(form);
-      signedForms.set(forRoute, form);
+      // Carried by the body itself (a symbol key: no entry of the form), not a module-level map.
+      const forRoute: RouteForm = withoutNul(form);
+      Object.defineProperty(forRoute, SIGNED_FORM, { value: form });
       done(null, forRoute);
     },
   );

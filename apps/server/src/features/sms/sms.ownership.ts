@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import { badRequest } from '../../http/errors.ts';
-import { type Lookup, type ProviderClient, providerClient } from './provider.ts';
+import type { Lookup, ProviderClient } from './provider.ts';
 
 /**
  * A number is saved only when the provider confirms that the account holds it (docs/sms.md
@@ -8,17 +8,8 @@ import { type Lookup, type ProviderClient, providerClient } from './provider.ts'
  * could claim a number that is not on its account, and its real owner would get a 409.
  */
 
-const clients = new WeakMap<AppContext, ProviderClient>();
-
-/** The provider's REST client for this app (SMS_PROVIDER_API_BASE). */
-export function provider(ctx: AppContext): ProviderClient {
-  let client = clients.get(ctx);
-  if (!client) {
-    client = providerClient(ctx.config.sms.providerApiBase, ctx.config.webhooks.allowPrivateNetworks);
-    clients.set(ctx, client);
-  }
-  return client;
-}
+/** The provider's REST client for this app (SMS_PROVIDER_API_BASE): built once by bootstrap.ts. */
+export const provider = (ctx: AppContext): ProviderClient => ctx.smsProvider;
 
 export type Credentials = { accountSid: string; authToken: string; phoneNumber: string };
 

@@ -4,9 +4,7 @@ import { conflictResponse, dataOf, idParam } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../http/pagination.ts';
 import { resourceOf } from '../../http/tenant.ts';
-import { deliverAgentRepliesOn } from '../conversations/conversations.service.ts';
 import { registerSmsCallbacks } from './sms.callbacks.ts';
-import { deliverAgentReply } from './sms.outbound.ts';
 import { FORM_A_FIELDS, FORM_B_FIELDS } from './sms.ownership.ts';
 import {
   analytics,
@@ -227,5 +225,4 @@ export const smsRoutes: Feature = (app, ctx) => {
   );
 
   registerSmsCallbacks(app, ctx);
-  deliverAgentRepliesOn('sms', deliverAgentReply);
 };

@@ -10,7 +10,6 @@ import { resourceOf } from '../../http/tenant.ts';
 import { IdentityError } from '../../providers/identity/errors.ts';
 import { serviceProviderMetadata } from '../../providers/identity/saml.ts';
 import { setSessionCookie } from '../auth/auth.routes.ts';
-import { guardPasswordSignIn } from '../auth/auth.service.ts';
 import { spUrls } from './connections.service.ts';
 import * as signin from './signin.service.ts';
 import { findConnectionById } from './sso.repo.ts';
@@ -71,7 +70,6 @@ async function conclude(
 }
 
 export function registerSignIn(app: FeatureApp, ctx: AppContext) {
-  guardPasswordSignIn(signin.refusePasswordWhenSsoRequired);
   const base = (request: FastifyRequest) => publicBaseUrl(ctx, request.headers.host);
 
   app.addContentTypeParser(

@@ -52,12 +52,22 @@ export function corsHeaders(origin: string): Record<string, string> {
   };
 }
 
-/** Requests whose origin passed layer 2 (or was looked up for an error answer): null = not allowed. */
-const granted = new WeakMap<FastifyRequest, string | null>();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The origin of a widget request once layer 2 checked it (or it was looked up for an error
+     * answer): null = not allowed, undefined = unchecked. Declared by widget-surface.ts on the
+     * widget scopes; kept on the request itself rather than in a module-level map.
+     */
+    widgetOrigin?: string | null;
+  }
+}
 
 /** The allowlisted origin of a request already checked, null if refused, undefined if unchecked. */
-export const grantedOrigin = (request: FastifyRequest) => granted.get(request);
-export const grantOrigin = (request: FastifyRequest, origin: string | null) => granted.set(request, origin);
+export const grantedOrigin = (request: FastifyRequest) => request.widgetOrigin;
+export const grantOrigin = (request: FastifyRequest, origin: string | null) => {
+  request.widgetOrigin = origin;
+};
 
 const widgetNotFound = () => new AppError('not_found:widget', 'Widget not found or not enabled');
 export const unauthorizedWidget = (message = 'A valid widget session token is required') =>
@@ -80,7 +90,7 @@ export async function authorizeWidget(
   const found = requestOrigin(request.headers);
   const allowed = !!target?.config && hostAllowed(target.config.allowedDomains, found?.hostname ?? null);
   // An allowlisted page may read even the 404 of a disabled widget, so it can say so.
-  granted.set(request, allowed && found ? found.origin : null);
+  grantOrigin(request, allowed && found ? found.origin : null);
   if (!target?.config?.isEnabled) throw widgetNotFound();
   if (!allowed || !found) throw forbidden('This website is not allowed to use this widget');
   const access: WidgetAccess = {
@@ -118,7 +128,7 @@ export async function withSession(
  * JSON): the same allowlist rule, looked up once. Never throws.
  */
 export async function lookupGrantedOrigin(ctx: AppContext, request: FastifyRequest): Promise<string | null> {
-  const known = granted.get(request);
+  const known = request.widgetOrigin;
   if (known !== undefined) return known;
   const assistantId = (request.params as { assistantId?: unknown } | undefined)?.assistantId;
   const found = requestOrigin(request.headers);
@@ -127,7 +137,7 @@ export async function lookupGrantedOrigin(ctx: AppContext, request: FastifyReque
     const target = await repo.findWidgetTarget(ctx.db, assistantId).catch(() => undefined);
     if (target?.config && hostAllowed(target.config.allowedDomains, found.hostname)) origin = found.origin;
   }
-  granted.set(request, origin);
+  grantOrigin(request, origin);
   return origin;
 }
 

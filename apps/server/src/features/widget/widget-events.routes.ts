@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
 import type { Feature } from '../../http/feature.ts';
 import { openEventStream } from '../../http/sse.ts';
 import { resourceOf } from '../../http/tenant.ts';
@@ -24,10 +25,9 @@ type Live =
       agent: { type: 'agent'; name: string; avatarUrl: string | null } | null;
     };
 
-/** One encoding per published message, shared by every stream that receives it. */
-const encoded = new WeakMap<object, string | null>();
-
-function encode(payload: Live): string | null {
+/** One encoding per published message, shared by every stream of the app that receives it. */
+function encode(ctx: AppContext, payload: Live): string | null {
+  const encoded = ctx.streamEncodings.widget;
   const known = encoded.get(payload);
   if (known !== undefined) return known;
   let out: object | null = null;
@@ -102,7 +102,7 @@ export const widgetEventsRoutes: Feature = (app, ctx) => {
       const keep = (off: () => void) => (closed ? off() : unsubscribes.push(off));
       let following: string | null = null;
       const deliver = (payload: unknown) => {
-        const json = encode(payload as Live);
+        const json = encode(ctx, payload as Live);
         if (json) stream.sendEncoded(json);
         if ((payload as Live).type === 'ended') stream.end();
       };

@@ -20,6 +20,8 @@ import { hostAllowed, matchingEntries, requestOrigin } from './widget-origin.ts'
  *   so the script can read them; other origins get none.
  */
 export async function registerWidgetSurface(app: FeatureApp, ctx: AppContext) {
+  // The request's checked origin (widget-access.ts `grantOrigin`), declared for a stable shape.
+  app.decorateRequest('widgetOrigin', undefined);
   app.addHook('onRequest', async (request) => {
     if (request.method === 'POST') await consumeWidgetPost(ctx, request.ip);
   });

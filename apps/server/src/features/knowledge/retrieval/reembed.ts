@@ -17,9 +17,6 @@ export function embeddingText(
   return [chunk.title, chunk.heading, chunk.content].filter(Boolean).join('\n');
 }
 
-/** Embedders whose process found nothing left to re-embed. */
-const current = new WeakSet<object>();
-
 /** Chunks re-embedded per step: a few hundred ms of offline embedding, one remote request. */
 export const REEMBED_BATCH = 128;
 
@@ -36,7 +33,7 @@ export const REEMBED_BATCH = 128;
  * Returns whether there was work.
  */
 export async function reembedStep(ctx: AppContext, batch = REEMBED_BATCH): Promise<boolean> {
-  if (current.has(ctx.embedder)) return false;
+  if (ctx.vectors.reembedDoneFor === ctx.embedder) return false;
   const embedder = ctx.embedder;
   const rows = await queryRows<{
     id: string;
@@ -54,7 +51,7 @@ export async function reembedStep(ctx: AppContext, batch = REEMBED_BATCH): Promi
   );
   if (rows.length === 0) {
     // the embedder changes only with the configuration (a restart): nothing to look for until then
-    current.add(embedder);
+    ctx.vectors.reembedDoneFor = embedder;
     return false;
   }
   const vectors = await embedder.embed(rows.map((r) => embeddingText(r.type, r)));

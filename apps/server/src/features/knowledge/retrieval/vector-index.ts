@@ -34,6 +34,8 @@ export type VectorState = {
   searchSettingsSet?: boolean;
   /** The lexical side's in-process index (lexical-index.ts), built on first use. */
   lexical?: LexicalIndex;
+  /** The embedder for which a re-embedding pass found nothing left (reembed.ts `reembedStep`). */
+  reembedDoneFor?: object;
 };
 
 export function vectorIndexFor(ctx: AppContext): Promise<VectorIndex> {

@@ -15,7 +15,7 @@ export type { SourceOwner } from './sources.repo.ts';
 /** Wakes this process's ingestion job, if it runs (other processes find the row on their next poll). */
 const wake = (ctx: AppContext) => ctx.jobs.wake('ingestion');
 
-const REALTIME = new Set<string>(repo.REALTIME_TYPES);
+const REALTIME: ReadonlySet<string> = new Set<string>(repo.REALTIME_TYPES);
 
 const ownerIds = (owner: repo.SourceOwner) =>
   'assistantId' in owner ? { assistantId: owner.assistantId } : { projectId: owner.projectId };
