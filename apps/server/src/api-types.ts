@@ -12,8 +12,8 @@ import type { changePasswordBody, patchAccountBody } from './features/account/ac
 import type { apiKeySchema, createdApiKeySchema } from './features/api-keys/api-keys.schemas.ts';
 import type { assistantListItem, assistantSchema } from './features/assistants/assistants.schemas.ts';
 import type { createdTokenSchema, tokenSchema, userSchema } from './features/auth/auth.schemas.ts';
+import type { billingSchema } from './features/billing/billing.schemas.ts';
 import type { chatBody, conversationSchema, messageSchema } from './features/chat/chat.schemas.ts';
-import type { billingSchema } from './features/credits/billing.schemas.ts';
 import type { FORMAT_A_EVENTS } from './features/events/event-types.ts';
 import type {
   createSourceBody,

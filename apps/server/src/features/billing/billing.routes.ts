@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { publicBaseUrl } from '../../context.ts';
 import { dataOf } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
-import * as billing from '../billing/billing.service.ts';
-import { billingNotConfigured, stripeConfigured } from '../billing/stripe.ts';
+import { billingSummary } from '../credits/billing.service.ts';
 import {
   billingParams,
   billingSchema,
@@ -13,7 +12,8 @@ import {
   checkoutBody,
   invoiceSchema,
 } from './billing.schemas.ts';
-import { billingSummary } from './billing.service.ts';
+import * as billing from './billing.service.ts';
+import { billingNotConfigured, stripeConfigured } from './stripe.ts';
 
 const tags = ['billing'];
 const url = dataOf(z.object({ url: z.string() }));
