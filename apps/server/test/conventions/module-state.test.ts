@@ -10,6 +10,8 @@ import { sourceFiles, srcDir } from '../support/sources.ts';
  * (src/context.ts), so no file under src/features/ keeps state of its own at module level. Read
  * with the TypeScript compiler's parser, one file at a time. At the top level of a file this fails on:
  * - a `let` or `var` (module-level state that changes);
+ * - a `const` that starts as an empty array or object literal (`[]`, `{}`): a registry filled
+ *   later, like the sign-in guards were (a constant table is written out where it is declared);
  * - a `new Map`, `WeakMap`, `Set` or `WeakSet` anywhere in a top-level initialiser (inside an object or
  *   array literal, a call's arguments, a class's static field), except inside a function, which
  *   makes a new one per call.
@@ -82,7 +84,15 @@ function moduleState(fileName: string, text: string): string[] {
           found.push(`${name} (line ${line(decl)}): a top-level let/var`);
           continue;
         }
-        for (const created of decl.initializer ? collections(decl.initializer) : []) {
+        const init = decl.initializer;
+        if (
+          init &&
+          ((ts.isArrayLiteralExpression(init) && init.elements.length === 0) ||
+            (ts.isObjectLiteralExpression(init) && init.properties.length === 0))
+        ) {
+          found.push(`${name} (line ${line(decl)}): a top-level empty array or object, filled later`);
+        }
+        for (const created of init ? collections(init) : []) {
           if (readonlyConstant(decl, created)) continue;
           const kind = (created.expression as ts.Identifier).text;
           found.push(`${name} (line ${line(created)}): a top-level new ${kind}`);
@@ -127,6 +137,8 @@ describe('no module-level state in features', () => {
       'const loose: Set<string> = new Set(["a"]);',
       'const weakTyped: ReadonlyMap<object, string> = new WeakMap();',
       'class Registry { static all = new Map(); }',
+      'const guards: Guard[] = [];',
+      'const byName: Record<string, Handler> = {};',
     ];
     for (const text of bad) expect(moduleState('bad.ts', text), text).toHaveLength(1);
     const good = [
@@ -137,11 +149,13 @@ describe('no module-level state in features', () => {
       'function fresh() { let n = 0; const m = new Map(); return [n, m]; }',
       'const make = { cache: () => new WeakMap() };',
       'class Holder { items = new Map(); }',
+      "const KINDS = ['a', 'b'] as const;",
+      'const FIELDS = { a: 1 };',
     ];
     for (const text of good) expect(moduleState('good.ts', text), text).toEqual([]);
   });
 
-  it('no file under src/features/ keeps a module-level Map, WeakMap, Set or mutable let', () => {
+  it('no file under src/features/ keeps a module-level Map, WeakMap, Set, mutable let or registry', () => {
     const files = sourceFiles(featuresDir);
     expect(files.length).toBeGreaterThan(50);
     const offences: string[] = [];
