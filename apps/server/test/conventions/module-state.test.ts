@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { sourceFiles, srcDir } from '../support/sources.ts';
 
 /**
- * Issue 29, point 2 (ARCHITECTURE.md "No state at module level in features"; docs/architecture.md
- * "State"): what lives across requests is built at startup and carried by the context
- * (src/context.ts), so no file under src/features/ keeps state of its own at module level. Read
- * with the TypeScript compiler's parser, one file at a time. At the top level of a file this fails on:
+ * No module-level state in features (docs/architecture.md "State"): what lives across requests
+ * is built at startup and carried by the context (src/context.ts), so no file under
+ * src/features/ keeps state of its own at module level. Read with the TypeScript compiler's
+ * parser, one file at a time. At the top level of a file this fails on:
  * - a `let` or `var` (module-level state that changes);
  * - a `const` that starts as an empty array or object literal (`[]`, `{}`): a registry filled
  *   later, like the sign-in guards were (a constant table is written out where it is declared);

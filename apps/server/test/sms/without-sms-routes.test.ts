@@ -16,10 +16,10 @@ import { createWorld, insertApiKey, type World } from '../support/world.ts';
 import { newMessageSid, newNumber } from './helpers.ts';
 
 /**
- * Issue 29, point 2 (docs/architecture.md "State"): an agent's reply to an SMS conversation goes
- * out by SMS from an app that never registered the SMS routes (a process serving only some
- * features, app.ts `features`): the SMS channel's adapter comes with the context, not with the
- * routes. No app of this test file registers them, so no earlier registration can stand in.
+ * docs/architecture.md "State": an agent's reply to an SMS conversation goes out by SMS from an
+ * app that never registered the SMS routes (a process serving only some features, app.ts
+ * `features`): the SMS channel's adapter comes with the context, not with the routes. No app of
+ * this test file registers them, so no earlier registration can stand in.
  */
 let t: TestApp;
 let provider: SmsProvider;

@@ -7,9 +7,9 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
 import { createWorld, type World } from '../support/world.ts';
 
 /**
- * Issue 29, point 2 (docs/architecture.md "State"): "SSO required" (docs/sso.md) refuses a
- * member's password sign-in in an app that never registered the SSO routes: the sign-in guard
- * comes with the context, not with the routes. No app of this test file registers them.
+ * docs/architecture.md "State": "SSO required" (docs/sso.md) refuses a member's password sign-in
+ * in an app that never registered the SSO routes: the sign-in guard comes with the context, not
+ * with the routes. No app of this test file registers them.
  */
 let t: TestApp;
 let w: World;
