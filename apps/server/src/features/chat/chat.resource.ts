@@ -1,7 +1,7 @@
 import { defineResource, surfaceNotFound } from '../../http/resources.ts';
 import { assistantResource } from '../assistants/assistants.resource.ts';
 import type { ConversationRow } from '../conversations/conversations.repo.ts';
-import { findChatOf } from '../conversations/conversations.service.ts';
+import { findChatOf, locateChatOf } from '../conversations/conversations.service.ts';
 
 declare module '../../http/resources.ts' {
   interface Resources {
@@ -20,12 +20,12 @@ export const chatResource = defineResource({
   notFound: surfaceNotFound('not_found:chat', 'Conversation not found'),
   async load(ctx, { actor, tenant }, id) {
     if (actor?.kind !== 'user') return undefined;
-    const row = await findChatOf(ctx, actor.userId, id);
-    return row?.workspaceId === tenant.workspaceId ? row : undefined;
+    // The workspace in the query's WHERE (http/resources.ts), not compared after loading by user.
+    return findChatOf(ctx, tenant.workspaceId, actor.userId, id);
   },
   async locate(ctx, actor, id) {
     if (actor.kind !== 'user') return undefined;
-    const row = await findChatOf(ctx, actor.userId, id);
+    const row = await locateChatOf(ctx, actor.userId, id);
     const assistant = row && (await assistantResource.locate?.(ctx, actor, row.assistantId));
     return row && assistant ? { tenant: assistant.tenant, row } : undefined;
   },

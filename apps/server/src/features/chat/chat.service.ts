@@ -75,6 +75,7 @@ export async function listChats(
     q.cursor,
   );
   const rows = await conversations.listChatConversations(ctx.db, {
+    workspaceId: assistant.workspaceId,
     assistantId: assistant.id,
     userId,
     limit: q.limit,

@@ -82,21 +82,36 @@ export async function findInboxConversation(
   return row;
 }
 
-/** An internal chat started by this user (in whichever workspace). */
+/** An internal chat of the workspace started by this user. */
 export async function findChatOf(
   db: Executor,
+  workspaceId: string,
   userId: string,
   id: string,
 ): Promise<ConversationRow | undefined> {
   const [row] = await db
     .select()
     .from(conversations)
-    .where(
-      and(eq(conversations.id, id), eq(conversations.channel, 'chat'), eq(conversations.startedBy, userId)),
-    )
+    .where(and(eq(conversations.workspaceId, workspaceId), chatOf(userId, id)))
     .limit(1);
   return row;
 }
+
+/**
+ * An internal chat started by this user, in whichever workspace: the chat resource's `locate`
+ * (db/pre-tenant.ts), which then finds the caller's standing there through its assistant.
+ */
+export async function locateChatOf(
+  db: Executor,
+  userId: string,
+  id: string,
+): Promise<ConversationRow | undefined> {
+  const [row] = await db.select().from(conversations).where(chatOf(userId, id)).limit(1);
+  return row;
+}
+
+const chatOf = (userId: string, id: string) =>
+  and(eq(conversations.id, id), eq(conversations.channel, 'chat'), eq(conversations.startedBy, userId));
 
 /**
  * A message, its count on the conversation (`message_count + 1`: concurrent appends never lose a
@@ -193,9 +208,16 @@ export async function setConversationContact(
 /** Internal chats of one member with one assistant, newest first (keyset on created_at, id). */
 export async function listChatConversations(
   db: Executor,
-  q: { assistantId: string; userId: string; limit: number; after: CursorKey | undefined },
+  q: {
+    workspaceId: string;
+    assistantId: string;
+    userId: string;
+    limit: number;
+    after: CursorKey | undefined;
+  },
 ) {
   const conds = [
+    eq(conversations.workspaceId, q.workspaceId),
     eq(conversations.assistantId, q.assistantId),
     eq(conversations.startedBy, q.userId),
     eq(conversations.channel, 'chat'),
@@ -236,7 +258,11 @@ export async function listMessages(
 export type Delivery = { deliveryStatus: SmsDeliveryStatus | null; errorCode: string | null };
 
 /** The delivery of those of `messageIds` that went out as SMS, by message id. */
-export async function deliveriesOf(db: Executor, messageIds: string[]): Promise<Map<string, Delivery>> {
+export async function deliveriesOf(
+  db: Executor,
+  workspaceId: string,
+  messageIds: string[],
+): Promise<Map<string, Delivery>> {
   if (messageIds.length === 0) return new Map();
   const rows = await db
     .select({
@@ -245,7 +271,7 @@ export async function deliveriesOf(db: Executor, messageIds: string[]): Promise<
       errorCode: smsOutbound.errorCode,
     })
     .from(smsOutbound)
-    .where(inArray(smsOutbound.messageId, messageIds))
+    .where(and(eq(smsOutbound.workspaceId, workspaceId), inArray(smsOutbound.messageId, messageIds)))
     .orderBy(asc(smsOutbound.createdAt));
   // the latest send of a message wins
   return new Map(

@@ -178,8 +178,10 @@ export const findConversation = (ctx: AppContext, workspaceId: string, id: strin
 export const findInboxConversation = (ctx: AppContext, workspaceId: string, id: string) =>
   id.length <= 100 ? repo.findInboxConversation(ctx.db, workspaceId, id) : Promise.resolve(undefined);
 
-export const findChatOf = (ctx: AppContext, userId: string, id: string) =>
-  id.length <= 100 ? repo.findChatOf(ctx.db, userId, id) : Promise.resolve(undefined);
+export const findChatOf = (ctx: AppContext, workspaceId: string, userId: string, id: string) =>
+  id.length <= 100 ? repo.findChatOf(ctx.db, workspaceId, userId, id) : Promise.resolve(undefined);
+export const locateChatOf = (ctx: AppContext, userId: string, id: string) =>
+  id.length <= 100 ? repo.locateChatOf(ctx.db, userId, id) : Promise.resolve(undefined);
 
 export const setConversationStatus = repo.setConversationStatus;
 export const setConversationContact = repo.setConversationContact;
@@ -212,12 +214,13 @@ export const listMessages = repo.listMessages;
 /** The SMS delivery of a page of messages: none to read unless the conversation is an SMS one. */
 export const deliveriesFor = (
   ctx: AppContext,
-  conversation: { channel: string },
+  conversation: { workspaceId: string; channel: string },
   page: { id: string }[],
 ): Promise<Map<string, repo.Delivery>> =>
   conversation.channel === 'sms'
     ? repo.deliveriesOf(
         ctx.db,
+        conversation.workspaceId,
         page.map((m) => m.id),
       )
     : Promise.resolve(new Map());

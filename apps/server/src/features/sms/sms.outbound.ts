@@ -52,7 +52,7 @@ export async function queueReply(
     createdAt: at,
     updatedAt: at,
   });
-  await repo.countSessionReply(ctx.db, input.conversationId, at);
+  await repo.countSessionReply(ctx.db, input.assistant.workspaceId, input.conversationId, at);
   if (queued && sendNow) await sendOutbound(ctx, queued);
   else if (queued) ctx.jobs.wake('sms-send');
 }
@@ -65,7 +65,7 @@ export async function queueReply(
 export async function deliverAgentReply(ctx: AppContext, conversation: ConversationRow, message: MessageRow) {
   try {
     const [last, found] = await Promise.all([
-      repo.lastInboundOf(ctx.db, conversation.id),
+      repo.lastInboundOf(ctx.db, conversation.workspaceId, conversation.id),
       repo.findForCallback(ctx.db, conversation.assistantId),
     ]);
     if (!last || !found) {

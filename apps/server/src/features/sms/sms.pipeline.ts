@@ -100,7 +100,7 @@ async function endSession(
 ) {
   const change = await ctx.db.transaction(async (tx) => {
     const at = now();
-    const ended = await repo.endSession(tx, session.id, at);
+    const ended = await repo.endSession(tx, session, at);
     if (!ended || !session.conversationId) return undefined;
     return applyChange(
       tx,
@@ -120,7 +120,7 @@ async function endSession(
 async function sessionFor(ctx: AppContext, found: Found, phone: string) {
   const { config, assistant } = found;
   const at = now();
-  let session = await repo.activeSession(ctx.db, assistant.id, phone);
+  let session = await repo.activeSession(ctx.db, assistant, phone);
   if (session && session.lastMessageAt.getTime() + config.sessionTimeoutMinutes * 60_000 <= at.getTime()) {
     await endSession(ctx, session, 'inactivity');
     session = undefined;
@@ -139,7 +139,7 @@ async function sessionFor(ctx: AppContext, found: Found, phone: string) {
     });
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
-    const again = await repo.activeSession(ctx.db, assistant.id, phone);
+    const again = await repo.activeSession(ctx.db, assistant, phone);
     if (!again) throw err;
     return again;
   }
@@ -279,7 +279,7 @@ async function afterStored(
   state: 'stored' | 'done',
   reservation?: { workspaceId: string; periodStart: Date; used: number; limit: number },
 ) {
-  await repo.countSessionMessage(ctx.db, session.id, message.createdAt, conversation.id);
+  await repo.countSessionMessage(ctx.db, session, message.createdAt, conversation.id);
   await repo.updateInbound(ctx.db, row.id, {
     state,
     conversationId: conversation.id,

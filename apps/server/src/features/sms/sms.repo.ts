@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.ts';
 import { messageVolume } from '../../db/message-volume.ts';
 import {
@@ -17,6 +17,9 @@ export type SmsConfigRow = typeof smsConfigs.$inferSelect;
 export type SmsSessionRow = typeof smsSessions.$inferSelect;
 export type SmsInboundRow = typeof smsInbound.$inferSelect;
 export type SmsOutboundRow = typeof smsOutbound.$inferSelect;
+/** A row of a workspace (an assistant, a session), addressed by both ids (decision 0011). */
+type Ref = { workspaceId: string; id: string };
+const sessionIs = (s: Ref) => and(eq(smsSessions.workspaceId, s.workspaceId), eq(smsSessions.id, s.id));
 
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
@@ -156,13 +159,14 @@ export async function updateInbound(
   await db.update(smsInbound).set(patch).where(eq(smsInbound.id, id));
 }
 
-export async function activeSession(db: Executor, assistantId: string, phoneNumber: string) {
+export async function activeSession(db: Executor, assistant: Ref, phoneNumber: string) {
   const [row] = await db
     .select()
     .from(smsSessions)
     .where(
       and(
-        eq(smsSessions.assistantId, assistantId),
+        eq(smsSessions.workspaceId, assistant.workspaceId),
+        eq(smsSessions.assistantId, assistant.id),
         eq(smsSessions.phoneNumber, phoneNumber),
         eq(smsSessions.status, 'active'),
       ),
@@ -177,17 +181,17 @@ export async function insertSession(db: Executor, row: typeof smsSessions.$infer
 }
 
 /** active → ended; false when it had ended already. */
-export async function endSession(db: Executor, id: string, when: Date) {
+export async function endSession(db: Executor, session: Ref, when: Date) {
   const rows = await db
     .update(smsSessions)
     .set({ status: 'ended', endedAt: when })
-    .where(and(eq(smsSessions.id, id), eq(smsSessions.status, 'active')))
+    .where(and(sessionIs(session), eq(smsSessions.status, 'active')))
     .returning({ id: smsSessions.id });
   return rows.length > 0;
 }
 
 /** One more message in the session (and its conversation, once known). */
-export async function countSessionMessage(db: Executor, id: string, when: Date, conversationId?: string) {
+export async function countSessionMessage(db: Executor, session: Ref, when: Date, conversationId?: string) {
   await db
     .update(smsSessions)
     .set({
@@ -195,14 +199,25 @@ export async function countSessionMessage(db: Executor, id: string, when: Date, 
       lastMessageAt: when,
       ...(conversationId ? { conversationId } : {}),
     })
-    .where(eq(smsSessions.id, id));
+    .where(sessionIs(session));
 }
 
-export async function countSessionReply(db: Executor, conversationId: string, when: Date) {
+export async function countSessionReply(
+  db: Executor,
+  workspaceId: string,
+  conversationId: string,
+  when: Date,
+) {
   await db
     .update(smsSessions)
     .set({ messageCount: sql`${smsSessions.messageCount} + 1`, lastMessageAt: when })
-    .where(and(eq(smsSessions.conversationId, conversationId), eq(smsSessions.status, 'active')));
+    .where(
+      and(
+        eq(smsSessions.workspaceId, workspaceId),
+        eq(smsSessions.conversationId, conversationId),
+        eq(smsSessions.status, 'active'),
+      ),
+    );
 }
 
 /** Active sessions silent for longer than their assistant's timeout, locked for ending. */
@@ -334,34 +349,21 @@ export async function statusEventsOf(db: Executor, assistantId: string, provider
     .orderBy(smsStatusEvents.receivedAt);
 }
 
-/** Delivery of the given messages, by message id (the inbox and /api/v1/messages show it). */
-export async function deliveryOf(db: Executor, messageIds: string[]) {
-  if (messageIds.length === 0) return [];
-  return db
-    .select({
-      messageId: smsOutbound.messageId,
-      deliveryStatus: smsOutbound.deliveryStatus,
-      errorCode: smsOutbound.errorCode,
-      state: smsOutbound.state,
-    })
-    .from(smsOutbound)
-    .where(inArray(smsOutbound.messageId, messageIds));
-}
-
 /** Messages of an assistant's SMS conversations since `since`, per UTC day and direction (db/message-volume.ts). */
-export async function messageCountsByDay(db: Executor, assistantId: string, since: Date) {
+export async function messageCountsByDay(db: Executor, assistant: Ref, since: Date) {
   return queryRows<{ day: string; inbound: number; outbound: number }>(
     db,
     sql`select to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
                ${messageVolume}
         from conversations c join messages m on m.conversation_id = c.id
-        where c.assistant_id = ${assistantId} and c.channel = 'sms' and m.created_at >= ${at(since)}
+        where c.workspace_id = ${assistant.workspaceId} and c.assistant_id = ${assistant.id} and c.channel = 'sms'
+          and m.created_at >= ${at(since)}
         group by 1 order by 1`,
   );
 }
 
 /** Distinct customer numbers with a session active in the period, and sessions active now. */
-export async function sessionCounts(db: Executor, assistantId: string, since: Date, when: Date) {
+export async function sessionCounts(db: Executor, assistant: Ref, since: Date, when: Date) {
   const [row] = await queryRows<{ unique_contacts: number; active_sessions: number }>(
     db,
     sql`select count(distinct s.phone_number) filter (where s.last_message_at >= ${at(since)})::int as unique_contacts,
@@ -369,17 +371,17 @@ export async function sessionCounts(db: Executor, assistantId: string, since: Da
                  and s.last_message_at + make_interval(mins => coalesce(c.session_timeout_minutes, 30)) > ${at(when)})::int
                  as active_sessions
         from sms_sessions s left join sms_configs c on c.assistant_id = s.assistant_id
-        where s.assistant_id = ${assistantId}`,
+        where s.workspace_id = ${assistant.workspaceId} and s.assistant_id = ${assistant.id}`,
   );
   return { uniqueContacts: row?.unique_contacts ?? 0, activeSessions: row?.active_sessions ?? 0 };
 }
 
 /** Where an agent's reply in `conversationId` goes: the customer's number and the base URL last used. */
-export async function lastInboundOf(db: Executor, conversationId: string) {
+export async function lastInboundOf(db: Executor, workspaceId: string, conversationId: string) {
   const [row] = await db
     .select({ fromNumber: smsInbound.fromNumber, publicBase: smsInbound.publicBase })
     .from(smsInbound)
-    .where(eq(smsInbound.conversationId, conversationId))
+    .where(and(eq(smsInbound.workspaceId, workspaceId), eq(smsInbound.conversationId, conversationId)))
     .orderBy(desc(smsInbound.receivedAt))
     .limit(1);
   return row;

@@ -292,8 +292,8 @@ export async function analytics(ctx: AppContext, assistant: AssistantRow, period
   await requireConfig(ctx, assistant);
   const { since, until: when, dates } = windowOf(period);
   const [days, sessions] = await Promise.all([
-    repo.messageCountsByDay(ctx.db, assistant.id, since),
-    repo.sessionCounts(ctx.db, assistant.id, since, when),
+    repo.messageCountsByDay(ctx.db, assistant, since),
+    repo.sessionCounts(ctx.db, assistant, since, when),
   ]);
   const byDay = new Map(days.map((d) => [d.day, d]));
   const series = dates.map((date) => {

@@ -190,7 +190,7 @@ export async function patchConnection(ctx: AppContext, row: repo.ConnectionRow, 
   return ctx.db.transaction(async (tx) => {
     const saved = await repo.updateConnection(tx, row.workspaceId, row.id, set);
     if (body.domains) {
-      await repo.deleteDomainsExcept(tx, row.id, body.domains);
+      await repo.deleteDomainsExcept(tx, row.workspaceId, row.id, body.domains);
       await repo.insertDomains(
         tx,
         body.domains.map((domain) => ({
@@ -210,14 +210,17 @@ export const deleteConnection = (ctx: AppContext, row: repo.ConnectionRow) =>
 
 export const listConnections = (ctx: AppContext, workspaceId: string) =>
   repo.listConnections(ctx.db, workspaceId);
-export const domainsOf = (ctx: AppContext, ids: string[]) => repo.domainsOf(ctx.db, ids);
+export const domainsOf = (ctx: AppContext, workspaceId: string, ids: string[]) =>
+  repo.domainsOf(ctx.db, workspaceId, ids);
 
 /**
  * Looks up `_parley-verification.{domain}` TXT; the record found marks the domain verified.
  * 400 says what was found instead; 409 when another workspace verified it first.
  */
 export async function verifyDomain(ctx: AppContext, row: repo.ConnectionRow, domain: string) {
-  const d = (await repo.domainsOf(ctx.db, [row.id])).find((x) => x.domain === domain.toLowerCase());
+  const d = (await repo.domainsOf(ctx.db, row.workspaceId, [row.id])).find(
+    (x) => x.domain === domain.toLowerCase(),
+  );
   if (!d) throw badRequest('Not a domain of this connection', { domain: 'Not a domain of this connection' });
   if (d.verifiedAt) return { domain: d.domain, verified: true as const };
   const name = VERIFY_NAME(d.domain);
@@ -237,7 +240,7 @@ export async function verifyDomain(ctx: AppContext, row: repo.ConnectionRow, dom
     throw badRequest(`The TXT record of ${name} is not ${expected}: ${seen}`, { domain: seen });
   }
   try {
-    await repo.markVerified(ctx.db, row.id, d.domain, now());
+    await repo.markVerified(ctx.db, row.workspaceId, row.id, d.domain, now());
   } catch (err) {
     if (isUniqueViolation(err))
       throw conflict(`${d.domain} is verified by another connection`, { domain: 'Taken' });

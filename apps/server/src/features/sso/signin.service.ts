@@ -222,7 +222,7 @@ async function finish(
     throw new SignInRefused(`The provider's email ${shown} is not a valid address`, 'email_invalid');
   }
   const email = parsed.data;
-  const domains = await repo.domainsOf(ctx.db, [connection.id]);
+  const domains = await repo.domainsOf(ctx.db, connection.workspaceId, [connection.id]);
   if (!domains.some((d) => d.verifiedAt && d.domain === domainOf(email))) {
     throw new SignInRefused(`${email} is outside the connection's verified domains`, 'email_domain');
   }

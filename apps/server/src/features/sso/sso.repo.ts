@@ -63,12 +63,12 @@ export async function listConnections(db: Executor, workspaceId: string) {
     .limit(100);
 }
 
-export async function domainsOf(db: Executor, connectionIds: string[]) {
+export async function domainsOf(db: Executor, workspaceId: string, connectionIds: string[]) {
   if (connectionIds.length === 0) return [];
   return db
     .select()
     .from(ssoDomains)
-    .where(inArray(ssoDomains.connectionId, connectionIds))
+    .where(and(eq(ssoDomains.workspaceId, workspaceId), inArray(ssoDomains.connectionId, connectionIds)))
     .orderBy(asc(ssoDomains.domain));
 }
 
@@ -76,22 +76,34 @@ export async function insertDomains(tx: Executor, rows: Array<typeof ssoDomains.
   if (rows.length > 0) await tx.insert(ssoDomains).values(rows).onConflictDoNothing();
 }
 
-export async function deleteDomainsExcept(tx: Executor, connectionId: string, keep: string[]) {
-  await tx
-    .delete(ssoDomains)
-    .where(
-      keep.length > 0
-        ? and(eq(ssoDomains.connectionId, connectionId), notInArray(ssoDomains.domain, keep))
-        : eq(ssoDomains.connectionId, connectionId),
-    );
+export async function deleteDomainsExcept(
+  tx: Executor,
+  workspaceId: string,
+  connectionId: string,
+  keep: string[],
+) {
+  const of = and(eq(ssoDomains.workspaceId, workspaceId), eq(ssoDomains.connectionId, connectionId));
+  await tx.delete(ssoDomains).where(keep.length > 0 ? and(of, notInArray(ssoDomains.domain, keep)) : of);
 }
 
 /** Marks it verified; throws the unique violation when another connection verified it first. */
-export async function markVerified(tx: Executor, connectionId: string, domain: string, at: Date) {
+export async function markVerified(
+  tx: Executor,
+  workspaceId: string,
+  connectionId: string,
+  domain: string,
+  at: Date,
+) {
   await tx
     .update(ssoDomains)
     .set({ verifiedAt: at })
-    .where(and(eq(ssoDomains.connectionId, connectionId), eq(ssoDomains.domain, domain)));
+    .where(
+      and(
+        eq(ssoDomains.workspaceId, workspaceId),
+        eq(ssoDomains.connectionId, connectionId),
+        eq(ssoDomains.domain, domain),
+      ),
+    );
 }
 
 /** The connection that signs in `domain` (verified). */
@@ -190,7 +202,7 @@ export async function wasRemoved(db: Executor, workspaceId: string, userId: stri
   return row !== undefined;
 }
 
-export async function workspaceStanding(db: Executor, id: string) {
+export async function workspaceStanding(db: Executor, workspaceId: string) {
   const [row] = await db
     .select({
       plan: workspaces.plan,
@@ -198,7 +210,7 @@ export async function workspaceStanding(db: Executor, id: string) {
       billingStatus: workspaces.billingStatus,
     })
     .from(workspaces)
-    .where(eq(workspaces.id, id))
+    .where(eq(workspaces.id, workspaceId))
     .limit(1);
   return row;
 }

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { publicBaseUrl } from '../../context.ts';
 import { conflictResponse, dataOf, idParam } from '../../http/envelope.ts';
@@ -20,12 +21,13 @@ const base = '/api/workspaces/:workspaceId/sso/connections';
  * the sign-in routes (signin.routes.ts).
  */
 export const ssoRoutes: Feature = (app, ctx) => {
-  const shape = async (rows: Awaited<ReturnType<typeof svc.listConnections>>, host: string | undefined) => {
+  const shape = async (request: FastifyRequest, rows: Awaited<ReturnType<typeof svc.listConnections>>) => {
     const domains = await svc.domainsOf(
       ctx,
+      tenantOf(request).workspaceId,
       rows.map((r) => r.id),
     );
-    return rows.map((r) => svc.toConnection(r, domains, publicBaseUrl(ctx, host)));
+    return rows.map((r) => svc.toConnection(r, domains, publicBaseUrl(ctx, request.headers.host)));
   };
 
   app.post(
@@ -43,7 +45,7 @@ export const ssoRoutes: Feature = (app, ctx) => {
     },
     async (request, reply) => {
       const row = await svc.createConnection(ctx, tenantOf(request).workspaceId, request.body);
-      const [data] = await shape([row], request.headers.host);
+      const [data] = await shape(request, [row]);
       return reply.status(201).send({ data: data! });
     },
   );
@@ -60,7 +62,7 @@ export const ssoRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => ({
-      data: await shape(await svc.listConnections(ctx, tenantOf(request).workspaceId), request.headers.host),
+      data: await shape(request, await svc.listConnections(ctx, tenantOf(request).workspaceId)),
     }),
   );
 
@@ -68,7 +70,7 @@ export const ssoRoutes: Feature = (app, ctx) => {
     `${base}/:connectionId`,
     { config: one, schema: { tags, params: oneParams, response: { 200: dataOf(connectionOut) } } },
     async (request) => {
-      const [data] = await shape([resourceOf(request, 'ssoConnection')], request.headers.host);
+      const [data] = await shape(request, [resourceOf(request, 'ssoConnection')]);
       return { data: data! };
     },
   );
@@ -88,7 +90,7 @@ export const ssoRoutes: Feature = (app, ctx) => {
     },
     async (request) => {
       const saved = await svc.patchConnection(ctx, resourceOf(request, 'ssoConnection'), request.body);
-      const [data] = await shape([saved], request.headers.host);
+      const [data] = await shape(request, [saved]);
       return { data: data! };
     },
   );

@@ -3,6 +3,7 @@ import { userIdOf } from '../../http/auth.ts';
 import { dataOf } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../http/pagination.ts';
+import { tenantOf } from '../../http/tenant.ts';
 import * as invitations from './invitations.service.ts';
 import { errors } from './routes.common.ts';
 import {
@@ -35,7 +36,7 @@ export const invitationsRoutes: Feature = (app, ctx) => {
       const baseUrl = ctx.config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
       const created = await invitations.createInvitation(
         ctx,
-        request.params.workspaceId,
+        tenantOf(request).workspaceId,
         userIdOf(request),
         request.body,
         { baseUrl, onMailError: (err) => request.log.warn({ err }, 'invitation email not sent') },
@@ -56,7 +57,12 @@ export const invitationsRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) =>
-      invitations.listInvitations(ctx, request.params.workspaceId, request.query.limit, request.query.offset),
+      invitations.listInvitations(
+        ctx,
+        tenantOf(request).workspaceId,
+        request.query.limit,
+        request.query.offset,
+      ),
   );
 
   app.delete(
@@ -66,7 +72,7 @@ export const invitationsRoutes: Feature = (app, ctx) => {
       schema: { tags, params: invitationParams, response: { 204: z.undefined(), ...errors } },
     },
     async (request, reply) => {
-      await invitations.revokeInvitation(ctx, request.params.workspaceId, request.params.invitationId);
+      await invitations.revokeInvitation(ctx, tenantOf(request).workspaceId, request.params.invitationId);
       return reply.status(204).send();
     },
   );

@@ -5,6 +5,7 @@ import { dataOf } from '../../http/envelope.ts';
 import { forbidden } from '../../http/errors.ts';
 import type { Feature } from '../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../http/pagination.ts';
+import { tenantOf } from '../../http/tenant.ts';
 import * as members from './members.service.ts';
 import { errors, roleOf } from './routes.common.ts';
 import { memberParams, memberSchema, updateMemberBody, wsParams } from './workspaces.schemas.ts';
@@ -25,7 +26,7 @@ export const membersRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) =>
-      members.listMembers(ctx, request.params.workspaceId, request.query.limit, request.query.offset),
+      members.listMembers(ctx, tenantOf(request).workspaceId, request.query.limit, request.query.offset),
   );
 
   app.patch(
@@ -40,9 +41,11 @@ export const membersRoutes: Feature = (app, ctx) => {
       },
     },
     async (request) => {
-      const { workspaceId, userId } = request.params;
       const caller = { userId: userIdOf(request), role: roleOf(request) };
-      return { data: await members.changeRole(ctx, workspaceId, caller, userId, request.body.role) };
+      const { workspaceId } = tenantOf(request);
+      return {
+        data: await members.changeRole(ctx, workspaceId, caller, request.params.userId, request.body.role),
+      };
     },
   );
 
@@ -58,7 +61,7 @@ export const membersRoutes: Feature = (app, ctx) => {
       if (request.params.userId !== caller.userId && !can(caller.role, 'members.manage')) {
         throw forbidden('Only owners and admins can remove members');
       }
-      await members.removeMember(ctx, request.params.workspaceId, caller, request.params.userId);
+      await members.removeMember(ctx, tenantOf(request).workspaceId, caller, request.params.userId);
       return reply.status(204).send();
     },
   );

@@ -3,6 +3,7 @@ import { userIdOf } from '../../http/auth.ts';
 import { dataOf } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { offsetPage, offsetQuery } from '../../http/pagination.ts';
+import { tenantOf } from '../../http/tenant.ts';
 import { invitationsRoutes } from './invitations.routes.ts';
 import { membersRoutes } from './members.routes.ts';
 import { errors, roleOf } from './routes.common.ts';
@@ -50,7 +51,7 @@ const workspaceRoutes: Feature = (app, ctx) => {
       schema: { tags, params: wsParams, response: { 200: detail, ...errors } },
     },
     async (request) => ({
-      data: await workspaces.getWorkspace(ctx, request.params.workspaceId, roleOf(request)),
+      data: await workspaces.getWorkspace(ctx, tenantOf(request).workspaceId, roleOf(request)),
     }),
   );
 
@@ -61,7 +62,12 @@ const workspaceRoutes: Feature = (app, ctx) => {
       schema: { tags, params: wsParams, body: updateWorkspaceBody, response: { 200: detail, ...errors } },
     },
     async (request) => ({
-      data: await workspaces.updateWorkspace(ctx, request.params.workspaceId, roleOf(request), request.body),
+      data: await workspaces.updateWorkspace(
+        ctx,
+        tenantOf(request).workspaceId,
+        roleOf(request),
+        request.body,
+      ),
     }),
   );
 
@@ -72,7 +78,7 @@ const workspaceRoutes: Feature = (app, ctx) => {
       schema: { tags, params: wsParams, response: { 204: z.undefined(), ...errors } },
     },
     async (request, reply) => {
-      await workspaces.deleteWorkspace(ctx, request.params.workspaceId);
+      await workspaces.deleteWorkspace(ctx, tenantOf(request).workspaceId);
       return reply.status(204).send();
     },
   );
@@ -86,7 +92,7 @@ const workspaceRoutes: Feature = (app, ctx) => {
     async (request) => ({
       data: await workspaces.transferOwnership(
         ctx,
-        request.params.workspaceId,
+        tenantOf(request).workspaceId,
         userIdOf(request),
         request.body.userId,
       ),
