@@ -1,8 +1,19 @@
-import { and, eq, gt, isNotNull, lte, or, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNotNull, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { stripeEvents, workspaceBilling, workspaces } from '../../db/schema/index.ts';
+import {
+  contacts,
+  type Plan,
+  stripeEvents,
+  tickets,
+  workspaceBilling,
+  workspaces,
+} from '../../db/schema/index.ts';
 
-/** Data access for plans and billing (docs/billing.md). Every query names its workspace. */
+/**
+ * Data access for plans and billing (docs/billing.md). Every query names its workspace, except the
+ * lookups that run before one is known (db/pre-tenant.ts): a Stripe customer id, a Stripe event id,
+ * and the lifecycle job's claims across workspaces, which return the workspaces they claimed.
+ */
 
 export type BillingRow = typeof workspaceBilling.$inferSelect;
 export type BillingChange = Partial<Omit<typeof workspaceBilling.$inferInsert, 'workspaceId'>>;
@@ -43,13 +54,56 @@ export async function claimStripeEvent(db: Executor, id: string, type: string, a
   return rows.length === 1;
 }
 
-export async function workspaceName(db: Executor, workspaceId: string) {
-  const [row] = await db
-    .select({ name: workspaces.name })
+/**
+ * The workspace's plan and billing state: the one read of the workspace row for billing (the
+ * summary, the actions, Stripe's events, plan changes). `lock` takes it FOR UPDATE, for a change
+ * in the caller's transaction.
+ */
+export async function findWorkspace(db: Executor, workspaceId: string, opts: { lock?: boolean } = {}) {
+  const q = db
+    .select({
+      id: workspaces.id,
+      name: workspaces.name,
+      plan: workspaces.plan,
+      trialEndsAt: workspaces.trialEndsAt,
+      billingStatus: workspaces.billingStatus,
+      monthlyCredits: workspaces.monthlyCredits,
+    })
     .from(workspaces)
     .where(eq(workspaces.id, workspaceId))
     .limit(1);
-  return row?.name;
+  const [row] = opts.lock ? await q.for('update') : await q;
+  return row;
+}
+
+/** The plan in force from now on: an explicit plan ends a running trial. */
+export async function setPlan(
+  tx: Executor,
+  workspaceId: string,
+  plan: Plan,
+  billingStatus: string,
+  at: Date,
+) {
+  await tx
+    .update(workspaces)
+    .set({ plan, billingStatus, trialEndsAt: null, updatedAt: at })
+    .where(eq(workspaces.id, workspaceId));
+}
+
+/** `past_due` after a failed payment, `active` again once one is paid. */
+export async function setBillingStatus(tx: Executor, workspaceId: string, billingStatus: string, at: Date) {
+  await tx.update(workspaces).set({ billingStatus, updatedAt: at }).where(eq(workspaces.id, workspaceId));
+}
+
+export type BillingWorkspace = NonNullable<Awaited<ReturnType<typeof findWorkspace>>>;
+
+/** Rows counted against the plan quotas (docs/api.md "Plans": CRM contacts, support tickets). */
+export async function usageCounts(db: Executor, workspaceId: string) {
+  const [[c], [t]] = await Promise.all([
+    db.select({ n: count() }).from(contacts).where(eq(contacts.workspaceId, workspaceId)),
+    db.select({ n: count() }).from(tickets).where(eq(tickets.workspaceId, workspaceId)),
+  ]);
+  return { contacts: c?.n ?? 0, tickets: t?.n ?? 0 };
 }
 
 /** Trials that have run out, locked for this pass (SKIP LOCKED: every process runs the job). */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { publicBaseUrl } from '../../context.ts';
 import { dataOf } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
-import { billingSummary } from '../credits/billing.service.ts';
+import { tenantOf } from '../../http/tenant.ts';
 import {
   billingParams,
   billingSchema,
@@ -20,8 +20,9 @@ const url = dataOf(z.object({ url: z.string() }));
 
 /**
  * The billing summary (any member) and the billing actions (owner only): docs/credits.md,
- * docs/billing.md "Stripe". Without STRIPE_SECRET_KEY the actions answer 400
- * `billing_not_configured` after the role check and before the body is looked at.
+ * docs/billing.md "Stripe". The workspace is the one the tenant guard resolved (http/tenant.ts).
+ * Without STRIPE_SECRET_KEY the actions answer 400 `billing_not_configured` after the role check
+ * and before the body is looked at.
  */
 export const billingRoutes: Feature = (app, ctx) => {
   const configured = {
@@ -37,7 +38,7 @@ export const billingRoutes: Feature = (app, ctx) => {
       config: { auth: 'user', permission: 'workspace.view' },
       schema: { tags, params: billingParams, response: { 200: dataOf(billingSchema) } },
     },
-    async (request) => ({ data: await billingSummary(ctx, request.params.workspaceId) }),
+    async (request) => ({ data: await billing.billingSummary(ctx, tenantOf(request).workspaceId) }),
   );
 
   app.post(
@@ -50,7 +51,7 @@ export const billingRoutes: Feature = (app, ctx) => {
     async (request) => ({
       data: await billing.startCheckout(
         ctx,
-        request.params.workspaceId,
+        tenantOf(request).workspaceId,
         request.body.plan,
         publicBaseUrl(ctx, request.headers.host),
       ),
@@ -63,7 +64,7 @@ export const billingRoutes: Feature = (app, ctx) => {
     async (request) => ({
       data: await billing.openPortal(
         ctx,
-        request.params.workspaceId,
+        tenantOf(request).workspaceId,
         publicBaseUrl(ctx, request.headers.host),
       ),
     }),
@@ -80,7 +81,7 @@ export const billingRoutes: Feature = (app, ctx) => {
         response: { 200: dataOf(cancelSchema) },
       },
     },
-    async (request) => ({ data: await billing.cancel(ctx, request.params.workspaceId) }),
+    async (request) => ({ data: await billing.cancel(ctx, tenantOf(request).workspaceId) }),
   );
 
   app.post(
@@ -95,7 +96,9 @@ export const billingRoutes: Feature = (app, ctx) => {
         response: { 200: dataOf(changeSchema) },
       },
     },
-    async (request) => ({ data: await billing.change(ctx, request.params.workspaceId, request.body.plan) }),
+    async (request) => ({
+      data: await billing.change(ctx, tenantOf(request).workspaceId, request.body.plan),
+    }),
   );
 
   app.get(
@@ -105,6 +108,6 @@ export const billingRoutes: Feature = (app, ctx) => {
       ...configured,
       schema: { tags, params: billingParams, response: { 200: dataOf(z.array(invoiceSchema)) } },
     },
-    async (request) => ({ data: await billing.listInvoices(ctx, request.params.workspaceId) }),
+    async (request) => ({ data: await billing.listInvoices(ctx, tenantOf(request).workspaceId) }),
   );
 };

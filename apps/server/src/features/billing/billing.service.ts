@@ -1,35 +1,57 @@
-import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { AppContext } from '../../context.ts';
-import { type Plan, workspaces } from '../../db/schema/index.ts';
+import type { Plan } from '../../db/schema/index.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
-import { effectivePlan } from '../workspaces/plan.ts';
+import { creditSummary } from '../credits/credits.service.ts';
+import { effectivePlan, PLAN_QUOTAS } from '../workspaces/plan.ts';
 import * as repo from './billing.repo.ts';
 import { periodEndOf, priceOf, stripeConfigured, stripeOf } from './stripe.ts';
 
 /**
- * Billing actions through Stripe (docs/billing.md "Stripe"): Checkout for upgrades, the billing
- * portal for cards, wallets and invoices, cancel and downgrade at the period's end; Stripe's
- * signed webhooks then drive the plan. Calls to Stripe happen outside transactions.
+ * Billing (docs/billing.md): the summary every member reads, and the actions through Stripe
+ * ("Stripe"): Checkout for upgrades, the billing portal for cards, wallets and invoices, cancel and
+ * downgrade at the period's end; Stripe's signed webhooks then drive the plan (stripe-events.ts).
+ * Calls to Stripe happen outside transactions.
  */
 
 export const RANK: Record<Plan, number> = { free: 0, pro: 1, enterprise: 2 };
 
 async function workspaceOf(ctx: AppContext, workspaceId: string) {
-  const [ws] = await ctx.db
-    .select({
-      id: workspaces.id,
-      name: workspaces.name,
-      plan: workspaces.plan,
-      trialEndsAt: workspaces.trialEndsAt,
-      billingStatus: workspaces.billingStatus,
-    })
-    .from(workspaces)
-    .where(eq(workspaces.id, workspaceId))
-    .limit(1);
+  const ws = await repo.findWorkspace(ctx.db, workspaceId);
   if (!ws) throw notFound('Workspace');
   return ws;
+}
+
+/**
+ * `GET .../billing` (docs/credits.md, docs/billing.md "Routes"): plan in force, billing status,
+ * trial end, the end of the current period (the credit month), credits and usage against the plan
+ * quotas, and the subscription.
+ */
+export async function billingSummary(ctx: AppContext, workspaceId: string) {
+  const ws = await workspaceOf(ctx, workspaceId);
+  const at = now();
+  const [credits, counts, subscription] = await Promise.all([
+    creditSummary(ctx, workspaceId, ws, at),
+    repo.usageCounts(ctx.db, workspaceId),
+    subscriptionSummary(ctx, workspaceId),
+  ]);
+  const plan = effectivePlan(ws);
+  const quotas = PLAN_QUOTAS[plan];
+  // A passed trial is the Free plan, which has nothing to pay: no longer "trialing".
+  const status = ws.billingStatus === 'trialing' && plan !== ws.plan ? 'active' : ws.billingStatus;
+  return {
+    plan,
+    status,
+    trialEndsAt: ws.trialEndsAt?.toISOString() ?? null,
+    periodEnd: credits.resetsAt,
+    credits,
+    usage: {
+      contacts: { used: counts.contacts, limit: quotas.contacts },
+      tickets: { used: counts.tickets, limit: quotas.tickets },
+    },
+    subscription,
+  };
 }
 
 /** The Stripe customer of the workspace, created on first need. */

@@ -1,11 +1,10 @@
 import type { AppContext } from '../../context.ts';
 import type { Job } from '../../jobs/catalog.ts';
 import { addDays, now } from '../../lib/clock.ts';
-import { emailLater, notifyWorkspaceAdmins, type Recipient } from '../notifications/notifications.service.ts';
 import { trialEndedNotice } from '../notifications/templates/trial-ended.ts';
 import { trialEndingNotice } from '../notifications/templates/trial-ending.ts';
-import type { Notice } from '../notifications/templates/types.ts';
 import * as repo from './billing.repo.ts';
+import { withAdminNotices } from './notices.ts';
 import { applyPlanIn } from './plan-change.ts';
 
 /**
@@ -18,41 +17,31 @@ import { applyPlanIn } from './plan-change.ts';
 const BATCH = 100;
 export const TRIAL_REMINDER_DAYS = 3;
 
-type Mail = { recipients: Recipient[]; notice: Notice; workspaceId: string };
-
 /** Trials that have run out move to Free; returns how many. */
 export async function endTrials(ctx: AppContext): Promise<number> {
   const at = now();
-  const mails: Mail[] = [];
-  const n = await ctx.db.transaction(async (tx) => {
+  return withAdminNotices(ctx, async (tx, notify) => {
     const due = await repo.claimEndedTrials(tx, at, BATCH);
     for (const ws of due) {
       await applyPlanIn(tx, ws.id, 'free', { from: 'pro', at: ws.trialEndsAt ?? at });
-      const notice = trialEndedNotice(ws);
-      mails.push({ workspaceId: ws.id, notice, recipients: await notifyWorkspaceAdmins(tx, ws.id, notice) });
+      await notify(ws.id, trialEndedNotice(ws));
     }
     return due.length;
   });
-  for (const m of mails) emailLater(ctx, m.recipients, m.notice, { workspaceId: m.workspaceId });
-  return n;
 }
 
 /** "Your trial ends in 3 days", once per trial end; returns how many. */
 export async function remindTrials(ctx: AppContext): Promise<number> {
   const at = now();
-  const mails: Mail[] = [];
-  const n = await ctx.db.transaction(async (tx) => {
+  return withAdminNotices(ctx, async (tx, notify) => {
     const due = await repo.claimTrialsToRemind(tx, at, addDays(at, TRIAL_REMINDER_DAYS), BATCH);
     for (const ws of due) {
       if (!ws.trialEndsAt) continue;
       await repo.saveBilling(tx, ws.id, { trialReminderFor: ws.trialEndsAt }, at);
-      const notice = trialEndingNotice(ws, ws.trialEndsAt);
-      mails.push({ workspaceId: ws.id, notice, recipients: await notifyWorkspaceAdmins(tx, ws.id, notice) });
+      await notify(ws.id, trialEndingNotice(ws, ws.trialEndsAt));
     }
     return due.length;
   });
-  for (const m of mails) emailLater(ctx, m.recipients, m.notice, { workspaceId: m.workspaceId });
-  return n;
 }
 
 /** Downgrades and cancellations whose period has ended take effect; returns how many. */

@@ -1,11 +1,11 @@
-import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
-import { type Plan, workspaces } from '../../db/schema/index.ts';
+import type { Plan } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { recordEvent } from '../events/events.service.ts';
 import { effectivePlan } from '../workspaces/plan.ts';
+import * as repo from './billing.repo.ts';
 
 /**
  * The one way a workspace's plan changes (docs/billing.md "Plan changes"): the operator command,
@@ -34,25 +34,13 @@ export async function applyPlanIn(
   to: Plan,
   opts: ApplyOptions = {},
 ): Promise<PlanChange> {
-  const [ws] = await tx
-    .select({
-      plan: workspaces.plan,
-      trialEndsAt: workspaces.trialEndsAt,
-      billingStatus: workspaces.billingStatus,
-    })
-    .from(workspaces)
-    .where(eq(workspaces.id, workspaceId))
-    .for('update')
-    .limit(1);
+  const ws = await repo.findWorkspace(tx, workspaceId, { lock: true });
   if (!ws) throw notFound('Workspace');
   const at = opts.at ?? now();
   const from = opts.from ?? effectivePlan(ws);
   const status = opts.status ?? 'active';
   // An explicit plan ends a running trial: the workspace is on the chosen plan from now on.
-  await tx
-    .update(workspaces)
-    .set({ plan: to, billingStatus: status, trialEndsAt: null, updatedAt: at })
-    .where(eq(workspaces.id, workspaceId));
+  await repo.setPlan(tx, workspaceId, to, status, at);
   const effectiveAt = at.toISOString();
   const changed = from !== to;
   if (changed) {

@@ -1,18 +1,13 @@
-import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { AppContext } from '../../context.ts';
-import { workspaces } from '../../db/schema/index.ts';
 import { now } from '../../lib/clock.ts';
-import { emailLater, notifyWorkspaceAdmins, type Recipient } from '../notifications/notifications.service.ts';
 import { paymentFailedNotice } from '../notifications/templates/payment-failed.ts';
-import type { Notice } from '../notifications/templates/types.ts';
 import { effectivePlan } from '../workspaces/plan.ts';
 import * as repo from './billing.repo.ts';
 import { RANK } from './billing.service.ts';
+import { withAdminNotices } from './notices.ts';
 import { applyPlanIn } from './plan-change.ts';
 import { idOf, periodEndOf, planOfSubscription, stripeOf } from './stripe.ts';
-
-type Mail = { workspaceId: string; notice: Notice; recipients: Recipient[] };
 
 const ENDED: ReadonlySet<string> = new Set(['canceled', 'unpaid', 'incomplete_expired']);
 
@@ -55,35 +50,22 @@ export async function handleStripeEvent(
     default:
       return 'ignored';
   }
-  const mails: Mail[] = [];
   const at = now();
-  const result = await ctx.db.transaction(async (tx) => {
+  return withAdminNotices(ctx, async (tx, notify) => {
     if (!(await repo.claimStripeEvent(tx, event.id, event.type, at))) return 'duplicate' as const;
     const byCustomer = customer ? await repo.findByCustomer(tx, customer) : undefined;
     const workspaceId = byCustomer?.workspaceId ?? workspaceHint;
-    if (!workspaceId || !(await repo.workspaceName(tx, workspaceId))) return 'ignored' as const;
+    // Locked for the whole change: two events of one workspace apply one after the other.
+    const ws = workspaceId ? await repo.findWorkspace(tx, workspaceId, { lock: true }) : undefined;
+    if (!workspaceId || !ws) return 'ignored' as const;
     const billing = byCustomer ?? (await repo.findBilling(tx, workspaceId));
 
     if (event.type === 'invoice.payment_failed' || event.type === 'invoice.paid') {
-      const failed = event.type === 'invoice.payment_failed';
-      const [ws] = await tx
-        .select({ plan: workspaces.plan, status: workspaces.billingStatus, name: workspaces.name })
-        .from(workspaces)
-        .where(eq(workspaces.id, workspaceId))
-        .for('update');
-      if (!ws) return 'ignored' as const;
-      if (failed) {
-        await tx
-          .update(workspaces)
-          .set({ billingStatus: 'past_due', updatedAt: at })
-          .where(eq(workspaces.id, workspaceId));
-        const notice = paymentFailedNotice(ws);
-        mails.push({ workspaceId, notice, recipients: await notifyWorkspaceAdmins(tx, workspaceId, notice) });
-      } else if (ws.status === 'past_due') {
-        await tx
-          .update(workspaces)
-          .set({ billingStatus: 'active', updatedAt: at })
-          .where(eq(workspaces.id, workspaceId));
+      if (event.type === 'invoice.payment_failed') {
+        await repo.setBillingStatus(tx, workspaceId, 'past_due', at);
+        await notify(workspaceId, paymentFailedNotice(ws));
+      } else if (ws.billingStatus === 'past_due') {
+        await repo.setBillingStatus(tx, workspaceId, 'active', at);
       }
       return 'applied' as const;
     }
@@ -112,16 +94,6 @@ export async function handleStripeEvent(
       return 'applied' as const;
     }
     if (!plan) return 'ignored' as const;
-    const [ws] = await tx
-      .select({
-        plan: workspaces.plan,
-        trialEndsAt: workspaces.trialEndsAt,
-        billingStatus: workspaces.billingStatus,
-      })
-      .from(workspaces)
-      .where(eq(workspaces.id, workspaceId))
-      .for('update');
-    if (!ws) return 'ignored' as const;
     const inForce = effectivePlan(ws);
     const status = sub.status === 'past_due' ? 'past_due' : 'active';
     const cancelling = sub.cancel_at_period_end;
@@ -143,6 +115,4 @@ export async function handleStripeEvent(
     );
     return 'applied' as const;
   });
-  for (const m of mails) emailLater(ctx, m.recipients, m.notice, { workspaceId: m.workspaceId });
-  return result;
 }

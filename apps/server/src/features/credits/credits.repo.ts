@@ -1,7 +1,7 @@
-import { and, count, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
-import { contacts, tickets, workspaceCredits, workspaces } from '../../db/schema/index.ts';
+import { workspaceCredits, workspaces } from '../../db/schema/index.ts';
 
 /**
  * Data access for credits (docs/credits.md; docs/decisions/0005-credits.md). The counter row changes only
@@ -176,13 +176,4 @@ export async function resetEndedPeriods(db: Executor, period: Period, now: Date,
     .where(and(inArray(workspaceCredits.workspaceId, due), lte(workspaceCredits.periodEnd, sql`${at(now)}`)))
     .returning({ workspaceId: workspaceCredits.workspaceId });
   return rows.length;
-}
-
-/** Rows counted against the plan quotas (docs/api.md "Plans": CRM contacts, support tickets). */
-export async function usageCounts(db: Executor, workspaceId: string) {
-  const [[c], [t]] = await Promise.all([
-    db.select({ n: count() }).from(contacts).where(eq(contacts.workspaceId, workspaceId)),
-    db.select({ n: count() }).from(tickets).where(eq(tickets.workspaceId, workspaceId)),
-  ]);
-  return { contacts: c?.n ?? 0, tickets: t?.n ?? 0 };
 }

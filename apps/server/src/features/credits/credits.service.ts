@@ -3,7 +3,14 @@ import { AppError, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import type { PlanStanding } from '../workspaces/plan.ts';
 import { raiseAlert } from './alerts.ts';
-import { creditLimit, monthlyCreditsFor, periodOf, standing, warningThreshold } from './allowance.ts';
+import {
+  type AllowanceInput,
+  creditLimit,
+  monthlyCreditsFor,
+  periodOf,
+  standing,
+  warningThreshold,
+} from './allowance.ts';
 import * as repo from './credits.repo.ts';
 
 /**
@@ -66,9 +73,19 @@ export async function refundCredit(ctx: AppContext, r: Reservation): Promise<voi
   await repo.refund(ctx.db, r.workspaceId, r.periodStart, now());
 }
 
-/** The workspace's credits now: `{limit, used, remaining, resetsAt}` (docs/credits.md). */
-export async function creditSummary(ctx: AppContext, workspaceId: string): Promise<CreditSummary> {
-  const ws = await workspaceOf(ctx, workspaceId);
-  const row = await repo.findCredits(ctx.db, workspaceId);
-  return standing(row, monthlyCreditsFor(ws, ctx.config), now());
+/**
+ * The workspace's credits at `at`: `{limit, used, remaining, resetsAt}` (docs/credits.md). `ws`:
+ * the workspace row the caller already read (the billing summary's), else it is read here.
+ */
+export async function creditSummary(
+  ctx: AppContext,
+  workspaceId: string,
+  ws?: AllowanceInput,
+  at = now(),
+): Promise<CreditSummary> {
+  const [allowance, row] = await Promise.all([
+    ws ?? workspaceOf(ctx, workspaceId),
+    repo.findCredits(ctx.db, workspaceId),
+  ]);
+  return standing(row, monthlyCreditsFor(allowance, ctx.config), at);
 }
