@@ -15,8 +15,10 @@ import { type Channel, EVENTS_CHANNEL, SMS_INBOUND_CHANNEL } from './listen.ts';
  * another at once, one that found none by a pause of `everyMs`, which a wake cuts short.
  * main.ts starts them all with one `startJobs` and stops them with its `stop`; tests start the
  * ones they need by name (`t.startJobs`, test/support/harness.ts). Services wake a job by name
- * after committing its rows: `ctx.jobs.wake('ingestion')` (jobs/runner.ts). A new job: its
- * `<feature>.jobs.ts` exports a `create`, and it gets one entry here (docs/decisions/0010-job-queue.md).
+ * after committing its rows: `ctx.jobs.wake('ingestion')` (jobs/runner.ts), and each such caller is
+ * named in the job's `wokenBy` (test/ops/jobs-catalog.test.ts checks it). A new job: its
+ * `<feature>.jobs.ts` exports a function `(ctx) => Job` (e.g. `smsSendJob`), which its one entry
+ * here holds as `create` (docs/decisions/0010-job-queue.md).
  */
 export type JobName =
   | 'event-dispatch'
@@ -60,8 +62,8 @@ export const CATALOG: { readonly [N in JobName]: JobDefinition } = {
   'webhook-delivery': {
     everyMs: 200,
     wokenBy: [
-      'event-dispatch, after it inserted deliveries',
-      'an attempt ending (a slot is free again)',
+      'event-dispatch, after it inserted deliveries (webhooks.jobs.ts)',
+      'an attempt ending, a slot free again (webhooks.jobs.ts)',
       'a manual retry (webhooks.service.ts)',
     ],
     create: deliveryJob,
@@ -104,8 +106,9 @@ export const CATALOG: { readonly [N in JobName]: JobDefinition } = {
   },
   'sms-send': {
     everyMs: 2_000,
-    // Replies are sent at once by whoever queued them; this retries, and sends what a crash left.
-    wokenBy: [],
+    // The AI's replies are sent at once by whoever queued them; this retries them, sends what a
+    // crash left, and sends a person's replies from the inbox, which are queued without sending.
+    wokenBy: ["a person's reply queued for an SMS conversation (sms.outbound.ts)"],
     create: smsSendJob,
   },
   'sms-sessions': {

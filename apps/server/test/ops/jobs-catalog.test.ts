@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
@@ -50,6 +53,28 @@ describe('the job catalog', () => {
     for (const name of JOB_NAMES) expect(CATALOG[name].everyMs, name).toBeGreaterThan(0);
     expect(CATALOG['event-dispatch'].listen).toBe('parley_events');
     expect(CATALOG.ingestion.wokenBy.join(' ')).toContain('sources.service.ts');
+  });
+
+  it("names in each job's wokenBy every file that wakes it, and a job nothing wakes says so", () => {
+    const src = fileURLToPath(new URL('../../src/', import.meta.url));
+    const wakers = new Map<string, Set<string>>();
+    for (const file of readdirSync(src, { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.ts') || file.startsWith('jobs/')) continue;
+      const code = readFileSync(join(src, file), 'utf8')
+        .split('\n')
+        .filter((line) => !/^\s*(\*|\/\/|\/\*)/.test(line))
+        .join('\n');
+      for (const m of code.matchAll(/jobs\.wake\('([a-z-]+)'\)/g)) {
+        const name = m[1] ?? '';
+        wakers.set(name, (wakers.get(name) ?? new Set()).add(basename(file)));
+      }
+    }
+    for (const name of JOB_NAMES) {
+      const named = CATALOG[name].wokenBy.join(' ');
+      const files = [...(wakers.get(name) ?? [])];
+      for (const file of files) expect(named, `${name} is woken by ${file}`).toContain(file);
+      if (files.length === 0 && !CATALOG[name].listen) expect(CATALOG[name].wokenBy, name).toEqual([]);
+    }
   });
 
   it('starts every listed job; a wake by name runs that one again at once; stop ends them all', async () => {
