@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
+
 import { afterAll, beforeAll } from 'vitest';
-import { workspaces } from '../../src/db/schema/index.ts';
 import type { TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
 import { ownerOf, type World } from '../support/world.ts';
@@ -16,24 +15,10 @@ beforeAll(async () => {
 });
 afterAll(() => w.close());
 
-/**
- * The suite's app, where a workspace still on its Pro trial becomes Enterprise before its first SSO
- * request (the world's Free workspace stays Free, for the plan check).
- */
-const upgraded = new Set<string>();
-function app(): TestApp {
-  return {
-    ...w.t,
-    request: async (opts) => {
-      const ws = /^\/api\/workspaces\/([^/]+)\/sso/.exec(String(opts.url ?? ''))?.[1];
-      if (ws && !upgraded.has(ws)) {
-        upgraded.add(ws);
-        const [row] = await w.t.ctx.db.select().from(workspaces).where(eq(workspaces.id, ws));
-        if (row?.plan === 'pro') await makeEnterprise(w.t, ws);
-      }
-      return w.t.request(opts);
-    },
-  };
+/** Workspaces on their Pro trial become Enterprise (the world's Free one stays Free, for the plan check). */
+async function enterprise(t: TestApp, world: World) {
+  await makeEnterprise(t, world.ws);
+  await makeEnterprise(t, world.otherWs);
 }
 
 /** A connection in `ws` (none in the Free one). */
@@ -52,26 +37,26 @@ async function connection(t: TestApp, world: World, ws: string) {
   return { connectionId: data.id as string, domain };
 }
 
-const owner = { auth: 'user', minRole: 'owner', planFeature: 'sso' } as const;
+const owner = { auth: 'user', minRole: 'owner', planFeature: 'sso', setupWorld: enterprise } as const;
 const base = (ws: string) => `/api/workspaces/${ws}/sso/connections`;
 
-securitySuite(app, {
+securitySuite(() => w.t, {
   ...owner,
   name: 'POST /api/workspaces/:workspaceId/sso/connections',
   request: (ws) => ({ method: 'POST', url: base(ws), payload: oidcBody(w.idp, [newDomain()]) }),
 });
-securitySuite(app, {
+securitySuite(() => w.t, {
   ...owner,
   name: 'GET /api/workspaces/:workspaceId/sso/connections',
   request: (ws) => ({ method: 'GET', url: base(ws) }),
 });
-securitySuite(app, {
+securitySuite(() => w.t, {
   ...owner,
   name: 'GET /api/workspaces/:workspaceId/sso/connections/:connectionId',
   prepare: connection,
   request: (ws, x) => ({ method: 'GET', url: `${base(ws)}/${x.connectionId}` }),
 });
-securitySuite(app, {
+securitySuite(() => w.t, {
   ...owner,
   name: 'PATCH /api/workspaces/:workspaceId/sso/connections/:connectionId',
   prepare: connection,
@@ -81,19 +66,19 @@ securitySuite(app, {
     payload: { name: 'Renamed' },
   }),
 });
-securitySuite(app, {
+securitySuite(() => w.t, {
   ...owner,
   name: 'DELETE /api/workspaces/:workspaceId/sso/connections/:connectionId',
   prepare: connection,
   request: (ws, x) => ({ method: 'DELETE', url: `${base(ws)}/${x.connectionId}` }),
 });
-securitySuite(app, {
+securitySuite(() => w.t, {
   ...owner,
   name: 'POST /api/workspaces/:workspaceId/sso/connections/:connectionId/domains/:domain/verify',
   prepare: connection,
   request: (ws, x) => ({ method: 'POST', url: `${base(ws)}/${x.connectionId}/domains/${x.domain}/verify` }),
 });
-securitySuite(app, {
+securitySuite(() => w.t, {
   ...owner,
   auth: 'session',
   name: 'POST /api/workspaces/:workspaceId/sso/connections/:connectionId/test',

@@ -5,6 +5,7 @@ import type { AuthMode, PlanFeature, Scope } from '../../src/http/actor.ts';
 import { SCOPES } from '../../src/http/actor.ts';
 import type { TestApp } from './harness.ts';
 import { recordCovered } from './security-coverage.ts';
+import { expectNothingStored } from './stored-rows.ts';
 import { createWorld, insertApiKey, personalToken, type World } from './world.ts';
 
 const ROLES: Role[] = ['owner', 'admin', 'member', 'guest'];
@@ -19,6 +20,11 @@ export type SecurityTarget = {
    * e.g. the id of a resource created in that workspace.
    */
   request: (workspaceId: string, extra: Record<string, string>) => InjectOptions;
+  /**
+   * Runs once, when the suite's world is made and before any request of the suite: state every
+   * route needs (e.g. a plan), kept out of the refused requests' before/after comparison.
+   */
+  setupWorld?: (t: TestApp, world: World) => Promise<void>;
   /** Creates the addressed resource inside `workspaceId`, acting as its owner. */
   prepare?: (t: TestApp, world: World, workspaceId: string) => Promise<Record<string, string>>;
   /** Lowest role allowed (users). Roles below it must get 403 forbidden:api. */
@@ -43,14 +49,17 @@ export type SecurityTarget = {
 /**
  * The shared security suite (docs/architecture.md "Rules"): no credential → 401, wrong kind of credential
  * → 401, other workspace → 404, too low a role → 403, missing scope → 403, plan without the
- * feature → 403. Every route registers itself here.
+ * feature → 403; every refused request leaves every table as it was. Every route registers itself here.
  */
 export function securitySuite(getApp: () => TestApp, target: SecurityTarget) {
   const ok = target.allowed ?? ((s: number) => s >= 200 && s < 300);
   let world: World | undefined;
   const setup = async () => {
     const t = getApp();
-    world ??= await createWorld(t);
+    if (!world) {
+      world = await createWorld(t);
+      await target.setupWorld?.(t, world);
+    }
     return { t, world };
   };
   const extra = async (t: TestApp, w: World, ws: string) => (target.prepare ? target.prepare(t, w, ws) : {});
@@ -62,6 +71,9 @@ export function securitySuite(getApp: () => TestApp, target: SecurityTarget) {
       headers: { ...(opts.headers as Record<string, string> | undefined), ...headers },
     });
   };
+  /** A request the suite expects refused: it must also leave every table as it was (stored-rows.ts). */
+  const refuse = (t: TestApp, opts: InjectOptions, headers: Record<string, string>) =>
+    expectNothingStored(t, () => send(t, opts, headers), `${target.name} (refused)`);
 
   describe(`security: ${target.name}`, () => {
     afterAll(async () => {
@@ -70,7 +82,7 @@ export function securitySuite(getApp: () => TestApp, target: SecurityTarget) {
 
     it('401 without any credential', async () => {
       const { t, world: w } = await setup();
-      const res = await send(t, target.request(w.ws, await extra(t, w, w.ws)), {});
+      const res = await refuse(t, target.request(w.ws, await extra(t, w, w.ws)), {});
       expect(res.statusCode).toBe(401);
       expect(res.json().code).toBe(target.unauthorizedCode ?? 'unauthorized:api');
     });
@@ -92,7 +104,7 @@ export function securitySuite(getApp: () => TestApp, target: SecurityTarget) {
         wrong.push(w.owner.headers, await personalToken(t, w.owner));
       }
       for (const headers of wrong) {
-        const res = await send(t, req, headers);
+        const res = await refuse(t, req, headers);
         expect(res.statusCode, `${JSON.stringify(headers)} → ${res.body}`).toBe(401);
       }
     });
@@ -107,7 +119,7 @@ export function securitySuite(getApp: () => TestApp, target: SecurityTarget) {
       if (!target.noWorkspace) {
         it('404 for a workspace the caller does not belong to', async () => {
           const { t, world: w } = await setup();
-          const res = await send(t, target.request(w.ws, await extra(t, w, w.ws)), w.outsider.headers);
+          const res = await refuse(t, target.request(w.ws, await extra(t, w, w.ws)), w.outsider.headers);
           expect(res.statusCode, res.body).toBe(404);
           expect(res.json().code).toBe(target.notFoundCode ?? 'not_found:api');
         });
@@ -117,7 +129,7 @@ export function securitySuite(getApp: () => TestApp, target: SecurityTarget) {
         it("404 for another workspace's resource addressed through one's own workspace", async () => {
           const { t, world: w } = await setup();
           const foreign = await extra(t, w, w.otherWs);
-          const res = await send(t, target.request(w.ws, foreign), w.owner.headers);
+          const res = await refuse(t, target.request(w.ws, foreign), w.owner.headers);
           expect(res.statusCode, res.body).toBe(404);
         });
       }
@@ -127,7 +139,7 @@ export function securitySuite(getApp: () => TestApp, target: SecurityTarget) {
         for (const role of ROLES.slice(allowedIdx + 1)) {
           it(`403 for a ${role}`, async () => {
             const { t, world: w } = await setup();
-            const res = await send(t, target.request(w.ws, await extra(t, w, w.ws)), w[role].headers);
+            const res = await refuse(t, target.request(w.ws, await extra(t, w, w.ws)), w[role].headers);
             expect(res.statusCode, res.body).toBe(403);
             expect(res.json().code).toBe('forbidden:api');
           });
@@ -140,7 +152,7 @@ export function securitySuite(getApp: () => TestApp, target: SecurityTarget) {
         it('404 for an API key of another workspace', async () => {
           const { t, world: w } = await setup();
           const key = await insertApiKey(t, w.otherWs, [...SCOPES]);
-          const res = await send(t, target.request(w.ws, await extra(t, w, w.ws)), key);
+          const res = await refuse(t, target.request(w.ws, await extra(t, w, w.ws)), key);
           expect(res.statusCode, res.body).toBe(404);
         });
       } else if (target.prepare) {
@@ -148,7 +160,7 @@ export function securitySuite(getApp: () => TestApp, target: SecurityTarget) {
         it("404 for another workspace's resource with one's own key", async () => {
           const { t, world: w } = await setup();
           const key = await insertApiKey(t, w.ws, [...SCOPES]);
-          const res = await send(t, target.request(w.ws, await extra(t, w, w.otherWs)), key);
+          const res = await refuse(t, target.request(w.ws, await extra(t, w, w.otherWs)), key);
           expect(res.statusCode, res.body).toBe(404);
         });
       }
@@ -171,7 +183,7 @@ export function securitySuite(getApp: () => TestApp, target: SecurityTarget) {
             w.ws,
             SCOPES.filter((s) => s !== scope),
           );
-          const res = await send(t, target.request(w.ws, await extra(t, w, w.ws)), key);
+          const res = await refuse(t, target.request(w.ws, await extra(t, w, w.ws)), key);
           expect(res.statusCode, res.body).toBe(403);
           expect(res.json().code).toBe('missing_scope');
         });
@@ -189,7 +201,7 @@ export function securitySuite(getApp: () => TestApp, target: SecurityTarget) {
         const { t, world: w } = await setup();
         const headers =
           target.auth === 'key' ? await insertApiKey(t, w.freeWs, [...SCOPES]) : w.freeOwner.headers;
-        const res = await send(t, target.request(w.freeWs, await extra(t, w, w.freeWs)), headers);
+        const res = await refuse(t, target.request(w.freeWs, await extra(t, w, w.freeWs)), headers);
         expect(res.statusCode, res.body).toBe(403);
         expect(res.json().code).toBe('plan_upgrade_required');
       });
