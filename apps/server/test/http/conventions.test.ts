@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signupUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { expectNothingStored } from '../support/stored-rows.ts';
 
 /** docs/api.md "Requests and responses", through the real app: body parsing, unknown routes, request ids. */
 let t: TestApp;
@@ -65,9 +66,11 @@ describe('request bodies', () => {
 
 describe('hostile input is a 400 with details, never a 500', () => {
   const valid = { email: 'hostile@example.com', password: 'long enough pw', name: 'Ada' };
+  /** A signup that must be refused: and store nothing, no user or session (support/stored-rows.ts). */
+  const refused = (payload: string) => expectNothingStored(t, () => signup(payload), payload.slice(0, 60));
 
   it('rejects unknown fields, naming each one', async () => {
-    const res = await signup(JSON.stringify({ ...valid, id: 'usr_x', isAdmin: true, createdAt: 'now' }));
+    const res = await refused(JSON.stringify({ ...valid, id: 'usr_x', isAdmin: true, createdAt: 'now' }));
     expect(expectBadRequest(res)).toMatchObject({
       details: { id: 'Unknown field', isAdmin: 'Unknown field', createdAt: 'Unknown field' },
     });
@@ -79,17 +82,17 @@ describe('hostile input is a 400 with details, never a 500', () => {
       `{"email":"a@example.com","password":"long enough pw","name":"A","constructor":{"prototype":{"x":1}}}`,
       `{"email":"a@example.com","password":"long enough pw","name":{"__proto__":{"x":1}}}`,
     ];
-    for (const payload of cases) expectBadRequest(await signup(payload));
+    for (const payload of cases) expectBadRequest(await refused(payload));
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
   });
 
   it('rejects a plain `constructor` key as an unknown field', async () => {
-    const res = await signup(JSON.stringify({ ...valid, constructor: 1 }));
+    const res = await refused(JSON.stringify({ ...valid, constructor: 1 }));
     expect(expectBadRequest(res)).toMatchObject({ details: { constructor: 'Unknown field' } });
   });
 
   it('rejects wrong types field by field', async () => {
-    const res = await signup(JSON.stringify({ email: 42, password: ['a'], name: { first: 'A' } }));
+    const res = await refused(JSON.stringify({ email: 42, password: ['a'], name: { first: 'A' } }));
     expect(expectBadRequest(res)).toMatchObject({
       details: { email: expect.any(String), password: expect.any(String), name: expect.any(String) },
     });
@@ -97,12 +100,12 @@ describe('hostile input is a 400 with details, never a 500', () => {
 
   it('rejects arrays, strings, numbers and null where an object is expected', async () => {
     for (const payload of ['[]', `[${JSON.stringify(valid)}]`, '"text"', '42', 'null', 'true']) {
-      expectBadRequest(await signup(payload));
+      expectBadRequest(await refused(payload));
     }
   });
 
   it('bounds huge strings', async () => {
-    const res = await signup(
+    const res = await refused(
       JSON.stringify({ ...valid, name: 'n'.repeat(100_000), email: `${'e'.repeat(5000)}@x.io` }),
     );
     expect(expectBadRequest(res)).toMatchObject({
@@ -118,7 +121,7 @@ describe('hostile input is a 400 with details, never a 500', () => {
       );
       expect(res.statusCode, `${JSON.stringify(name)} → ${res.body}`).toBeLessThan(500);
     }
-    const nul = await signup(JSON.stringify({ ...valid, email: 'nul@example.com', name: 'a\u0000b' }));
+    const nul = await refused(JSON.stringify({ ...valid, email: 'nul@example.com', name: 'a\u0000b' }));
     expect(expectBadRequest(nul)).toMatchObject({ details: { name: expect.stringMatching(/NUL/) } });
     const ok = await signup(JSON.stringify({ ...valid, email: 'unicode@example.com', name: 'Zoë 李雷 🦜' }));
     expect(ok.statusCode).toBe(201);

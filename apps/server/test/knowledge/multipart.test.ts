@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssistant } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { expectNothingStored } from '../support/stored-rows.ts';
 import { createWorld, type World } from '../support/world.ts';
 
 /**
@@ -80,12 +81,18 @@ const CASES: Array<{ name: string; contentType: string; body: string; status: nu
 describe('hostile multipart uploads', () => {
   it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     for (const route of routes) {
-      const res = await t.request({
-        method: 'POST',
-        url: route.url,
-        headers: { ...w.owner.headers, 'content-type': c.contentType },
-        payload: c.body,
-      });
+      // Refused before anything is stored: no file, document or job row (support/stored-rows.ts).
+      const res = await expectNothingStored(
+        t,
+        () =>
+          t.request({
+            method: 'POST',
+            url: route.url,
+            headers: { ...w.owner.headers, 'content-type': c.contentType },
+            payload: c.body,
+          }),
+        route.name,
+      );
       expect(res.statusCode, `${route.name}: ${res.body}`).toBe(c.status);
       expect(res.json().code).toBe(c.status === 413 ? 'payload_too_large:api' : 'bad_request:api');
       expect(res.json().error).toMatch(c.says);

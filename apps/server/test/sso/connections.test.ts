@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ssoConnections } from '../../src/db/schema/index.ts';
 import { signupUser, type TestUser } from '../support/factories.ts';
+import { expectNothingStored } from '../support/stored-rows.ts';
 import { insertWorkspace } from '../support/world.ts';
 import { makeEnterprise, newDomain, oidcBody, type SsoWorld, ssoApp, verifiedConnection } from './helpers.ts';
 
@@ -182,7 +183,7 @@ describe('OIDC connections', () => {
 });
 
 describe('hostile input', () => {
-  it('wrong types, unknown fields, bad domains, huge and unicode bodies are 400 or 413, never 500', async () => {
+  it('wrong types, unknown fields, bad domains, huge and unicode bodies are 400 or 413, never 500, and store nothing', async () => {
     const base = oidcBody(w.idp, [newDomain()]);
     const cases: unknown[] = [
       { ...base, type: 'ldap' },
@@ -208,17 +209,20 @@ describe('hostile input', () => {
       [],
       'x',
     ];
+    // Refused, and nothing stored: no connection, domain or event row (support/stored-rows.ts).
     for (const payload of cases) {
-      const res = await post(payload);
+      const res = await expectNothingStored(w.t, () => post(payload), JSON.stringify(payload));
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
     }
-    const huge = await post({ ...base, name: 'x'.repeat(3 * 1024 * 1024) });
+    const huge = await expectNothingStored(w.t, () => post({ ...base, name: 'x'.repeat(3 * 1024 * 1024) }));
     expect(huge.statusCode).toBe(413);
-    const verifyBad = await w.t.request({
-      method: 'POST',
-      url: `${url()}/sso_nothing/domains/${'x'.repeat(300)}/verify`,
-      headers: owner.headers,
-    });
+    const verifyBad = await expectNothingStored(w.t, () =>
+      w.t.request({
+        method: 'POST',
+        url: `${url()}/sso_nothing/domains/${'x'.repeat(300)}/verify`,
+        headers: owner.headers,
+      }),
+    );
     expect([400, 404]).toContain(verifyBad.statusCode);
   });
 });

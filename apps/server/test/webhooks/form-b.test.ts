@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signupUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
+import { expectNothingStored } from '../support/stored-rows.ts';
 import { createHookB } from '../support/webhooks.ts';
 import { createWorld, insertWorkspace, ownerOf, personalToken, type World } from '../support/world.ts';
 
@@ -128,12 +129,11 @@ describe('Form B webhooks', () => {
       { url: 'https://\u0000evil/', events: ['*'], workspaceId: w.ws },
     ];
     for (const payload of cases) {
-      const res = await t.request({
-        method: 'POST',
-        url: '/api/webhooks',
-        headers: w.owner.headers,
-        payload,
-      });
+      const res = await expectNothingStored(
+        t,
+        () => t.request({ method: 'POST', url: '/api/webhooks', headers: w.owner.headers, payload }),
+        JSON.stringify(payload),
+      );
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json().code).toBe('bad_request:api');
     }
@@ -142,19 +142,23 @@ describe('Form B webhooks', () => {
       events: ['contact.created'],
       workspaceId: w.ws,
     });
-    const bad = await t.request({
-      method: 'PATCH',
-      url: `/api/webhooks/${id}`,
-      headers: w.owner.headers,
-      payload: { events: ['ticket.resolved'] },
-    });
+    const bad = await expectNothingStored(t, () =>
+      t.request({
+        method: 'PATCH',
+        url: `/api/webhooks/${id}`,
+        headers: w.owner.headers,
+        payload: { events: ['ticket.resolved'] },
+      }),
+    );
     expect(bad.statusCode).toBe(400);
-    const notFound = await t.request({
-      method: 'PATCH',
-      url: `/api/webhooks/${'z'.repeat(300)}`,
-      headers: w.owner.headers,
-      payload: {},
-    });
+    const notFound = await expectNothingStored(t, () =>
+      t.request({
+        method: 'PATCH',
+        url: `/api/webhooks/${'z'.repeat(300)}`,
+        headers: w.owner.headers,
+        payload: {},
+      }),
+    );
     expect(notFound.statusCode).toBe(404);
   });
 
