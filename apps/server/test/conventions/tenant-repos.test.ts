@@ -6,7 +6,7 @@ import { PRE_TENANT_LOOKUPS } from '../../src/db/pre-tenant.ts';
 import { sourceFiles, srcDir } from '../support/sources.ts';
 
 /**
- * Issue 29, point 3 (docs/decisions/0011-tenant-resolver.md "The tenant filter in queries"): every
+ * One tenant path (docs/decisions/0011-tenant-resolver.md "The tenant filter in queries"): every
  * exported function of every `*.repo.ts` takes the workspace (a `workspaceId` parameter, or a
  * parameter whose type has a required `workspaceId`: a row, a `SessionRef`, a query object), or is
  * named with its reason in src/db/pre-tenant.ts. Read with the TypeScript compiler's type checker,
@@ -14,10 +14,10 @@ import { sourceFiles, srcDir } from '../support/sources.ts';
  */
 
 /**
- * Billing's functions, moved into one feature folder and scoped by the engineer doing so (issue 29,
- * points 3 and 4): allowed here until then. Keyed by file name and function, wherever the file
- * ends up; an entry that names no function any more is not an error. EMPTY THIS LIST when billing
- * follows the rule (its Stripe customer lookup then goes to pre-tenant.ts as 'finds-workspace').
+ * Billing's functions while billing moved into one feature folder and took the rule on: allowed
+ * here until then, and empty since (its Stripe customer lookup is in pre-tenant.ts as
+ * 'finds-workspace'). Keyed by file name and function, wherever the file is; an entry that names
+ * no function any more is not an error.
  */
 const BILLING_TODO = new Set<string>([]);
 /** Route files that still read the workspace from the request themselves (billing, as above). */

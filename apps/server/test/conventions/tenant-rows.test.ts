@@ -17,9 +17,9 @@ import { createTestApp, type TestApp } from '../support/harness.ts';
 import { createWorld, type World } from '../support/world.ts';
 
 /**
- * The second pass of issue 29, point 3 (tenant-repos.test.ts is the first): the repository
- * functions scoped by it, run against a real database holding two workspaces. Given workspace B
- * and the ids of A's rows, each reads nothing of A and changes nothing of A; given A, the same
+ * The second pass of the tenant rule (tenant-repos.test.ts is the first): the repository
+ * functions that were scoped with it, run against a real database holding two workspaces. Given
+ * workspace B and the ids of A's rows, each reads nothing of A and changes nothing of A; given A, the same
  * call finds or changes the row (so the refusal is the workspace's, not a wrong id's).
  */
 let t: TestApp;
