@@ -66,7 +66,9 @@ export const analyticsRoutes: Feature = (app, ctx) => {
   app.get(
     '/api/analytics/channels',
     {
-      config: { auth: 'session', workspace: 'input', permission: 'workspace.view' },
+      // The same requirement and the same resolver (http/tenant.ts); only where the workspace is
+      // named differs, as its URL does (docs/analytics.md "Endpoints": the session surface).
+      config: { ...read, auth: 'session', workspace: 'input' },
       schema: {
         tags,
         description: `Message volume per channel (widget, chat, sms): messages of the period, inbound (the customer's) and outbound (the AI's and people's), and the conversations they belong to. ${PERIOD_TEXT}`,
