@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,5 +109,44 @@ describe('citations in comments', () => {
 
   it('cite only files of this repository, and headings they have', () => {
     expect(problems()).toEqual([]);
+  });
+});
+
+/**
+ * Every decision a file of the repository cites, in code (comments and strings alike) or in docs,
+ * is one a reader can open: "decision 0009", "decisions 0003 and 0010" and `docs/decisions/0010-…`
+ * name a file of docs/decisions/; "decisions §9" names the specification's, which is not here.
+ */
+function decisionCitations(): string[] {
+  const have = new Set(readdirSync(join(root, 'docs/decisions')).map((f) => f.slice(0, 4)));
+  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
+    .split('\0')
+    .filter((f) => /\.(ts|tsx|mjs|md)$/.test(f) && join(root, f) !== self && existsSync(join(root, f)));
+  const found: string[] = [];
+  for (const file of tracked) {
+    readFileSync(join(root, file), 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        const at = `${file}:${i + 1}`;
+        for (const m of line.matchAll(/[Dd]ecisions?(\.md)?\s*§\s*\d+/g)) {
+          found.push(`${at} "${m[0]}" cites the specification's decisions: cite the docs of this repository`);
+        }
+        for (const m of line.matchAll(/\b[Dd]ecisions?\s+((?:#?\d{1,4}(?:\s*(?:,|and|or|&)\s*)?)+)/g)) {
+          for (const n of m[1]!.match(/\d{1,4}/g) ?? []) {
+            if (!have.has(n.padStart(4, '0')))
+              found.push(`${at} "${m[0].trim()}": no docs/decisions/${n.padStart(4, '0')}-*.md`);
+          }
+        }
+        for (const m of line.matchAll(/decisions\/(\d{4})/g)) {
+          if (!have.has(m[1]!)) found.push(`${at} "${m[0]}": no such file under docs/decisions/`);
+        }
+      });
+  }
+  return found;
+}
+
+describe('citations of decisions, in code and docs', () => {
+  it('name only files of docs/decisions/', () => {
+    expect(decisionCitations()).toEqual([]);
   });
 });

@@ -4,8 +4,8 @@ import { queryRows } from '../../src/db/client.ts';
 import type { TestApp } from './harness.ts';
 
 /**
- * What a refused request may still change, and why (issue 29 point 5: a refused request stores
- * nothing). `columns` leaves those columns out of the table's checksum; without it the whole
+ * What a refused request may still change, and why (docs/architecture.md "Rules": a refused
+ * request stores nothing). `columns` leaves those columns out of the table's checksum; without it the whole
  * table is left out. Keep this list short: every entry is a place a bug could hide.
  */
 export const MAY_CHANGE_WHEN_REFUSED: Record<string, { columns?: string[]; reason: string }> = {

@@ -64,5 +64,5 @@ export function matchEvent(
 
 // Every internal type is mapped explicitly above; keep it that way when adding types.
 for (const t of EVENT_TYPES) {
-  if (!(t in TO_B)) throw new Error(`event type ${t} has no Form B mapping (decisions §9)`);
+  if (!(t in TO_B)) throw new Error(`event type ${t} has no Form B mapping (docs/webhooks.md "Event names")`);
 }
