@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smsConfigs, smsInbound } from '../../src/db/schema/index.ts';
 import type { TestApp } from '../support/harness.ts';
 import { newAccountSid, newAuthToken, type SmsProvider, signRequest } from '../support/sms-provider.ts';
+import { expectNothingStored, untilQuiet } from '../support/stored-rows.ts';
 import { waitFor } from '../support/wait.ts';
 import { createWorld, personalToken, type World } from '../support/world.ts';
 import { inbound, type Line, newMessageSid, newNumber, signedPost, smsApp, smsLine } from './helpers.ts';
@@ -123,7 +124,9 @@ describe('Form A body', () => {
     const asked = provider.requests.length;
     for (const [field, body] of bodies()) {
       for (const url of [a(), `${a()}/test`]) {
-        const res = await t.request({ method: 'POST', url, headers: w.owner.headers, payload: body });
+        const res = await expectNothingStored(t, () =>
+          t.request({ method: 'POST', url, headers: w.owner.headers, payload: body }),
+        );
         // POST on a configured assistant is a 409 only once the body is valid.
         expect(res.statusCode, `${url} ${field}`).toBe(400);
       }
@@ -141,12 +144,9 @@ describe('Form A body', () => {
     ];
     for (const [type, payload, expected] of cases) {
       for (const method of ['PATCH', 'POST'] as const) {
-        const res = await t.request({
-          method,
-          url: a(),
-          headers: { ...w.owner.headers, 'content-type': type },
-          payload,
-        });
+        const res = await expectNothingStored(t, () =>
+          t.request({ method, url: a(), headers: { ...w.owner.headers, 'content-type': type }, payload }),
+        );
         expect(expected, `${method} ${type} ${payload.slice(0, 30)}`).toContain(res.statusCode);
       }
     }
@@ -272,6 +272,7 @@ describe('the provider callbacks', () => {
   });
 
   it('a signed post with a bad or missing MessageSid or From: 400 naming it, nothing stored', async () => {
+    await untilQuiet(t); // the reply of the test above, and its status callbacks
     const before = (await rows()).length;
     for (const [params, field] of [
       [{ From: '+15550001111', Body: 'x' }, 'MessageSid'],
@@ -280,7 +281,9 @@ describe('the provider callbacks', () => {
       [{ MessageSid: `SM${'a'.repeat(100)}`, From: '+15550001111', Body: 'x' }, 'MessageSid'],
       [{ MessageSid: newMessageSid(), Body: 'x' }, 'From'],
     ] as const) {
-      const res = await signedPost(t, path(), line.token, params as Record<string, string>);
+      const res = await expectNothingStored(t, () =>
+        signedPost(t, path(), line.token, params as Record<string, string>),
+      );
       expect(res.statusCode, JSON.stringify(params)).toBe(400);
       expect(res.json().details).toHaveProperty(field);
     }
@@ -289,27 +292,31 @@ describe('the provider callbacks', () => {
 
   it('a body over 64 KB is refused (413) before the signature is checked; JSON or text bodies are not the provider: 403', async () => {
     const params = { MessageSid: newMessageSid(), From: '+15550001111', Body: 'x'.repeat(70_000) };
-    const huge = await signedPost(t, path(), line.token, params);
+    const huge = await expectNothingStored(t, () => signedPost(t, path(), line.token, params));
     expect(huge.statusCode).toBe(413);
     for (const type of ['application/json', 'text/plain']) {
       const payload =
         type === 'application/json' ? JSON.stringify({ MessageSid: newMessageSid(), From: '+1555' }) : 'hi';
-      const res = await t.app.inject({
-        method: 'POST',
-        url: path(),
-        headers: {
-          'content-type': type,
-          'x-twilio-signature': signRequest(line.token, `http://parley.test${path()}`, {}),
-        },
-        payload,
-      });
+      const res = await expectNothingStored(t, () =>
+        t.app.inject({
+          method: 'POST',
+          url: path(),
+          headers: {
+            'content-type': type,
+            'x-twilio-signature': signRequest(line.token, `http://parley.test${path()}`, {}),
+          },
+          payload,
+        }),
+      );
       expect([400, 403, 415], type).toContain(res.statusCode);
     }
-    const status = await signedPost(t, `/api/sms/status/${line.assistantId}`, line.token, {
-      MessageSid: newMessageSid(),
-      MessageStatus: 'delivered',
-      ErrorCode: 'x'.repeat(70_000),
-    });
+    const status = await expectNothingStored(t, () =>
+      signedPost(t, `/api/sms/status/${line.assistantId}`, line.token, {
+        MessageSid: newMessageSid(),
+        MessageStatus: 'delivered',
+        ErrorCode: 'x'.repeat(70_000),
+      }),
+    );
     expect(status.statusCode).toBe(413);
   });
 
@@ -339,12 +346,13 @@ describe('the provider callbacks', () => {
     expect((await rows()).find((r) => r.providerSid === sid)?.body).toBe('one');
   });
 
-  it('odd assistant ids on the callbacks: 404 (or 403), never 500', async () => {
+  it('odd assistant ids on the callbacks: 404 (or 403), never 500, nothing stored', async () => {
+    await untilQuiet(t); // the answer to the message above
     for (const id of ['x'.repeat(300), '%F0%9F%9A%80', '..%2F..%2Fx', "a'%20or%20'1'='1"]) {
       for (const kind of ['webhook', 'status']) {
-        const res = await signedPost(t, `/api/sms/${kind}/${id}`, line.token, {
-          MessageSid: newMessageSid(),
-        });
+        const res = await expectNothingStored(t, () =>
+          signedPost(t, `/api/sms/${kind}/${id}`, line.token, { MessageSid: newMessageSid() }),
+        );
         expect([400, 403, 404], `${kind} ${id}`).toContain(res.statusCode);
       }
     }

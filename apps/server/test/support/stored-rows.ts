@@ -80,3 +80,20 @@ export async function expectNothingStored<T>(
   expect(changedTables(before, after), `${what} changed stored rows`).toEqual([]);
   return result;
 }
+
+/**
+ * Waits until the background work of earlier steps (jobs, replies, callbacks) has stopped writing:
+ * two snapshots 100 ms apart that agree. For tests that run jobs before a refused request.
+ */
+export async function untilQuiet(t: TestApp, timeoutMs = 10_000) {
+  const end = Date.now() + timeoutMs;
+  let last = await snapshotRows(t);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const next = await snapshotRows(t);
+    if (changedTables(last, next).length === 0) return;
+    if (Date.now() > end)
+      throw new Error(`still writing after ${timeoutMs} ms: ${changedTables(last, next)}`);
+    last = next;
+  }
+}
