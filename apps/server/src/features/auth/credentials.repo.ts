@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { membershipColumns, membershipOf, membershipWorkspace, planColumns } from '../../db/membership.ts';
 import { preparedFor } from '../../db/prepared.ts';
 import { apiKeys, memberships, personalTokens, sessions, workspaces } from '../../db/schema/index.ts';
 
@@ -20,27 +21,13 @@ export async function findLiveSession(db: Executor, tokenHash: string, at: Date)
   return row;
 }
 
-/** The caller's membership in the path's workspace, left-joined onto a credential lookup. */
-const memberColumns = {
-  role: memberships.role,
-  plan: workspaces.plan,
-  trialEndsAt: workspaces.trialEndsAt,
-  billingStatus: workspaces.billingStatus,
-  monthlyCredits: workspaces.monthlyCredits,
-};
-
 const liveSessionIn = preparedFor((db) =>
   db
-    .select({ id: sessions.id, userId: sessions.userId, ...memberColumns })
+    .select({ id: sessions.id, userId: sessions.userId, ...membershipColumns })
     .from(sessions)
-    .leftJoin(
-      memberships,
-      and(
-        eq(memberships.userId, sessions.userId),
-        eq(memberships.workspaceId, sql.placeholder('workspaceId')),
-      ),
-    )
-    .leftJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+    // The caller's membership in the path's workspace, left-joined (db/membership.ts).
+    .leftJoin(memberships, membershipOf(sessions.userId))
+    .leftJoin(workspaces, membershipWorkspace)
     .where(
       and(eq(sessions.tokenHash, sql.placeholder('hash')), gt(sessions.expiresAt, sql.placeholder('at'))),
     )
@@ -56,16 +43,10 @@ export async function findLiveSessionIn(db: Executor, tokenHash: string, at: Dat
 
 const personalTokenIn = preparedFor((db) =>
   db
-    .select({ id: personalTokens.id, userId: personalTokens.userId, ...memberColumns })
+    .select({ id: personalTokens.id, userId: personalTokens.userId, ...membershipColumns })
     .from(personalTokens)
-    .leftJoin(
-      memberships,
-      and(
-        eq(memberships.userId, personalTokens.userId),
-        eq(memberships.workspaceId, sql.placeholder('workspaceId')),
-      ),
-    )
-    .leftJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+    .leftJoin(memberships, membershipOf(personalTokens.userId))
+    .leftJoin(workspaces, membershipWorkspace)
     .where(eq(personalTokens.tokenHash, sql.placeholder('hash')))
     .limit(1)
     .prepare('parley_personal_token_in'),
@@ -97,10 +78,7 @@ const apiKey = preparedFor((db) =>
       workspaceId: apiKeys.workspaceId,
       scopes: apiKeys.scopes,
       // The key's workspace plan in the same query: the tenant guard then needs none.
-      plan: workspaces.plan,
-      trialEndsAt: workspaces.trialEndsAt,
-      billingStatus: workspaces.billingStatus,
-      monthlyCredits: workspaces.monthlyCredits,
+      ...planColumns,
     })
     .from(apiKeys)
     .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))

@@ -1,28 +1,16 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { membershipColumns, membershipOf, membershipWorkspace, planColumns } from '../../db/membership.ts';
 import { preparedFor } from '../../db/prepared.ts';
 import { memberships, workspaces } from '../../db/schema/index.ts';
-
-const planColumns = {
-  id: workspaces.id,
-  plan: workspaces.plan,
-  trialEndsAt: workspaces.trialEndsAt,
-  billingStatus: workspaces.billingStatus,
-  monthlyCredits: workspaces.monthlyCredits,
-};
 
 // The tenant guard runs on every workspace request: prepared once (db/prepared.ts).
 const membershipWithPlan = preparedFor((db) =>
   db
-    .select({ ...planColumns, role: memberships.role })
+    .select({ id: workspaces.id, ...membershipColumns })
     .from(memberships)
-    .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
-    .where(
-      and(
-        eq(memberships.workspaceId, sql.placeholder('workspaceId')),
-        eq(memberships.userId, sql.placeholder('userId')),
-      ),
-    )
+    .innerJoin(workspaces, membershipWorkspace)
+    .where(membershipOf(sql.placeholder('userId')))
     .limit(1)
     .prepare('parley_membership_with_plan'),
 );
@@ -34,7 +22,7 @@ export async function findMembershipWithPlan(db: Executor, workspaceId: string, 
 
 const workspacePlan = preparedFor((db) =>
   db
-    .select(planColumns)
+    .select({ id: workspaces.id, ...planColumns })
     .from(workspaces)
     .where(eq(workspaces.id, sql.placeholder('workspaceId')))
     .limit(1)
