@@ -31,6 +31,12 @@ describe('one definition of each rule', () => {
     ]);
   });
 
+  it('the membership query of the tenant guard is written once (db/membership.ts)', () => {
+    expect(holding(/eq\(memberships\.workspaceId, sql\.placeholder\('workspaceId'\)\)/)).toEqual([
+      'db/membership.ts',
+    ]);
+  });
+
   it('who may be assigned: one membership query and one rule for the inbox and tickets', () => {
     const membershipByUser = /eq\(memberships\.workspaceId, workspaceId\), eq\(memberships\.userId, userId\)/;
     expect(
