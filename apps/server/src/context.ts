@@ -31,9 +31,9 @@ export type AppContext = {
   smsProvider: ProviderClient;
   /** ...and Stripe (features/billing/stripe.ts), null without STRIPE_SECRET_KEY. */
   stripe: Stripe | null;
-  /** Each channel's adapter (features/index.ts `channels`), whatever routes this process registers. */
+  /** Each channel's adapter (features/registries.ts `channels`), whichever routes are registered. */
   channels: Channels;
-  /** Checks every password sign-in passes (features/index.ts `signInGuards`). */
+  /** Checks every password sign-in passes (features/registries.ts `signInGuards`). */
   signInGuards: readonly SignInGuard[];
   /**
    * One encoding per published live event, shared by every stream of this app that sends it

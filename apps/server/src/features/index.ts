@@ -9,7 +9,6 @@ import { assistantsFormARoutes } from './assistants/assistants.form-a.routes.ts'
 import { assistantsFormBRoutes } from './assistants/assistants.form-b.routes.ts';
 import { assistantResource } from './assistants/assistants.resource.ts';
 import { authRoutes } from './auth/auth.routes.ts';
-import type { SignInGuard } from './auth/auth.service.ts';
 import * as credentialsService from './auth/credentials.service.ts';
 import { billingRoutes } from './billing/billing.routes.ts';
 import { stripeWebhookRoutes } from './billing/stripe-webhook.routes.ts';
@@ -18,7 +17,6 @@ import { chatRoutes } from './chat/chat.routes.ts';
 import { contactResource } from './contacts/contacts.resource.ts';
 import { contactsRoutes } from './contacts/contacts.routes.ts';
 import { contactsV1Routes } from './contacts/contacts.v1.routes.ts';
-import type { Channels } from './conversations/channels.ts';
 import { conversationResource } from './conversations/conversations.resource.ts';
 import { messagesV1Routes } from './conversations/messages.v1.routes.ts';
 import { inboxConversationResource } from './inbox/inbox.resource.ts';
@@ -27,9 +25,7 @@ import { documentResource, projectResource, sourceResource } from './knowledge/k
 import { projectsRoutes } from './knowledge/projects/projects.routes.ts';
 import { assistantSourcesRoutes } from './knowledge/sources/sources.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
-import { deliverAgentReply } from './sms/sms.outbound.ts';
 import { smsRoutes } from './sms/sms.routes.ts';
-import { refusePasswordWhenSsoRequired } from './sso/signin.service.ts';
 import { ssoConnectionResource } from './sso/sso.resource.ts';
 import { ssoRoutes } from './sso/sso.routes.ts';
 import { ticketResource } from './tickets/tickets.resource.ts';
@@ -111,10 +107,3 @@ export const resourceLoaders: ResourceLoaders = {
 
 export { tenantDirectory };
 export const surfaces: TenantResolverDeps['surfaces'] = { widget: widgetSurface };
-
-/**
- * Each channel's adapter and the checks of a password sign-in: bootstrap.ts puts them on the
- * context at startup, so they hold whichever of the routes above a process registers.
- */
-export const channels: Channels = { sms: { deliverReply: deliverAgentReply } };
-export const signInGuards: readonly SignInGuard[] = [refusePasswordWhenSsoRequired];

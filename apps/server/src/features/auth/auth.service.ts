@@ -20,8 +20,9 @@ export async function createSession(ctx: AppContext, userId: string): Promise<Ne
 
 /**
  * A check a password sign-in must also pass once the password is right (single sign-on's "SSO
- * required", features/sso/signin.service.ts). The list is features/index.ts `signInGuards`, carried
- * by the context (`ctx.signInGuards`), so auth names no feature and no route registration fills it.
+ * required", features/sso/signin.service.ts). The list is features/registries.ts
+ * `signInGuards`, carried by the context (`ctx.signInGuards`), so auth names no feature and no
+ * route registration fills it.
  */
 export type SignInGuard = (ctx: AppContext, user: repo.UserRow) => Promise<void>;
 

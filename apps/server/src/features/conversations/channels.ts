@@ -4,9 +4,9 @@ import type { ConversationRow, MessageRow } from './conversations.repo.ts';
 
 /**
  * A channel's adapter: one per channel, behind this one interface. Built once at startup from the
- * list in features/index.ts and carried by the context (`ctx.channels`), so a reply posted by any
- * path (the inbox, `POST /api/v1/messages`, a job) reaches the customer whether or not that
- * channel's routes are registered in the process (docs/architecture.md "State").
+ * list in features/registries.ts and carried by the context (`ctx.channels`), so a reply posted
+ * by any path (the inbox, `POST /api/v1/messages`, a job) reaches the customer whether or not
+ * that channel's routes are registered in the process (docs/architecture.md "State").
  */
 export type ChannelAdapter = {
   /**
