@@ -1,4 +1,3 @@
-
 import { afterAll, beforeAll } from 'vitest';
 import type { TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
