@@ -40,7 +40,7 @@ beforeAll(async () => {
     at: daysAgo(3),
     turns: [{ question: 'Where is my parcel?', reply: {} }, { question: 'Hello?' }],
   });
-  // The reply went out and the carrier reported it undelivered (docs/sms.md "Delivery").
+  // The reply went out and the carrier reported it undelivered (docs/sms.md "Replies and delivery status").
   await t.ctx.db.execute(sql`
     insert into sms_outbound (message_id, workspace_id, assistant_id, to_number, body, status_callback,
                               state, provider_sid, delivery_status, error_code)

@@ -5,7 +5,7 @@ import { sourceFiles, srcDir } from '../support/sources.ts';
 
 /**
  * One definition of each rule (docs/billing.md "Where it lives", docs/analytics.md "Periods",
- * docs/decisions/0018-inbox.md "Assignees answer"): the sources are read as text, and a second
+ * docs/decisions/0018-inbox.md, assignees answer): the sources are read as text, and a second
  * copy of a rule fails here. Behaviour is tested in each feature's own files.
  */
 

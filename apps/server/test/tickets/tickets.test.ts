@@ -103,7 +103,7 @@ describe('POST /api/v1/tickets', () => {
     });
   });
 
-  it('400 for a guest assignee, as the inbox (decision 0018 "Assignees answer"); nothing stored', async () => {
+  it('400 for a guest assignee, as the inbox (decision 0018: assignees answer); nothing stored', async () => {
     const before = (await v1('GET', '?limit=100')).json().total;
     const res = await v1('POST', '', { subject: 'For a guest', assigneeId: w.guest.id });
     expect(res.statusCode, res.body).toBe(400);

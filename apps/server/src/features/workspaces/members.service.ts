@@ -10,7 +10,8 @@ type Caller = { userId: string; role: Role };
 
 /**
  * Who may be assigned a conversation or a ticket, the one rule (docs/decisions/0018-inbox.md
- * "Assignees answer"): owners, admins and members; a guest cannot reply, so cannot be assigned.
+ * "Choices where the interface was silent", assignees answer): owners, admins and members; a
+ * guest cannot reply, so cannot be assigned.
  * The refusal in words for the field's 400, or null when `userId` may be assigned.
  */
 export async function assigneeRefusal(
