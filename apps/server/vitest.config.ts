@@ -7,6 +7,11 @@ import { ensureTestTls } from './test/support/tls.ts';
 const tlsDir = fileURLToPath(new URL('./.tmp/tls', import.meta.url));
 process.env.NODE_EXTRA_CA_CERTS = ensureTestTls(tlsDir).caFile;
 process.env.PARLEY_TEST_TLS_DIR = tlsDir;
+// The shared security suite's records of this run (test/support/security-coverage.ts), apart from
+// any other run's on the same tree; the test processes inherit it.
+process.env.PARLEY_SECURITY_COVERAGE_DIR ??= fileURLToPath(
+  new URL(`./.tmp/security-coverage-${process.pid}`, import.meta.url),
+);
 
 export default defineConfig({
   test: {

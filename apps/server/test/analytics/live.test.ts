@@ -75,7 +75,12 @@ describe('analytics of real widget conversations', () => {
     expect(gaps.statusCode, gaps.body).toBe(200);
     const g = gaps.json().data;
     expect(g.gaps).toEqual([
-      { question: 'do you deliver to mars', count: 2, lastAskedAt: expect.any(String) },
+      {
+        question: 'do you deliver to mars',
+        asked: 'Do you deliver to MARS', // the most recent wording, as the customer wrote it
+        count: 2,
+        lastAskedAt: expect.any(String),
+      },
     ]);
     expect(g).toMatchObject({ replies: 2, aiReplies: 4, rate: 0.5 });
 

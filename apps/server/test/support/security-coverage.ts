@@ -10,7 +10,10 @@ import type { TestApp } from './harness.ts';
  * operations; after a whole run, the global teardown (global-setup.ts) fails naming any
  * operation no suite reached.
  */
-const dir = fileURLToPath(new URL('../../.tmp/security-coverage', import.meta.url));
+// One folder per run (vitest.config.ts names it): two runs side by side (CI's two database passes)
+// never reset or read each other's records.
+const dir =
+  process.env.PARLEY_SECURITY_COVERAGE_DIR ?? fileURLToPath(new URL('../../.tmp/security-coverage', import.meta.url));
 
 type Doc = { paths: Record<string, Record<string, { security?: Array<Record<string, unknown>> }>> };
 
