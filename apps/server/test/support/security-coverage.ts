@@ -13,7 +13,8 @@ import type { TestApp } from './harness.ts';
 // One folder per run (vitest.config.ts names it): two runs side by side (CI's two database passes)
 // never reset or read each other's records.
 const dir =
-  process.env.PARLEY_SECURITY_COVERAGE_DIR ?? fileURLToPath(new URL('../../.tmp/security-coverage', import.meta.url));
+  process.env.PARLEY_SECURITY_COVERAGE_DIR ??
+  fileURLToPath(new URL('../../.tmp/security-coverage', import.meta.url));
 
 type Doc = { paths: Record<string, Record<string, { security?: Array<Record<string, unknown>> }>> };
 
