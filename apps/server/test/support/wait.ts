@@ -22,3 +22,27 @@ export async function waitFor(
   const detail = last instanceof Error ? `: ${last.message}` : '';
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${detail}`);
 }
+
+/**
+ * Waits until `count()` reaches `target`, for as long as it keeps moving: fails only when it has
+ * not grown for `stallMs` (then the thing counted has stopped, not just slowed down on a busy
+ * machine). The test's own timeout bounds the whole wait.
+ */
+export async function waitForCount(
+  count: () => number | Promise<number>,
+  target: number,
+  stallMs: number,
+  what = 'count',
+): Promise<void> {
+  let last = await count();
+  let movedAt = Date.now();
+  while (last < target) {
+    if (Date.now() - movedAt > stallMs) {
+      throw new Error(`Stalled at ${last} of ${target} ${what}: no progress for ${stallMs} ms`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    const now = await count();
+    if (now > last) movedAt = Date.now();
+    last = now;
+  }
+}
