@@ -42,6 +42,8 @@ export default {
   htmlReporter: { fileName: `.tmp/stryker/report-${name}.html` },
   jsonReporter: { fileName: `.tmp/stryker/report-${name}.json` },
   ignorePatterns: ['.tmp', 'data', 'dist', 'coverage', 'test-results'],
-  timeoutMS: 60_000,
+  // A mutant that hangs a test is a timeout (killed) after the test's own time plus this much.
+  timeoutMS: 15_000,
+  dryRunTimeoutMinutes: 15,
   cleanTempDir: 'always',
 };
