@@ -10,7 +10,7 @@ export const targetTests: Record<string, string[]> = {
   // Not named-workspace.test.ts (whole inbox and assistant flows per mutant); the probes cover its rule.
   tenant: ['test/http/tenant-resolver.test.ts', 'test/http/tenant-probes.test.ts'],
   // Not race.test.ts: hundreds of concurrent reservations per mutant; the rules it races are the ones these check.
-  credits: ['test/credits/credits.test.ts', 'test/credits/alerts.test.ts'],
+  credits: ['test/credits/credits.test.ts', 'test/credits/alerts.test.ts', 'test/credits/limits.test.ts'],
   webhooks: ['test/webhooks/delivery.test.ts', 'test/webhooks/signing.test.ts'],
   sms: ['test/sms/signature.test.ts', 'test/sms/security.test.ts'],
 };

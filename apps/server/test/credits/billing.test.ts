@@ -6,6 +6,7 @@ import { now } from '../../src/lib/clock.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
+import { expectNothingStored } from '../support/stored-rows.ts';
 import { addMember, createWorld, personalToken, setPlan, type World } from '../support/world.ts';
 import { nextMonthStart, setUsed, workspaceOn } from './helpers.ts';
 
@@ -157,7 +158,7 @@ describe('POST /api/workspaces/{ws}/billing/checkout (docs/credits.md)', () => {
 
   // Without Stripe the answer is billing_not_configured before the body is looked at (docs/billing.md
   // "Routes"); the same bodies with Stripe configured are in test/billing/stripe.test.ts.
-  it('hostile bodies are a 400 billing_not_configured, never a 500', async () => {
+  it('hostile bodies are a 400 billing_not_configured, never a 500, and store nothing', async () => {
     const bodies: unknown[] = [
       {},
       { plan: 'free' },
@@ -173,16 +174,16 @@ describe('POST /api/workspaces/{ws}/billing/checkout (docs/credits.md)', () => {
       '"pro"',
     ];
     for (const body of bodies) {
-      const res = await checkout(body);
+      const res = await expectNothingStored(t, () => checkout(body));
       expect(res.statusCode, `${JSON.stringify(body).slice(0, 80)} → ${res.body}`).toBe(400);
       expect(res.json().code).toBe('billing_not_configured');
     }
-    expect((await checkout('{"plan": "pro"')).statusCode).toBe(400); // malformed JSON
+    expect((await expectNothingStored(t, () => checkout('{"plan": "pro"'))).statusCode).toBe(400); // malformed JSON
   });
 });
 
 describe('hostile workspace ids', () => {
-  it('are a 404 (or 400), never a 500', async () => {
+  it('are a 404 (or 400), never a 500; the POSTs store nothing', async () => {
     const ids = [
       'ws_missing',
       'x'.repeat(101),
@@ -196,7 +197,8 @@ describe('hostile workspace ids', () => {
     for (const id of ids) {
       for (const method of ['GET', 'POST'] as const) {
         const url = `/api/workspaces/${id}/billing${method === 'POST' ? '/checkout' : ''}`;
-        const res = await t.request({ method, url, headers: w.owner.headers, payload: { plan: 'pro' } });
+        const send = () => t.request({ method, url, headers: w.owner.headers, payload: { plan: 'pro' } });
+        const res = method === 'POST' ? await expectNothingStored(t, send) : await send();
         expect([400, 404], `${method} ${url.slice(0, 80)} → ${res.statusCode} ${res.body}`).toContain(
           res.statusCode,
         );
