@@ -91,7 +91,7 @@ const contentFits = (page: Page) =>
 
 const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
 
-describe.skipIf(!hasChromium)('webhooks and widget settings in the dashboard', { timeout: 60_000 }, () => {
+describe.skipIf(!hasChromium)('webhooks and widget settings in the dashboard', { timeout: 120_000 }, () => {
   it('creates a webhook, shows its secret once, lists a failed delivery and retries it', async () => {
     const { context, page, errors } = await signIn(owner, `/w/${ws}/webhooks`);
     const a11y: string[] = [];

@@ -103,7 +103,7 @@ async function landing(mode: 'signin' | 'signup', query: string) {
   return { url: new URL(page.url()), heading: await shown.textContent(), dialogs, errors };
 }
 
-describe.skipIf(!hasChromium)('?next= after signing in and up', { timeout: 60_000 }, () => {
+describe.skipIf(!hasChromium)('?next= after signing in and up', { timeout: 120_000 }, () => {
   describe.each(['signin', 'signup'] as const)('on /%s', (mode) => {
     it.each(HOSTILE)('next=%s lands on the default page', async (query) => {
       const at = await landing(mode, query);

@@ -64,7 +64,7 @@ async function membersOf(workspaceId: string) {
 
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
-describe.skipIf(!hasChromium)('the dashboard: team, API keys, account', { timeout: 60_000 }, () => {
+describe.skipIf(!hasChromium)('the dashboard: team, API keys, account', { timeout: 120_000 }, () => {
   it('invites by email; the invitee signs up from the link, joins, and is promoted', async () => {
     const { context, page } = await signedIn(owner);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
