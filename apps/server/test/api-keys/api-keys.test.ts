@@ -6,6 +6,7 @@ import { newId } from '../../src/lib/ids.ts';
 import { personalToken } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
+import { expectNothingStored } from '../support/stored-rows.ts';
 import { waitFor } from '../support/wait.ts';
 import { createWorld, type World } from '../support/world.ts';
 
@@ -198,14 +199,16 @@ describe('DELETE /api/workspaces/:workspaceId/api-keys/:keyId', () => {
     expect(again.json().code).toBe('not_found:api');
   });
 
-  it('404 for unknown, hostile and over-long key ids', async () => {
+  it('404 for unknown, hostile and over-long key ids, and nothing is deleted', async () => {
     for (const id of [
       'key_nope',
       encodeURIComponent("' or 1=1 --"),
       encodeURIComponent('ключ🔑'),
       'k'.repeat(150),
     ]) {
-      const res = await t.request({ method: 'DELETE', url: `${base(w.ws)}/${id}`, headers: w.owner.headers });
+      const res = await expectNothingStored(t, () =>
+        t.request({ method: 'DELETE', url: `${base(w.ws)}/${id}`, headers: w.owner.headers }),
+      );
       expect([400, 404], id).toContain(res.statusCode);
     }
   });
