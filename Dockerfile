@@ -8,6 +8,7 @@ FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 # Manifests first: the dependency layer is reused until they change.
 COPY package.json package-lock.json ./
+COPY packages/contract/package.json packages/contract/
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY apps/widget/package.json apps/widget/
@@ -24,13 +25,16 @@ ENV NODE_ENV=production \
     DATA_DIR=/data
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/contract/package.json packages/contract/
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY apps/widget/package.json apps/widget/
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts --workspace @parley/server \
  && npm cache clean --force \
  && mkdir -p /data && chown node:node /data
-# What `npm run build` produced (apps/server/build.mjs, apps/web/build.mjs, apps/widget/build.mjs).
+# What `npm run build` produced (packages/contract/build.mjs, apps/server/build.mjs, apps/web/build.mjs,
+# apps/widget/build.mjs). The server reads the compiled contract under the `parley-dist` condition.
+COPY --from=build /app/packages/contract/dist packages/contract/dist
 COPY --from=build /app/apps/server/dist apps/server/dist
 COPY --from=build /app/apps/web/dist apps/web/dist
 COPY --from=build /app/apps/widget/dist apps/widget/dist
@@ -41,4 +45,4 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM drains: open requests and streams finish within SHUTDOWN_GRACE_MS (docs/deploy.md "Stopping").
 STOPSIGNAL SIGTERM
-CMD ["node", "--enable-source-maps", "apps/server/dist/main.js"]
+CMD ["node", "--conditions=parley-dist", "--enable-source-maps", "apps/server/dist/main.js"]

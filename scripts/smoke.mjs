@@ -49,7 +49,7 @@ function psql(sql) {
 /** One replica: plain node on the compiled entry, a free port, its own DATA_DIR. */
 function start(name, env) {
   const dataDir = mkdtempSync(join(tmpdir(), `parley-smoke-${name}-`));
-  const child = spawn(process.execPath, ['--enable-source-maps', entry], {
+  const child = spawn(process.execPath, ['--conditions=parley-dist', '--enable-source-maps', entry], {
     cwd: root,
     env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,4 @@
-import type { Role } from '@parley/server/src/api-types.ts';
+import type { Role } from '@parley/contract/api-types';
 
 /**
  * The dashboard talks only to the public API with the session cookie (docs/dashboard.md). A
@@ -56,7 +56,7 @@ export const del = <T = void>(path: string) => api<T>('DELETE', path);
 
 /**
  * The request and response types are the server's, inferred from its Zod schemas
- * (apps/server/src/api-types.ts; type-only, nothing of the server reaches the bundle).
+ * (packages/contract/src/api-types.ts; type-only, nothing of the server reaches the bundle).
  */
 export type {
   Assistant,
@@ -75,7 +75,7 @@ export type {
   ToolStep,
   User,
   Workspace,
-} from '@parley/server/src/api-types.ts';
+} from '@parley/contract/api-types';
 
 /** Roles allowed to create and edit assistants and their knowledge (docs/api.md "Roles and permissions"). */
 export const canManage = (role: Role | undefined) => role === 'owner' || role === 'admin';

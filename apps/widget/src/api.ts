@@ -4,12 +4,12 @@ import type {
   StreamEvent,
   WidgetInit,
   WidgetSession,
-} from '@parley/server/src/api-types.ts';
-import { readEvents } from '@parley/server/src/lib/sse-reader.ts';
+} from '@parley/contract/api-types';
+import { readEvents } from '@parley/contract/sse-reader';
 
 /**
  * The widget's side of the public widget API, Form A (docs/widget.md). Its types are the server's
- * (apps/server/src/api-types.ts, inferred from the Zod schemas), imported as types only: the Zod
+ * (packages/contract/src/api-types.ts, inferred from the Zod schemas), imported as types only: the Zod
  * schemas themselves never reach the script, which must stay within its 25 KB budget.
  */
 

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
+import type { Plan } from '@parley/contract/plans';
 import { createContext, migrateDatabase, openConfiguredDatabase } from '../bootstrap.ts';
 import { loadConfig } from '../config.ts';
-import type { Plan } from '../db/schema/index.ts';
 import { applyPlan, PLANS } from '../features/billing/plan-change.ts';
 import { AppError } from '../http/errors.ts';
 

@@ -1,4 +1,5 @@
-import type { Plan, Role } from '../db/schema/index.ts';
+import type { Plan } from '@parley/contract/plans';
+import type { Role } from '../db/schema/index.ts';
 
 /**
  * Who is calling, resolved once per request from exactly one credential
@@ -25,9 +26,6 @@ export type AuthMode =
   | 'user-or-key' // cookie, personal token, or a workspace API key of that workspace
   | 'key' // workspace API key only (`/api/v1/*`)
   | 'widget'; // the public widget: its assistant, the page's origin and the widget token (features/widget/widget-access.ts)
-
-export type Scope = 'contacts:write' | 'tickets:write' | 'chat:write' | 'events:read';
-export const SCOPES: readonly Scope[] = ['contacts:write', 'tickets:write', 'chat:write', 'events:read'];
 
 export type PlanFeature = 'api_v1_write' | 'channels' | 'sso';
 

@@ -1,7 +1,8 @@
+import { ERROR_STATUS, type ErrorCode } from '@parley/contract/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { isDatabaseUnavailable, pgErrorCode } from '../db/client.ts';
-import { AppError, ERROR_STATUS, type ErrorCode, serviceUnavailable } from './errors.ts';
+import { AppError, serviceUnavailable } from './errors.ts';
 
 type Body = { error: string; code: ErrorCode; details?: Record<string, unknown> };
 

@@ -1,5 +1,6 @@
 import 'fastify';
-import type { Actor, AuthMode, Permission, PlanFeature, Scope, Tenant } from './actor.ts';
+import type { Scope } from '@parley/contract/scopes';
+import type { Actor, AuthMode, Permission, PlanFeature, Tenant } from './actor.ts';
 import type { Loaded, ResourceKind } from './resources.ts';
 
 declare module 'fastify' {

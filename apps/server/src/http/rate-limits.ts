@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@parley/contract/errors';
 import { Redis } from 'ioredis';
 import {
   type RateLimiterAbstract,
@@ -6,7 +7,7 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { closeRedis, type RedisHealthLog, watchRedis } from '../lib/redis-health.ts';
-import { AppError, type ErrorCode } from './errors.ts';
+import { AppError } from './errors.ts';
 
 export type RateLimits = {
   /** Authenticated requests per user or API key per minute (docs/api.md "Rate limits"). */

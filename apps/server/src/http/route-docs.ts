@@ -1,6 +1,6 @@
+import { errorBody } from '@parley/contract/envelope';
 import type { RouteOptions } from 'fastify';
 import type { AuthMode } from './actor.ts';
-import { errorBody } from './envelope.ts';
 
 const SECURITY: Record<AuthMode, Array<Record<string, string[]>> | undefined> = {
   none: undefined,

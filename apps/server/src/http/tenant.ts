@@ -1,14 +1,7 @@
+import type { Scope } from '@parley/contract/scopes';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import {
-  type Actor,
-  can,
-  type Permission,
-  type PlanFeature,
-  planHas,
-  type Scope,
-  type Tenant,
-} from './actor.ts';
+import { type Actor, can, type Permission, type PlanFeature, planHas, type Tenant } from './actor.ts';
 import { validationError } from './error-handler.ts';
 import { AppError, forbidden } from './errors.ts';
 import type { Loaded, ResourceKind, ResourceLoader, ResourceLoaders, Resources } from './resources.ts';

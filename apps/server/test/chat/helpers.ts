@@ -1,6 +1,6 @@
+import type { StreamEvent } from '@parley/contract/api-types';
+import { parseEvents as parseSse } from '@parley/contract/sse-reader';
 import type { LightMyRequestResponse } from 'fastify';
-import type { StreamEvent } from '../../src/api-types.ts';
-import { parseEvents as parseSse } from '../../src/lib/sse-reader.ts';
 import type { TestUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
 

@@ -1,7 +1,7 @@
+import type { Scope } from '@parley/contract/scopes';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaces } from '../../src/db/schema/index.ts';
-import type { Scope } from '../../src/http/actor.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { createWorld, insertApiKey, setPlan, type World } from '../support/world.ts';
 

@@ -1,6 +1,6 @@
+import { SCOPES } from '@parley/contract/scopes';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES } from '../../src/http/actor.ts';
 import { signupUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { LONE, MARKER, storedAnywhere } from '../support/hostile-text.ts';

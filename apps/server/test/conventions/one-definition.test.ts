@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sourceFiles, srcDir } from '../support/sources.ts';
 
@@ -9,17 +10,33 @@ import { sourceFiles, srcDir } from '../support/sources.ts';
  * copy of a rule fails here. Behaviour is tested in each feature's own files.
  */
 
-const files = sourceFiles().map((path) => ({ key: relative(srcDir, path).split('\\').join('/'), path }));
+const repoDir = fileURLToPath(new URL('../../../../', import.meta.url));
+const contractDir = join(repoDir, 'packages/contract/src');
+const clientDirs = ['apps/web/src', 'apps/widget/src'].map((d) => join(repoDir, d));
+const keyed = (dir: string, prefix: string) => (path: string) => ({
+  key: prefix + relative(dir, path).split('\\').join('/'),
+  path,
+});
+/** The server's sources as `lib/...`, the contract's as `contract/...`, the clients' as `apps/...`. */
+const files = [
+  ...sourceFiles().map(keyed(srcDir, '')),
+  ...sourceFiles(contractDir).map(keyed(contractDir, 'contract/')),
+  ...clientDirs.flatMap((dir) => sourceFiles(dir, true).map(keyed(repoDir, ''))),
+];
 const holding = (pattern: RegExp) =>
   files.filter((f) => pattern.test(readFileSync(f.path, 'utf8'))).map((f) => f.key);
 
 describe('one definition of each rule', () => {
-  it('phone numbers: the E.164 pattern is written once (lib/phone.ts)', () => {
-    expect(holding(/\\d\{6,14\}/)).toEqual(['lib/phone.ts']);
+  it('phone numbers: the E.164 pattern is written once (packages/contract/src/phone.ts)', () => {
+    expect(holding(/\\d\{6,14\}/)).toEqual(['contract/phone.ts']);
   });
 
-  it('periods and windows: the period list and its window are written once (lib/periods.ts)', () => {
-    expect(holding(/'7d',\s*'30d',\s*'90d'|'7d':\s*7/)).toEqual(['lib/periods.ts']);
+  it('plans: their order is written once (packages/contract/src/plans.ts)', () => {
+    expect(holding(/free: 0, pro: 1, enterprise: 2/)).toEqual(['contract/plans.ts']);
+  });
+
+  it('periods and windows: the period list once in the contract, its window once in the server', () => {
+    expect(holding(/'7d',\s*'30d',\s*'90d'|'7d':\s*7/)).toEqual(['contract/periods.ts']);
     expect(
       holding(/Date\.UTC\(\w+\.getUTCFullYear\(\), \w+\.getUTCMonth\(\), \w+\.getUTCDate\(\)\)/),
     ).toEqual(['lib/periods.ts']);

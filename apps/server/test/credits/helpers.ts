@@ -1,5 +1,6 @@
+import type { Plan } from '@parley/contract/plans';
 import { and, eq } from 'drizzle-orm';
-import { notifications, type Plan, workspaceCredits, workspaces } from '../../src/db/schema/index.ts';
+import { notifications, workspaceCredits, workspaces } from '../../src/db/schema/index.ts';
 import { reserveCredit } from '../../src/features/credits/credits.service.ts';
 import { AppError } from '../../src/http/errors.ts';
 import { setClockOffset } from '../../src/lib/clock.ts';

@@ -1,5 +1,5 @@
+import { SCOPES } from '@parley/contract/scopes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES } from '../../src/http/actor.ts';
 import { chat } from '../chat/helpers.ts';
 import { conversationOfSession, inbox } from '../inbox/helpers.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';

@@ -1,5 +1,6 @@
+import { cursorQuery, offsetQuery } from '@parley/contract/pagination';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCursors, cursorQuery, offsetQuery } from '../../src/http/pagination.ts';
+import { createCursors } from '../../src/http/pagination.ts';
 import { signupUser, type TestUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { insertWorkspace } from '../support/world.ts';

@@ -1,5 +1,5 @@
+import { safeNextPath } from '@parley/contract/next-path';
 import { describe, expect, it } from 'vitest';
-import { safeNextPath } from '../../src/lib/next-path.ts';
 
 /**
  * The one rule for `?next=` (src/lib/next-path.ts). `value` is what the page reads from its query

@@ -1,5 +1,5 @@
+import { parseEvents, readEvents } from '@parley/contract/sse-reader';
 import { describe, expect, it } from 'vitest';
-import { parseEvents, readEvents } from '../../src/lib/sse-reader.ts';
 
 /** A body that arrives in the given pieces, as a fetch body does over a slow network. */
 function body(pieces: string[]): ReadableStream<Uint8Array> {

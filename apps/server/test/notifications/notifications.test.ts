@@ -1,7 +1,7 @@
+import { NOTICE_KINDS } from '@parley/contract/notifications';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications } from '../../src/db/schema/index.ts';
-import { NOTICE_KINDS } from '../../src/features/notifications/templates/types.ts';
 import { reserveMany } from '../credits/helpers.ts';
 import { drainIngestion, multipart } from '../knowledge/helpers.ts';
 import { createAssistant, signupUser, type TestUser } from '../support/factories.ts';

@@ -21,9 +21,12 @@ const read = (path: string) => readFileSync(at(path), 'utf8');
 const servers: Server[] = [];
 let pg: TestDatabase | undefined;
 beforeAll(() => {
-  // The server's part of `npm run build` (the dashboard's and the widget's run on every install).
-  const build = spawnSync(process.execPath, ['apps/server/build.mjs'], { cwd: repoDir, encoding: 'utf8' });
-  expect(build.status, `${build.stdout}\n${build.stderr}`).toBe(0);
+  // The contract's and the server's parts of `npm run build` (the dashboard's and the widget's run on
+  // every install).
+  for (const script of ['packages/contract/build.mjs', 'apps/server/build.mjs']) {
+    const build = spawnSync(process.execPath, [script], { cwd: repoDir, encoding: 'utf8' });
+    expect(build.status, `${build.stdout}\n${build.stderr}`).toBe(0);
+  }
 }, 120_000);
 afterAll(async () => {
   for (const s of servers) s.kill();
@@ -39,12 +42,16 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('npm run build', () => {
-  it('builds the server, the dashboard and the widget', () => {
+  it('builds the contract, the server, the dashboard and the widget', () => {
     const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
+    expect(scripts.build).toContain('npm run build -w @parley/contract');
     expect(scripts.build).toContain('npm run build -w @parley/server');
     expect(scripts.build).toContain('node apps/web/build.mjs');
     expect(scripts.build).toContain('node apps/widget/build.mjs');
-    expect(scripts['start:prod']).toMatch(/^exec node .*apps\/server\/dist\/main\.js$/);
+    // The compiled server reads the compiled contract (packages/contract/package.json "exports").
+    expect(scripts['start:prod']).toMatch(
+      /^exec node --conditions=parley-dist .*apps\/server\/dist\/main\.js$/,
+    );
   });
 
   it('emits JavaScript only, with every relative import and file URL resolving inside dist/', () => {
@@ -92,7 +99,7 @@ describe('npm run build', () => {
     expect(await dashboard.text()).toContain('<div id="root">');
     // No TypeScript loader in the process: npm → node dist/main.js, one hop.
     const ps = spawnSync('ps', ['-o', 'args=', '-g', String(server.child.pid)], { encoding: 'utf8' }).stdout;
-    expect(ps).toMatch(/node --enable-source-maps apps\/server\/dist\/main\.js/);
+    expect(ps).toMatch(/node --conditions=parley-dist --enable-source-maps apps\/server\/dist\/main\.js/);
     expect(ps).not.toMatch(/tsx/);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
@@ -134,6 +141,7 @@ describe('Dockerfile', () => {
     expect(runtime.find((s) => s.op === 'HEALTHCHECK')?.args).toMatch(/\/readyz/);
     expect(runtime.find((s) => s.op === 'RUN')?.args).toMatch(/npm ci --omit=dev/);
     expect(runtime.find((s) => s.op === 'CMD')?.args).toContain('apps/server/dist/main.js');
+    expect(runtime.find((s) => s.op === 'CMD')?.args).toContain('--conditions=parley-dist');
   });
 
   it('copies from the build stage exactly what `npm run build` produces', () => {
@@ -141,10 +149,16 @@ describe('Dockerfile', () => {
       .filter((s) => s.op === 'COPY' && s.args.startsWith('--from=build '))
       .map((s) => s.args.split(/\s+/).slice(1));
     const sources = fromBuild.map(([src]) => src!.replace(/^\/app\//, ''));
-    expect(sources.sort()).toEqual(['apps/server/dist', 'apps/web/dist', 'apps/widget/dist']);
+    expect(sources.sort()).toEqual([
+      'apps/server/dist',
+      'apps/web/dist',
+      'apps/widget/dist',
+      'packages/contract/dist',
+    ]);
     for (const [src, dest] of fromBuild) expect(dest).toBe(src!.replace(/^\/app\//, ''));
     // Each holds its entry, as the build leaves it.
     expect(existsSync(at('apps/server/dist/main.js'))).toBe(true);
+    expect(existsSync(at('packages/contract/dist/errors.js'))).toBe(true);
     expect(existsSync(at('apps/web/dist/index.html'))).toBe(true);
     expect(existsSync(at('apps/widget/dist/widget.js'))).toBe(true);
   });

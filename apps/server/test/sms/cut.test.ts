@@ -1,7 +1,7 @@
+import { MESSAGE_LENGTH } from '@parley/contract/sms-limits';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cutToLength } from '../../src/features/sms/cut.ts';
-import { MESSAGE_LENGTH } from '../../src/features/sms/sms.schemas.ts';
 
 /**
  * docs/sms.md "Limits": a reply is cut to `maxMessageLength` (UTF-16 code units) at a word

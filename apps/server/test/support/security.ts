@@ -1,8 +1,9 @@
+import type { Scope } from '@parley/contract/scopes';
+import { SCOPES } from '@parley/contract/scopes';
 import type { InjectOptions } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/db/schema/index.ts';
-import type { AuthMode, PlanFeature, Scope } from '../../src/http/actor.ts';
-import { SCOPES } from '../../src/http/actor.ts';
+import type { AuthMode, PlanFeature } from '../../src/http/actor.ts';
 import type { TestApp } from './harness.ts';
 import { recordCovered } from './security-coverage.ts';
 import { expectNothingStored } from './stored-rows.ts';

@@ -1,7 +1,7 @@
+import type { EventType } from '@parley/contract/events';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { events, webhookDeliveries } from '../../src/db/schema/index.ts';
-import type { EventType } from '../../src/features/events/event-types.ts';
 import { recordEvent } from '../../src/features/events/events.service.ts';
 import type { StartedJobs } from '../../src/jobs/catalog.ts';
 import { createTestApp, type TestApp } from './harness.ts';

@@ -1,13 +1,7 @@
+import type { Plan } from '@parley/contract/plans';
+import type { Scope } from '@parley/contract/scopes';
 import { eq } from 'drizzle-orm';
-import {
-  apiKeys,
-  memberships,
-  type Plan,
-  type Role,
-  workspaceCredits,
-  workspaces,
-} from '../../src/db/schema/index.ts';
-import type { Scope } from '../../src/http/actor.ts';
+import { apiKeys, memberships, type Role, workspaceCredits, workspaces } from '../../src/db/schema/index.ts';
 import { addDays, now } from '../../src/lib/clock.ts';
 import { randomToken, sha256Hex } from '../../src/lib/crypto.ts';
 import { newId } from '../../src/lib/ids.ts';

@@ -1,10 +1,6 @@
+import { normalizeDomainEntry } from '@parley/contract/hostnames';
 import { describe, expect, it } from 'vitest';
-import {
-  hostAllowed,
-  matchingEntries,
-  normalizeDomainEntry,
-  requestOrigin,
-} from '../../src/features/widget/widget-origin.ts';
+import { hostAllowed, matchingEntries, requestOrigin } from '../../src/features/widget/widget-origin.ts';
 
 /**
  * The allowlist rules of docs/widget.md "Embedding and configuration", as pure functions (the HTTP matrix is

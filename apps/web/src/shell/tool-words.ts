@@ -1,4 +1,4 @@
-import type { TOOL_NAMES } from '@parley/server/src/providers/llm/types.ts';
+import type { TOOL_NAMES } from '@parley/contract/tools';
 
 /**
  * The chat engine's tools (apps/server/src/features/chat/tools.ts, names in

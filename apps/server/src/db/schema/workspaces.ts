@@ -1,3 +1,4 @@
+import type { Plan } from '@parley/contract/plans';
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
@@ -5,7 +6,6 @@ import { users } from './accounts.ts';
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export type Role = 'owner' | 'admin' | 'member' | 'guest';
-export type Plan = 'free' | 'pro' | 'enterprise';
 
 export const workspaces = pgTable(
   'workspaces',

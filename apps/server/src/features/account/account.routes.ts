@@ -1,14 +1,23 @@
+import {
+  changePasswordBody,
+  deleteAccountBody,
+  exportBody,
+  exportParams,
+  exportStarted,
+  patchAccountBody,
+} from '@parley/contract/account';
+import { userSchema } from '@parley/contract/auth';
+import { dataOf } from '@parley/contract/envelope';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { publicBaseUrl } from '../../context.ts';
 import { actorOf } from '../../http/auth.ts';
-import { dataOf, iso } from '../../http/envelope.ts';
+import { iso } from '../../http/envelope.ts';
 import { unauthorized } from '../../http/errors.ts';
 import type { Feature } from '../../http/feature.ts';
 import { consume } from '../../http/rate-limits.ts';
-import { toUser, userSchema } from '../auth/auth.schemas.ts';
+import { toUser } from '../auth/auth.serialize.ts';
 import { SESSION_COOKIE } from '../auth/credentials.service.ts';
-import { changePasswordBody, deleteAccountBody, exportParams, patchAccountBody } from './account.schemas.ts';
 import * as account from './account.service.ts';
 import { openExport, requestExport } from './export.service.ts';
 
@@ -55,8 +64,8 @@ export const accountRoutes: Feature = (app, ctx) => {
       config,
       schema: {
         tags,
-        body: z.strictObject({}).nullish(),
-        response: { 202: dataOf(z.object({ email: z.string(), expiresAt: z.string() })) },
+        body: exportBody,
+        response: { 202: dataOf(exportStarted) },
       },
     },
     async (request, reply) => {

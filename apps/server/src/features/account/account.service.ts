@@ -1,3 +1,4 @@
+import type { PatchAccountInput } from '@parley/contract/account';
 import type { AppContext } from '../../context.ts';
 import { badRequest } from '../../http/errors.ts';
 import { assertNotBlocked } from '../../http/rate-limits.ts';
@@ -6,7 +7,6 @@ import { getUser } from '../auth/auth.service.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { recordEvent } from '../events/events.service.ts';
 import * as repo from './account.repo.ts';
-import type { PatchAccountInput } from './account.schemas.ts';
 import { removeExports } from './export.service.ts';
 
 /** docs/accounts.md "Profile": the signed-in user's own profile. */

@@ -6,7 +6,7 @@ import { iso, isoOrNull } from '../../http/envelope.ts';
 import { notFound } from '../../http/errors.ts';
 import { addDays, now } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/crypto.ts';
-import { toUser } from '../auth/auth.schemas.ts';
+import { toUser } from '../auth/auth.serialize.ts';
 import { getUser, listPersonalTokens } from '../auth/auth.service.ts';
 import { conversationsForExport } from '../conversations/conversations.service.ts';
 import * as repo from './account.repo.ts';

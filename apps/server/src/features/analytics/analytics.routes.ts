@@ -1,6 +1,3 @@
-import { dataOf } from '../../http/envelope.ts';
-import type { Feature } from '../../http/feature.ts';
-import { tenantOf } from '../../http/tenant.ts';
 import {
   analyticsParams,
   channelsQuery,
@@ -9,7 +6,10 @@ import {
   gapsSchema,
   overviewQuery,
   overviewSchema,
-} from './analytics.schemas.ts';
+} from '@parley/contract/analytics';
+import { dataOf } from '@parley/contract/envelope';
+import type { Feature } from '../../http/feature.ts';
+import { tenantOf } from '../../http/tenant.ts';
 import * as svc from './analytics.service.ts';
 
 const tags = ['analytics'];

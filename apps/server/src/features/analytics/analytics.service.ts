@@ -1,5 +1,6 @@
+import type { Period } from '@parley/contract/periods';
 import type { AppContext } from '../../context.ts';
-import { type Period, windowOf } from '../../lib/periods.ts';
+import { windowOf } from '../../lib/periods.ts';
 import * as repo from './analytics.repo.ts';
 import { ROLLED_DAYS } from './rollup.ts';
 

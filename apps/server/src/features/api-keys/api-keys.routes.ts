@@ -1,17 +1,18 @@
-import { z } from 'zod';
-import { userIdOf } from '../../http/auth.ts';
-import { dataOf, iso, isoOrNull } from '../../http/envelope.ts';
-import type { Feature } from '../../http/feature.ts';
-import { offsetPage, offsetQuery } from '../../http/pagination.ts';
-import { tenantOf } from '../../http/tenant.ts';
-import type { ApiKeyRow } from './api-keys.repo.ts';
 import {
   apiKeySchema,
   createApiKeyBody,
   createdApiKeySchema,
   keyParams,
   workspaceParams,
-} from './api-keys.schemas.ts';
+} from '@parley/contract/api-keys';
+import { dataOf } from '@parley/contract/envelope';
+import { offsetPage, offsetQuery } from '@parley/contract/pagination';
+import { z } from 'zod';
+import { userIdOf } from '../../http/auth.ts';
+import { iso, isoOrNull } from '../../http/envelope.ts';
+import type { Feature } from '../../http/feature.ts';
+import { tenantOf } from '../../http/tenant.ts';
+import type { ApiKeyRow } from './api-keys.repo.ts';
 import * as keys from './api-keys.service.ts';
 
 /** Owner or admin, by cookie or personal access token (docs/api-keys.md "Managing keys (owner or admin)"). */

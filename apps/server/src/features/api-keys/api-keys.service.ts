@@ -1,3 +1,4 @@
+import { type CreateApiKeyInput, WRITE_SCOPES } from '@parley/contract/api-keys';
 import type { AppContext } from '../../context.ts';
 import { planHas, type Tenant } from '../../http/actor.ts';
 import { AppError, notFound } from '../../http/errors.ts';
@@ -5,7 +6,6 @@ import { randomToken, sha256Hex } from '../../lib/crypto.ts';
 import { newId } from '../../lib/ids.ts';
 import { API_KEY_PREFIX } from '../auth/credentials.service.ts';
 import * as repo from './api-keys.repo.ts';
-import { type CreateApiKeyInput, WRITE_SCOPES } from './api-keys.schemas.ts';
 
 /**
  * docs/api-keys.md "Scopes and plans": a key with a write scope needs `api_v1_write` (Free → 403

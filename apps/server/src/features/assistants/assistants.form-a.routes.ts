@@ -1,17 +1,17 @@
-import { z } from 'zod';
-import { actorOf } from '../../http/auth.ts';
-import { dataOf } from '../../http/envelope.ts';
-import type { Feature } from '../../http/feature.ts';
-import { offsetPage } from '../../http/pagination.ts';
-import { resourceOf, tenantOf } from '../../http/tenant.ts';
 import {
   assistantListItem,
   assistantSchema,
   createAssistantBody,
   listAssistantsQuery,
   patchAssistantBody,
-  toAssistant,
-} from './assistants.schemas.ts';
+} from '@parley/contract/assistants';
+import { dataOf } from '@parley/contract/envelope';
+import { offsetPage } from '@parley/contract/pagination';
+import { z } from 'zod';
+import { actorOf } from '../../http/auth.ts';
+import type { Feature } from '../../http/feature.ts';
+import { resourceOf, tenantOf } from '../../http/tenant.ts';
+import { toAssistant } from './assistants.serialize.ts';
 import * as svc from './assistants.service.ts';
 
 const assistantParams = z.object({ assistantId: z.string().min(1).max(100) });

@@ -1,12 +1,3 @@
-import { z } from 'zod';
-import type { AppContext } from '../../context.ts';
-import { actorOf } from '../../http/auth.ts';
-import { conflictResponse, dataOf, iso } from '../../http/envelope.ts';
-import type { Feature } from '../../http/feature.ts';
-import { offsetPage, offsetQuery } from '../../http/pagination.ts';
-import { resourceOf, tenantOf } from '../../http/tenant.ts';
-import * as projects from '../knowledge/projects/projects.service.ts';
-import { widgetEnabledMap } from '../widget/widget-config.service.ts';
 import {
   connectBody,
   connectedProject,
@@ -14,9 +5,19 @@ import {
   formBCreateBody,
   formBListItem,
   formBPatchBody,
-} from './assistants.form-b.schemas.ts';
+} from '@parley/contract/assistants-form-b';
+import { dataOf } from '@parley/contract/envelope';
+import { offsetPage, offsetQuery } from '@parley/contract/pagination';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { actorOf } from '../../http/auth.ts';
+import { conflictResponse, iso } from '../../http/envelope.ts';
+import type { Feature } from '../../http/feature.ts';
+import { resourceOf, tenantOf } from '../../http/tenant.ts';
+import * as projects from '../knowledge/projects/projects.service.ts';
+import { widgetEnabledMap } from '../widget/widget-config.service.ts';
 import type { AssistantRow } from './assistants.repo.ts';
-import { toAssistant } from './assistants.schemas.ts';
+import { toAssistant } from './assistants.serialize.ts';
 import * as svc from './assistants.service.ts';
 
 const errors = conflictResponse;

@@ -8,7 +8,7 @@ import { setWidgetEnabled } from '../widget/widget-config.service.ts';
 import { memberRole } from '../workspaces/tenant.service.ts';
 import * as repo from './assistants.repo.ts';
 import { restrictionFor } from './assistants.resource.ts';
-import { toAssistant } from './assistants.schemas.ts';
+import { toAssistant } from './assistants.serialize.ts';
 
 export type AssistantInput = {
   name: string;

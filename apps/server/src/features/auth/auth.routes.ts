@@ -1,20 +1,22 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import type { AppContext } from '../../context.ts';
-import { actorOf, isOwnOrigin, userIdOf } from '../../http/auth.ts';
-import { conflictResponse, dataOf, errorBody, iso, isoOrNull } from '../../http/envelope.ts';
-import { forbidden } from '../../http/errors.ts';
-import type { Feature } from '../../http/feature.ts';
-import { consume } from '../../http/rate-limits.ts';
 import {
   createdTokenSchema,
   createTokenBody,
   loginBody,
+  sessionSchema,
+  signedInSchema,
   signupBody,
   tokenSchema,
-  toUser,
-  userSchema,
-} from './auth.schemas.ts';
+} from '@parley/contract/auth';
+import { dataOf, errorBody } from '@parley/contract/envelope';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { actorOf, isOwnOrigin, userIdOf } from '../../http/auth.ts';
+import { conflictResponse, iso, isoOrNull } from '../../http/envelope.ts';
+import { forbidden } from '../../http/errors.ts';
+import type { Feature } from '../../http/feature.ts';
+import { consume } from '../../http/rate-limits.ts';
+import { toUser } from './auth.serialize.ts';
 import * as auth from './auth.service.ts';
 import { SESSION_COOKIE } from './credentials.service.ts';
 
@@ -35,7 +37,7 @@ async function guardAuthAttempt(ctx: AppContext, request: FastifyRequest) {
   await consume(ctx.limits.auth, `ip:${request.ip}`, 'rate_limit:api');
 }
 
-const userData = dataOf(z.object({ user: userSchema }));
+const userData = dataOf(signedInSchema);
 /** Sign-up and sign-in: an address taken (409) and the per-IP attempt limit (429), beside the derived ones. */
 const errors = { ...conflictResponse, 429: errorBody };
 
@@ -80,7 +82,7 @@ export const authRoutes: Feature = (app, ctx) => {
       config: { auth: 'session' },
       schema: {
         tags: ['auth'],
-        response: { 200: dataOf(z.object({ user: userSchema, expiresAt: z.string() })) },
+        response: { 200: dataOf(sessionSchema) },
       },
     },
     async (request) => {

@@ -1,5 +1,6 @@
+import type { Plan } from '@parley/contract/plans';
 import type { AppContext } from '../../context.ts';
-import type { Plan, Role } from '../../db/schema/index.ts';
+import type { Role } from '../../db/schema/index.ts';
 import type { Actor, Prefetched } from '../../http/actor.ts';
 import { now } from '../../lib/clock.ts';
 import { sha256Hex } from '../../lib/crypto.ts';

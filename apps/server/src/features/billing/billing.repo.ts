@@ -1,13 +1,7 @@
+import type { Plan } from '@parley/contract/plans';
 import { and, count, eq, gt, isNotNull, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import {
-  contacts,
-  type Plan,
-  stripeEvents,
-  tickets,
-  workspaceBilling,
-  workspaces,
-} from '../../db/schema/index.ts';
+import { contacts, stripeEvents, tickets, workspaceBilling, workspaces } from '../../db/schema/index.ts';
 
 /**
  * Data access for plans and billing (docs/billing.md). Every query names its workspace, except the

@@ -1,8 +1,3 @@
-import { z } from 'zod';
-import { publicBaseUrl } from '../../context.ts';
-import { dataOf } from '../../http/envelope.ts';
-import type { Feature } from '../../http/feature.ts';
-import { tenantOf } from '../../http/tenant.ts';
 import {
   billingParams,
   billingSchema,
@@ -11,12 +6,17 @@ import {
   changeSchema,
   checkoutBody,
   invoiceSchema,
-} from './billing.schemas.ts';
+} from '@parley/contract/billing';
+import { dataOf, urlData } from '@parley/contract/envelope';
+import { z } from 'zod';
+import { publicBaseUrl } from '../../context.ts';
+import type { Feature } from '../../http/feature.ts';
+import { tenantOf } from '../../http/tenant.ts';
 import * as billing from './billing.service.ts';
 import { billingNotConfigured, stripeConfigured } from './stripe.ts';
 
 const tags = ['billing'];
-const url = dataOf(z.object({ url: z.string() }));
+const url = urlData;
 
 /**
  * The billing summary (any member) and the billing actions (owner only): docs/credits.md,

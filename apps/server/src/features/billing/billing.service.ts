@@ -1,6 +1,6 @@
+import { PLAN_RANK, type Plan } from '@parley/contract/plans';
 import type Stripe from 'stripe';
 import type { AppContext } from '../../context.ts';
-import type { Plan } from '../../db/schema/index.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { creditSummary } from '../credits/credits.service.ts';
@@ -14,8 +14,6 @@ import { periodEndOf, priceOf, stripeConfigured, stripeOf } from './stripe.ts';
  * downgrade at the period's end; Stripe's signed webhooks then drive the plan (stripe-events.ts).
  * Calls to Stripe happen outside transactions.
  */
-
-export const RANK: Record<Plan, number> = { free: 0, pro: 1, enterprise: 2 };
 
 async function workspaceOf(ctx: AppContext, workspaceId: string) {
   const ws = await repo.findWorkspace(ctx.db, workspaceId);
@@ -130,7 +128,7 @@ export async function change(ctx: AppContext, workspaceId: string, plan: Plan) {
   const stripe = stripeOf(ctx);
   const ws = await workspaceOf(ctx, workspaceId);
   const current = effectivePlan(ws);
-  if (RANK[plan] >= RANK[current]) {
+  if (PLAN_RANK[plan] >= PLAN_RANK[current]) {
     throw badRequest('Only a lower plan can be chosen here; upgrades go through checkout', {
       plan: `Must be lower than ${current}`,
     });

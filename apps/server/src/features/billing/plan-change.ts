@@ -1,6 +1,6 @@
+import type { Plan } from '@parley/contract/plans';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
-import type { Plan } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { recordEvent } from '../events/events.service.ts';

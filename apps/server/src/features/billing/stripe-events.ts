@@ -1,10 +1,10 @@
+import { PLAN_RANK } from '@parley/contract/plans';
 import type Stripe from 'stripe';
 import type { AppContext } from '../../context.ts';
 import { now } from '../../lib/clock.ts';
 import { paymentFailedNotice } from '../notifications/templates/payment-failed.ts';
 import { effectivePlan } from '../workspaces/plan.ts';
 import * as repo from './billing.repo.ts';
-import { RANK } from './billing.service.ts';
 import { withAdminNotices } from './notices.ts';
 import { applyPlanIn } from './plan-change.ts';
 import { idOf, periodEndOf, planOfSubscription, stripeOf } from './stripe.ts';
@@ -97,7 +97,7 @@ export async function handleStripeEvent(
     const inForce = effectivePlan(ws);
     const status = sub.status === 'past_due' ? 'past_due' : 'active';
     const cancelling = sub.cancel_at_period_end;
-    if (RANK[plan] < RANK[inForce] && !isCheckout) {
+    if (PLAN_RANK[plan] < PLAN_RANK[inForce] && !isCheckout) {
       // A downgrade: the paid plan stays until the period ends (the lifecycle job applies it).
       await repo.saveBilling(tx, workspaceId, { ...save, pendingPlan: plan }, at);
       return 'applied' as const;

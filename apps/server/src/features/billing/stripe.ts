@@ -1,7 +1,7 @@
+import type { Plan } from '@parley/contract/plans';
 import Stripe from 'stripe';
 import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
-import type { Plan } from '../../db/schema/index.ts';
 import { AppError } from '../../http/errors.ts';
 
 /**

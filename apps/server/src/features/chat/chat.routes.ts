@@ -1,11 +1,11 @@
+import { chatBody, conversationSchema, messageSchema } from '@parley/contract/chat';
+import { idParam } from '@parley/contract/envelope';
+import { cursorPage, cursorQuery } from '@parley/contract/pagination';
 import { z } from 'zod';
 import { userIdOf } from '../../http/auth.ts';
-import { idParam } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
-import { cursorPage, cursorQuery } from '../../http/pagination.ts';
 import { resourceOf, tenantOf } from '../../http/tenant.ts';
 import { toConversation, toMessage } from '../conversations/conversations.service.ts';
-import { chatBody, conversationSchema, messageSchema } from './chat.schemas.ts';
 import * as service from './chat.service.ts';
 import { openChatEvents } from './chat-live.ts';
 import { streamTurn } from './respond.ts';

@@ -1,3 +1,4 @@
+import type { StreamEvent } from '@parley/contract/stream-events';
 import { stepCountIs, streamText } from 'ai';
 import type { AppContext } from '../../context.ts';
 import type { ToolStep } from '../../db/schema/index.ts';
@@ -11,7 +12,7 @@ import {
 import { refundCredit } from '../credits/credits.service.ts';
 import { PassageBook } from './passages.ts';
 import { systemPrompt, toModelMessages } from './prompt.ts';
-import { failureEvent, mapPart, messageOf, type StreamEvent } from './stream-events.ts';
+import { failureEvent, mapPart, messageOf } from './stream-events.ts';
 import { buildTools } from './tools.ts';
 import type { Turn } from './turn.ts';
 

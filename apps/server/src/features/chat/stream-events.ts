@@ -1,14 +1,6 @@
+import type { StreamEvent } from '@parley/contract/stream-events';
 import type { TextStreamPart, ToolSet } from 'ai';
 import { isDatabaseUnavailable } from '../../db/client.ts';
-import type { ErrorCode } from '../../http/errors.ts';
-
-/** The stream events (docs/chat.md "Stream events"): the same on every surface. */
-export type StreamEvent =
-  | { type: 'text-delta'; textDelta: string }
-  | { type: 'tool-call'; toolCallId: string; toolName: string; args: unknown }
-  | { type: 'tool-result'; toolCallId: string; result: unknown }
-  | { type: 'finish'; messageId: string | null; usage: { promptTokens: number; completionTokens: number } }
-  | { type: 'error'; error: string; code: ErrorCode };
 
 /** What one SDK part means to us: an event to send, usage to keep, or a failure. */
 export type Mapped =

@@ -1,7 +1,7 @@
+import type { Plan } from '@parley/contract/plans';
 import { type ToolSet, tool, zodSchema } from 'ai';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import type { Plan } from '../../db/schema/index.ts';
 import { planHas } from '../../http/actor.ts';
 import { AppError } from '../../http/errors.ts';
 import { TOOL_NAMES } from '../../providers/llm/index.ts';

@@ -1,5 +1,5 @@
+import type { Plan } from '@parley/contract/plans';
 import type { AppContext } from '../../context.ts';
-import type { Plan } from '../../db/schema/index.ts';
 import type { AssistantRow } from '../assistants/assistants.repo.ts';
 import {
   announceMessage,

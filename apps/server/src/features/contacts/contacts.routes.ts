@@ -1,11 +1,18 @@
+import {
+  contactListQuery,
+  contactSchema,
+  createContactBody,
+  updateContactBody,
+} from '@parley/contract/contacts';
+import { dataOf, idParam } from '@parley/contract/envelope';
+import { offsetPage } from '@parley/contract/pagination';
+import type { Scope } from '@parley/contract/scopes';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import type { Permission, Scope } from '../../http/actor.ts';
-import { conflictResponse, dataOf, idParam } from '../../http/envelope.ts';
+import type { Permission } from '../../http/actor.ts';
+import { conflictResponse } from '../../http/envelope.ts';
 import type { Feature, FeatureApp } from '../../http/feature.ts';
-import { offsetPage } from '../../http/pagination.ts';
 import { resourceOf, tenantOf } from '../../http/tenant.ts';
-import { contactListQuery, contactSchema, createContactBody, updateContactBody } from './contacts.schemas.ts';
 import * as service from './contacts.service.ts';
 
 const errors = conflictResponse;

@@ -1,6 +1,6 @@
+import type { Plan } from '@parley/contract/plans';
 import type { AppContext } from '../../context.ts';
 import { type Executor, isUniqueViolation } from '../../db/client.ts';
-import type { Plan } from '../../db/schema/index.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';

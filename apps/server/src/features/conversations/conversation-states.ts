@@ -1,3 +1,4 @@
+import type { ChangedBy, InboxEvent } from '@parley/contract/inbox';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -39,12 +40,6 @@ import { inInbox } from './visibility.ts';
  * `conversation.updated`, data with `status`, `assigneeId` and `changedBy`). A change that changes
  * nothing (taking over one's own conversation twice, closing a closed one) writes nothing.
  */
-
-export type ChangedBy =
-  | { type: 'user'; id: string }
-  | { type: 'assistant'; id: string }
-  | { type: 'visitor'; id: null }
-  | { type: 'system'; id: null };
 
 export type Change =
   | { kind: 'handoff' | 'takeover' | 'release' | 'close' | 'reopen' }
@@ -210,7 +205,7 @@ export async function announceChange(ctx: AppContext, result: Changed) {
 export async function announceToInbox(
   ctx: AppContext,
   c: Pick<ConversationRow, 'workspaceId' | 'channel' | 'handedOffAt'>,
-  payload: Record<string, unknown>,
+  payload: InboxEvent,
 ) {
   if (!inInbox(c)) return;
   await ctx.fanout.publish(inboxChannel(c.workspaceId), payload).catch(() => undefined);

@@ -1,10 +1,10 @@
-import { z } from 'zod';
-import { conflictResponse, dataOf, idParam } from '../../http/envelope.ts';
+import { messageSchema, v1MessageBody } from '@parley/contract/chat';
+import { dataOf, idParam } from '@parley/contract/envelope';
+import { cursorPage, cursorQuery } from '@parley/contract/pagination';
+import { conflictResponse } from '../../http/envelope.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Feature } from '../../http/feature.ts';
-import { cursorPage, cursorQuery } from '../../http/pagination.ts';
 import { resourceOf, tenantOf } from '../../http/tenant.ts';
-import { messageSchema } from '../chat/chat.schemas.ts';
 import {
   deliveriesFor,
   findInboxConversation,
@@ -60,7 +60,7 @@ export const messagesV1Routes: Feature = (app, ctx) => {
       },
       schema: {
         tags: ['v1'],
-        body: z.object({ conversationId: idParam, content: z.string().trim().min(1).max(8000) }).strict(),
+        body: v1MessageBody,
         response: { 201: dataOf(messageSchema), ...errors },
       },
     },

@@ -1,5 +1,5 @@
+import type { Plan } from '@parley/contract/plans';
 import type { Config } from '../../config.ts';
-import type { Plan } from '../../db/schema/index.ts';
 import { type PlanStanding, planStanding } from '../workspaces/plan.ts';
 import type { CreditRow, Period } from './credits.repo.ts';
 

@@ -1,7 +1,7 @@
+import type { EventType } from '@parley/contract/events';
 import type { Executor } from '../../db/client.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import type { EventType } from './event-types.ts';
 import { insertEvent } from './events.repo.ts';
 
 export type EventRow = {

@@ -1,12 +1,4 @@
-import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { userIdOf } from '../../http/auth.ts';
-import { conflictResponse, dataOf } from '../../http/envelope.ts';
-import type { Feature } from '../../http/feature.ts';
-import { cursorPage } from '../../http/pagination.ts';
-import { resourceOf, tenantOf } from '../../http/tenant.ts';
-import { ticketSchema } from '../tickets/tickets.schemas.ts';
-import { toTicket } from '../tickets/tickets.service.ts';
+import { dataOf } from '@parley/contract/envelope';
 import {
   assignBody,
   conversationParams,
@@ -17,7 +9,16 @@ import {
   replyBody,
   ticketBody,
   workspaceQuery,
-} from './inbox.schemas.ts';
+} from '@parley/contract/inbox';
+import { cursorPage } from '@parley/contract/pagination';
+import { ticketSchema } from '@parley/contract/tickets';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { userIdOf } from '../../http/auth.ts';
+import { conflictResponse } from '../../http/envelope.ts';
+import type { Feature } from '../../http/feature.ts';
+import { resourceOf, tenantOf } from '../../http/tenant.ts';
+import { toTicket } from '../tickets/tickets.service.ts';
 import * as svc from './inbox.service.ts';
 import { openInboxStream } from './inbox-stream.ts';
 

@@ -1,21 +1,17 @@
+import { dataOf, idParam } from '@parley/contract/envelope';
+import {
+  notificationSchema,
+  preferencesPatch,
+  preferencesSchema,
+  unreadSchema,
+} from '@parley/contract/notifications';
+import { cursorPage, cursorQuery } from '@parley/contract/pagination';
 import { z } from 'zod';
 import { userIdOf } from '../../http/auth.ts';
-import { dataOf, idParam, iso, isoOrNull } from '../../http/envelope.ts';
+import { iso, isoOrNull } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
-import { cursorPage, cursorQuery } from '../../http/pagination.ts';
 import type { NotificationRow } from './notifications.repo.ts';
 import * as service from './notifications.service.ts';
-import { NOTICE_KINDS } from './templates/types.ts';
-
-const notificationSchema = z.object({
-  id: z.string(),
-  type: z.string(),
-  title: z.string(),
-  body: z.string(),
-  workspaceId: z.string().nullable(),
-  readAt: z.string().nullable(),
-  createdAt: z.string(),
-});
 
 const toNotification = (n: NotificationRow): z.infer<typeof notificationSchema> => ({
   id: n.id,
@@ -27,22 +23,6 @@ const toNotification = (n: NotificationRow): z.infer<typeof notificationSchema> 
   createdAt: iso(n.createdAt),
 });
 
-const channels = z.object({ inApp: z.boolean(), email: z.boolean() });
-const preferencesSchema = z.object(
-  Object.fromEntries(NOTICE_KINDS.map((k) => [k, channels])) as Record<
-    (typeof NOTICE_KINDS)[number],
-    typeof channels
-  >,
-);
-const preferencesPatch = z.strictObject(
-  Object.fromEntries(
-    NOTICE_KINDS.map((k) => [
-      k,
-      z.strictObject({ inApp: z.boolean().optional(), email: z.boolean().optional() }).optional(),
-    ]),
-  ),
-);
-
 /** docs/notifications.md: a user's own in-app notifications and preferences, on the session surface. */
 export const notificationsRoutes: Feature = (app, ctx) => {
   app.get(
@@ -51,7 +31,7 @@ export const notificationsRoutes: Feature = (app, ctx) => {
       config: { auth: 'session' },
       schema: {
         tags: ['notifications'],
-        response: { 200: dataOf(z.object({ unread: z.number().int() })) },
+        response: { 200: dataOf(unreadSchema) },
       },
     },
     async (request) => ({ data: await service.unreadNotifications(ctx, userIdOf(request)) }),

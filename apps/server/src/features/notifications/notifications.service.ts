@@ -1,10 +1,11 @@
+import { NOTICE_KINDS, type NoticeKind } from '@parley/contract/notifications';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import * as repo from './notifications.repo.ts';
-import { NOTICE_KINDS, type Notice, type NoticeKind } from './templates/types.ts';
+import type { Notice } from './templates/types.ts';
 
 export type { Notice, NoticeKind };
 export { NOTICE_KINDS };

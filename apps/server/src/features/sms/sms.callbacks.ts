@@ -1,8 +1,8 @@
+import { errorBody, idParam } from '@parley/contract/envelope';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { planHas } from '../../http/actor.ts';
-import { errorBody, idParam } from '../../http/envelope.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { FeatureApp } from '../../http/feature.ts';
 import { now } from '../../lib/clock.ts';

@@ -1,3 +1,4 @@
+import { isE164 } from '@parley/contract/phone';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/client.ts';
@@ -5,7 +6,6 @@ import { messages } from '../../db/schema/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { isE164 } from '../../lib/phone.ts';
 import { readContext } from '../chat/context.ts';
 import { runReply } from '../chat/engine.ts';
 import { beginTurn, type Turn } from '../chat/turn.ts';

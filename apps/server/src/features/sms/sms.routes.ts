@@ -1,11 +1,5 @@
-import { z } from 'zod';
-import { publicBaseUrl } from '../../context.ts';
-import { conflictResponse, dataOf, idParam } from '../../http/envelope.ts';
-import type { Feature } from '../../http/feature.ts';
-import { offsetPage, offsetQuery } from '../../http/pagination.ts';
-import { resourceOf } from '../../http/tenant.ts';
-import { registerSmsCallbacks } from './sms.callbacks.ts';
-import { FORM_A_FIELDS, FORM_B_FIELDS } from './sms.ownership.ts';
+import { dataOf, idParam } from '@parley/contract/envelope';
+import { offsetPage, offsetQuery } from '@parley/contract/pagination';
 import {
   analytics,
   formAConfig,
@@ -18,7 +12,14 @@ import {
   period,
   smsSession,
   testResult,
-} from './sms.schemas.ts';
+} from '@parley/contract/sms';
+import { z } from 'zod';
+import { publicBaseUrl } from '../../context.ts';
+import { conflictResponse } from '../../http/envelope.ts';
+import type { Feature } from '../../http/feature.ts';
+import { resourceOf } from '../../http/tenant.ts';
+import { registerSmsCallbacks } from './sms.callbacks.ts';
+import { FORM_A_FIELDS, FORM_B_FIELDS } from './sms.ownership.ts';
 import * as svc from './sms.service.ts';
 
 const aParams = z.object({ assistantId: idParam });

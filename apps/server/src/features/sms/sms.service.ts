@@ -1,16 +1,17 @@
+import type { Period } from '@parley/contract/periods';
+import type { FormACreate, FormAPatch, FormBPut } from '@parley/contract/sms';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation, type Tx } from '../../db/client.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { decrypt, encrypt } from '../../lib/crypto.ts';
-import { type Period, windowOf } from '../../lib/periods.ts';
+import { windowOf } from '../../lib/periods.ts';
 import type { AssistantRow } from '../assistants/assistants.repo.ts';
-import { toAssistant } from '../assistants/assistants.schemas.ts';
+import { toAssistant } from '../assistants/assistants.serialize.ts';
 import { recordEvent } from '../events/events.service.ts';
 import type { Lookup } from './provider.ts';
 import { type FieldNames, FORM_A_FIELDS, FORM_B_FIELDS, lookUp, requireHeld } from './sms.ownership.ts';
 import * as repo from './sms.repo.ts';
-import type { FormACreate, FormAPatch, FormBPut } from './sms.schemas.ts';
 
 /**
  * The SMS configuration as owners and admins manage it, in both forms over one record

@@ -1,3 +1,4 @@
+import type { ConnectionOut, CreateBody, PatchBody } from '@parley/contract/sso';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/client.ts';
 import { iso } from '../../http/envelope.ts';
@@ -12,7 +13,6 @@ import { discover } from '../../providers/identity/oidc.ts';
 import { type IdpMetadata, parseIdpMetadata } from '../../providers/identity/saml.ts';
 import { clientSecretOf } from './secrets.ts';
 import * as repo from './sso.repo.ts';
-import type { ConnectionOut, CreateBody, PatchBody } from './sso.schemas.ts';
 
 /**
  * SSO connections (docs/sso.md "Connections"): owners of Enterprise workspaces

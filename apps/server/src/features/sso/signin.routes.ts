@@ -1,8 +1,9 @@
+import { errorBody, idParam, urlData } from '@parley/contract/envelope';
+import { oidcCallbackQuery, startBody } from '@parley/contract/sso';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type AppContext, publicBaseUrl } from '../../context.ts';
 import { isOwnOrigin } from '../../http/auth.ts';
-import { dataOf, errorBody, idParam } from '../../http/envelope.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import type { FeatureApp } from '../../http/feature.ts';
 import { consume } from '../../http/rate-limits.ts';
@@ -13,7 +14,6 @@ import { setSessionCookie } from '../auth/auth.routes.ts';
 import { spUrls } from './connections.service.ts';
 import * as signin from './signin.service.ts';
 import { findConnectionById } from './sso.repo.ts';
-import { startBody } from './sso.schemas.ts';
 
 /** Binds an OIDC sign-in to the browser that started it (docs/sso.md). */
 export const FLOW_COOKIE = 'parley.sso-flow';
@@ -22,7 +22,7 @@ const FAILED = '/sign-in?error=sso_failed';
 const TEST_RESULT = '/sso/test-result';
 const FORM_LIMIT = 512 * 1024;
 const tags = ['SSO sign-in'];
-const urlOut = dataOf(z.object({ url: z.string() }));
+const urlOut = urlData;
 const oneParams = z.object({ workspaceId: idParam, connectionId: idParam });
 
 function setFlowCookie(ctx: AppContext, reply: FastifyReply, browser: string | undefined) {
@@ -130,11 +130,7 @@ export function registerSignIn(app: FeatureApp, ctx: AppContext) {
         tags,
         description:
           "Where the OpenID Connect provider returns. Success: 302 to the app with the session cookie. Any failure (state, nonce, PKCE, the ID token's signature, audience or expiry, a member removed from the workspace): 302 to `/sign-in?error=sso_failed`; an `email` that is not one valid address adds `&reason=email_invalid`, one whose domain is not exactly a verified domain of the connection `&reason=email_domain`.",
-        querystring: z.looseObject({
-          code: z.string().max(4000).optional(),
-          state: z.string().max(500).optional(),
-          error: z.string().max(500).optional(),
-        }),
+        querystring: oidcCallbackQuery,
       },
     },
     async (request, reply) => {

@@ -1,4 +1,5 @@
 import type { CacheProvider } from '@node-saml/node-saml';
+import { email as emailSchema } from '@parley/contract/auth';
 import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
@@ -6,7 +7,6 @@ import { randomToken, sha256Hex } from '../../lib/crypto.ts';
 import { IdentityError } from '../../providers/identity/errors.ts';
 import * as oidc from '../../providers/identity/oidc.ts';
 import * as saml from '../../providers/identity/saml.ts';
-import { email as emailSchema } from '../auth/auth.schemas.ts';
 import { createSession, externalUser, type NewSession } from '../auth/auth.service.ts';
 import { joinWorkspace } from '../workspaces/members.service.ts';
 import { effectivePlan } from '../workspaces/plan.ts';

@@ -1,12 +1,13 @@
+import { dataOf, idParam } from '@parley/contract/envelope';
+import { connectionOut, createBody, domain, patchBody, verifiedOut } from '@parley/contract/sso';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { publicBaseUrl } from '../../context.ts';
-import { conflictResponse, dataOf, idParam } from '../../http/envelope.ts';
+import { conflictResponse } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { resourceOf, tenantOf } from '../../http/tenant.ts';
 import * as svc from './connections.service.ts';
 import { registerSignIn } from './signin.routes.ts';
-import { connectionOut, createBody, domain, patchBody, verifiedOut } from './sso.schemas.ts';
 
 const wsParams = z.object({ workspaceId: idParam });
 const oneParams = z.object({ workspaceId: idParam, connectionId: idParam });

@@ -1,11 +1,13 @@
+import { dataOf, idParam } from '@parley/contract/envelope';
+import { offsetPage } from '@parley/contract/pagination';
+import type { Scope } from '@parley/contract/scopes';
+import { createTicketBody, ticketListQuery, ticketSchema, updateTicketBody } from '@parley/contract/tickets';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import type { Permission, Scope } from '../../http/actor.ts';
-import { conflictResponse, dataOf, idParam } from '../../http/envelope.ts';
+import type { Permission } from '../../http/actor.ts';
+import { conflictResponse } from '../../http/envelope.ts';
 import type { Feature, FeatureApp } from '../../http/feature.ts';
-import { offsetPage } from '../../http/pagination.ts';
 import { resourceOf, tenantOf } from '../../http/tenant.ts';
-import { createTicketBody, ticketListQuery, ticketSchema, updateTicketBody } from './tickets.schemas.ts';
 import * as service from './tickets.service.ts';
 
 const errors = conflictResponse;

@@ -1,6 +1,7 @@
+import type { Plan } from '@parley/contract/plans';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
-import type { Plan, TicketPriority, TicketStatus } from '../../db/schema/index.ts';
+import type { TicketPriority, TicketStatus } from '../../db/schema/index.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';

@@ -1,5 +1,5 @@
+import { EVENT_TYPES, FORMAT_A_EVENTS } from '@parley/contract/events';
 import type { WebhookFormat } from '../../db/schema/index.ts';
-import { EVENT_TYPES, FORMAT_A_EVENTS } from '../events/event-types.ts';
 
 export { FORMAT_A_EVENTS };
 

@@ -1,17 +1,17 @@
-import { z } from 'zod';
-import { conflictResponse, dataOf, idParam } from '../../http/envelope.ts';
-import type { Feature } from '../../http/feature.ts';
-import { cursorPage, cursorQuery, offsetPage, offsetQuery } from '../../http/pagination.ts';
-import { resourceOf, tenantOf } from '../../http/tenant.ts';
+import { dataOf, idParam } from '@parley/contract/envelope';
+import { cursorPage, cursorQuery, offsetPage, offsetQuery } from '@parley/contract/pagination';
 import {
   createdWebhookSchema,
   createWebhookBody,
   deliverySchema,
-  toDelivery,
-  toWebhook,
   updateWebhookBody,
   webhookSchema,
-} from './webhooks.schemas.ts';
+} from '@parley/contract/webhooks';
+import { z } from 'zod';
+import { conflictResponse } from '../../http/envelope.ts';
+import type { Feature } from '../../http/feature.ts';
+import { resourceOf, tenantOf } from '../../http/tenant.ts';
+import { toDelivery, toWebhook } from './webhooks.serialize.ts';
 import * as service from './webhooks.service.ts';
 
 const errors = conflictResponse;

@@ -1,15 +1,16 @@
-import { z } from 'zod';
-import { conflictResponse, dataOf, idParam } from '../../http/envelope.ts';
-import type { Feature } from '../../http/feature.ts';
-import { offsetPage, offsetQuery } from '../../http/pagination.ts';
-import { resourceOf, tenantOf } from '../../http/tenant.ts';
+import { dataOf, idParam } from '@parley/contract/envelope';
+import { offsetPage, offsetQuery } from '@parley/contract/pagination';
 import {
   createdWebhookSchemaB,
   createWebhookBodyB,
-  toWebhookB,
   updateWebhookBodyB,
   webhookSchemaB,
-} from './webhooks.schemas.ts';
+} from '@parley/contract/webhooks';
+import { z } from 'zod';
+import { conflictResponse } from '../../http/envelope.ts';
+import type { Feature } from '../../http/feature.ts';
+import { resourceOf, tenantOf } from '../../http/tenant.ts';
+import { toWebhookB } from './webhooks.serialize.ts';
 import * as service from './webhooks.service.ts';
 
 const errors = conflictResponse;

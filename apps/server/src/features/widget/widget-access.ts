@@ -1,6 +1,6 @@
+import type { Plan } from '@parley/contract/plans';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import type { Plan } from '../../db/schema/index.ts';
 import { AppError, forbidden } from '../../http/errors.ts';
 import type { Surface } from '../../http/tenant.ts';
 import { sha256Hex } from '../../lib/crypto.ts';

@@ -1,9 +1,9 @@
+import { dataOf, idParam } from '@parley/contract/envelope';
+import { widgetConfigPatch, widgetSettings } from '@parley/contract/widget-config';
 import { z } from 'zod';
 import { publicBaseUrl } from '../../context.ts';
-import { dataOf, idParam } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { resourceOf } from '../../http/tenant.ts';
-import { widgetConfigPatch, widgetSettings } from './widget-config.schemas.ts';
 import { findWidgetConfig, toWidgetSettings, updateWidgetSettings } from './widget-config.service.ts';
 
 const params = z.object({ assistantId: idParam });

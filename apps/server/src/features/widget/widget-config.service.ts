@@ -1,12 +1,12 @@
+import type { WidgetConfigPatchInput } from '@parley/contract/widget-config';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { badRequest } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import type { AssistantRow } from '../assistants/assistants.repo.ts';
-import { toAssistant } from '../assistants/assistants.schemas.ts';
+import { toAssistant } from '../assistants/assistants.serialize.ts';
 import { recordEvent } from '../events/events.service.ts';
 import * as repo from './widget-config.repo.ts';
-import type { WidgetConfigPatchInput } from './widget-config.schemas.ts';
 
 /** The widget configuration as owners and admins manage it (docs/widget.md). */
 

@@ -1,3 +1,4 @@
+import { sessionParams } from '@parley/contract/widget';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Feature } from '../../http/feature.ts';
@@ -6,7 +7,6 @@ import { resourceOf } from '../../http/tenant.ts';
 import { trackStream } from '../../lib/metrics.ts';
 import { agentOf } from '../conversations/conversation-states.ts';
 import { conversationChannel, findConversation } from '../conversations/conversations.service.ts';
-import { sessionParams } from './widget.schemas.ts';
 import { corsHeaders } from './widget-access.ts';
 import { widgetSessionChannel } from './widget-live.ts';
 import { tokenSecurity } from './widget-surface.ts';

@@ -1,10 +1,10 @@
+import type { Plan } from '@parley/contract/plans';
+import { DAILY_MESSAGE_QUOTA } from '@parley/contract/widget-quota';
 import type { AppContext } from '../../context.ts';
-import type { Plan } from '../../db/schema/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { consume } from '../../http/rate-limits.ts';
 import { now } from '../../lib/clock.ts';
 import * as repo from './widget.repo.ts';
-import { DAILY_MESSAGE_QUOTA } from './widget-quota.ts';
 
 /**
  * Limits of the public widget (docs/widget.md "Limits"):

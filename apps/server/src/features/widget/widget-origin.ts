@@ -1,5 +1,3 @@
-import { domainToASCII } from 'node:url';
-
 /**
  * The widget's origin allowlist (docs/widget.md "Embedding and configuration"). Entries are hostnames:
  * `example.com` matches exactly that host, `*.example.com` matches every subdomain of it (at
@@ -7,44 +5,6 @@ import { domainToASCII } from 'node:url';
  * the match (docs/decisions/0007-widget.md): `localhost` allows `http://localhost:5173`, and an
  * origin typed as an entry (`http://localhost:5173`) is stored as its host.
  */
-
-const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
-
-/** A hostname in the form the URL parser gives it (lowercase, punycode), or null if not one. */
-export function normalizeHostname(input: string): string | null {
-  const trimmed = input.trim().toLowerCase().replace(/\.$/, '');
-  // domainToASCII would quietly drop a path or port: anything URL-like is not a hostname.
-  if (trimmed === '' || trimmed.length > 253 || /[/\\:?#@%\s[\]]/.test(trimmed)) return null;
-  const ascii = domainToASCII(trimmed);
-  if (!ascii || ascii.length > 253) return null;
-  return ascii.split('.').every((label) => LABEL.test(label)) ? ascii : null;
-}
-
-/**
- * The host part of what a site owner pastes: an origin or URL (`http://127.0.0.1:3701`,
- * `https://shop.example.com/help?x`) or `host:port` keeps only its host, since scheme and port are
- * not part of the match (above). Anything else is returned as typed, for the checks below.
- */
-function hostPart(value: string): string {
-  let rest = value.replace(/^https?:\/\//, '');
-  if (rest === value && /^[a-z][a-z0-9+.-]*:\/\//.test(value)) return value; // ftp://... stays refused
-  rest = rest.replace(/[/?#].*$/s, '');
-  return rest.replace(/:\d{1,5}$/, '');
-}
-
-/**
- * An allowlist entry as stored (`*`, `*.host` or `host`), or null when it is none of these. An
- * origin, URL or `host:port` counts as its host (hostPart).
- */
-export function normalizeDomainEntry(input: string): string | null {
-  const value = hostPart(input.trim().toLowerCase());
-  if (value === '*') return '*';
-  if (value.startsWith('*.')) {
-    const host = normalizeHostname(value.slice(2));
-    return host ? `*.${host}` : null;
-  }
-  return normalizeHostname(value);
-}
 
 /**
  * Every allowlist entry that would admit `hostname`: the host itself, `*`, and `*.parent` for

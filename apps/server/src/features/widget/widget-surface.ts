@@ -1,6 +1,6 @@
+import { errorBody } from '@parley/contract/envelope';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { errorBody } from '../../http/envelope.ts';
 import { sendError } from '../../http/error-handler.ts';
 import { AppError, forbidden } from '../../http/errors.ts';
 import type { FeatureApp } from '../../http/feature.ts';

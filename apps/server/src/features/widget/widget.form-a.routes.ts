@@ -1,8 +1,4 @@
-import { z } from 'zod';
-import { dataOf } from '../../http/envelope.ts';
-import type { Feature } from '../../http/feature.ts';
-import { resourceOf } from '../../http/tenant.ts';
-import { streamTurn } from '../chat/respond.ts';
+import { dataOf, idOf } from '@parley/contract/envelope';
 import {
   assistantParams,
   chatBody,
@@ -13,7 +9,11 @@ import {
   initData,
   leadBody,
   sessionParams,
-} from './widget.schemas.ts';
+} from '@parley/contract/widget';
+import { z } from 'zod';
+import type { Feature } from '../../http/feature.ts';
+import { resourceOf } from '../../http/tenant.ts';
+import { streamTurn } from '../chat/respond.ts';
 import { endWidgetSession, history, initSession, startWidgetChat } from './widget.service.ts';
 import { corsHeaders, widgetToken, withSession } from './widget-access.ts';
 import { captureLead, leaveFeedback } from './widget-leads.service.ts';
@@ -105,7 +105,7 @@ export const widgetFormARoutes: Feature = async (app, ctx) => {
         params: sessionParams,
         body: leadBody,
         security: tokenSecurity,
-        response: { 201: dataOf(z.object({ contactId: z.string() })) },
+        response: { 201: dataOf(idOf('contactId')) },
       },
     },
     async (request, reply) => {
@@ -125,7 +125,7 @@ export const widgetFormARoutes: Feature = async (app, ctx) => {
         params: sessionParams,
         body: feedbackBody,
         security: tokenSecurity,
-        response: { 201: dataOf(z.object({ id: z.string() })) },
+        response: { 201: dataOf(idOf('id')) },
       },
     },
     async (request, reply) => {

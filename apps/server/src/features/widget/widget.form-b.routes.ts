@@ -1,7 +1,4 @@
-import { z } from 'zod';
-import { dataOf } from '../../http/envelope.ts';
-import type { Feature } from '../../http/feature.ts';
-import { resourceOf } from '../../http/tenant.ts';
+import { dataOf, idOf } from '@parley/contract/envelope';
 import {
   assistantParams,
   feedbackBodyB,
@@ -12,7 +9,10 @@ import {
   sessionBody,
   sessionData,
   ticketBody,
-} from './widget.schemas.ts';
+} from '@parley/contract/widget';
+import { z } from 'zod';
+import type { Feature } from '../../http/feature.ts';
+import { resourceOf } from '../../http/tenant.ts';
 import { publicConfig as configOf, history, startSession } from './widget.service.ts';
 import { captureLead, leaveFeedback, openTicket } from './widget-leads.service.ts';
 import { registerWidgetSurface, tokenSecurity } from './widget-surface.ts';
@@ -77,7 +77,7 @@ export const widgetFormBRoutes: Feature = async (app, ctx) => {
         params: assistantParams,
         body: leadBodyB,
         security: tokenSecurity,
-        response: { 201: dataOf(z.object({ contactId: z.string() })) },
+        response: { 201: dataOf(idOf('contactId')) },
       },
     },
     async (request, reply) => {
@@ -96,7 +96,7 @@ export const widgetFormBRoutes: Feature = async (app, ctx) => {
         params: assistantParams,
         body: feedbackBodyB,
         security: tokenSecurity,
-        response: { 201: dataOf(z.object({ id: z.string() })) },
+        response: { 201: dataOf(idOf('id')) },
       },
     },
     async (request, reply) => {
@@ -134,7 +134,7 @@ export const widgetFormBRoutes: Feature = async (app, ctx) => {
           'Creates a support ticket from a widget session (`assistantId` and `sessionId` in the body), for the session’s contact or the one `email` finds or creates. Counts against the plan’s ticket quota.',
         body: ticketBody,
         security: tokenSecurity,
-        response: { 201: dataOf(z.object({ ticketId: z.string() })) },
+        response: { 201: dataOf(idOf('ticketId')) },
       },
     },
     async (request, reply) => {

@@ -1,3 +1,4 @@
+import type { ChangedBy } from '@parley/contract/inbox';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import type { Citation } from '../../db/schema/index.ts';
@@ -10,7 +11,6 @@ import {
   announceChange,
   applyChange,
   type Changed,
-  type ChangedBy,
   changeConversation,
 } from '../conversations/conversation-states.ts';
 import { findConversation } from '../conversations/conversations.service.ts';

@@ -1,11 +1,5 @@
-import { z } from 'zod';
-import { userIdOf } from '../../http/auth.ts';
-import { dataOf } from '../../http/envelope.ts';
-import type { Feature } from '../../http/feature.ts';
-import { offsetPage, offsetQuery } from '../../http/pagination.ts';
-import { tenantOf } from '../../http/tenant.ts';
-import * as invitations from './invitations.service.ts';
-import { errors } from './routes.common.ts';
+import { dataOf } from '@parley/contract/envelope';
+import { offsetPage, offsetQuery } from '@parley/contract/pagination';
 import {
   acceptedSchema,
   createdInvitationSchema,
@@ -14,7 +8,13 @@ import {
   invitationSchema,
   tokenParams,
   wsParams,
-} from './workspaces.schemas.ts';
+} from '@parley/contract/workspaces';
+import { z } from 'zod';
+import { userIdOf } from '../../http/auth.ts';
+import type { Feature } from '../../http/feature.ts';
+import { tenantOf } from '../../http/tenant.ts';
+import * as invitations from './invitations.service.ts';
+import { errors } from './routes.common.ts';
 
 const tags = ['invitations'];
 

@@ -1,14 +1,14 @@
+import { dataOf } from '@parley/contract/envelope';
+import { offsetPage, offsetQuery } from '@parley/contract/pagination';
+import { memberParams, memberSchema, updateMemberBody, wsParams } from '@parley/contract/workspaces';
 import { z } from 'zod';
 import { can } from '../../http/actor.ts';
 import { userIdOf } from '../../http/auth.ts';
-import { dataOf } from '../../http/envelope.ts';
 import { forbidden } from '../../http/errors.ts';
 import type { Feature } from '../../http/feature.ts';
-import { offsetPage, offsetQuery } from '../../http/pagination.ts';
 import { tenantOf } from '../../http/tenant.ts';
 import * as members from './members.service.ts';
 import { errors, roleOf } from './routes.common.ts';
-import { memberParams, memberSchema, updateMemberBody, wsParams } from './workspaces.schemas.ts';
 
 const tags = ['members'];
 

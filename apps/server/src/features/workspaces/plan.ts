@@ -1,4 +1,4 @@
-import type { Plan } from '../../db/schema/index.ts';
+import type { Plan } from '@parley/contract/plans';
 import { now } from '../../lib/clock.ts';
 
 /**

@@ -1,11 +1,5 @@
 import { randomBytes } from 'node:crypto';
-
-/**
- * docs/workspaces.md "Workspaces": slugs are lowercase, URL-safe, at most 48 characters, single dashes
- * between parts.
- */
-export const SLUG_MAX = 48;
-export const SLUG_PATTERN = /^[a-z0-9](-?[a-z0-9])*$/;
+import { SLUG_MAX } from '@parley/contract/slug';
 
 /** Room left for a collision suffix such as `-12` or `-k3f9x2`. */
 const BASE_MAX = SLUG_MAX - 8;

@@ -1,17 +1,9 @@
-import { z } from 'zod';
+import { dataOf } from '@parley/contract/envelope';
+import { keyWorkspaceSchema } from '@parley/contract/workspaces';
 import { actorOf } from '../../http/auth.ts';
-import { dataOf } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
 import { tenantOf } from '../../http/tenant.ts';
 import { keyWorkspace } from './workspaces.service.ts';
-
-const workspaceSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  slug: z.string(),
-  plan: z.enum(['free', 'pro', 'enterprise']),
-  scopes: z.array(z.string()),
-});
 
 /**
  * The workspace on the API-key surface (docs/api.md). Every /api/v1 route lives in its feature as
@@ -24,7 +16,7 @@ export const workspaceV1Routes: Feature = (app, ctx) => {
       config: { auth: 'key' },
       schema: {
         tags: ['v1'],
-        response: { 200: dataOf(workspaceSchema) },
+        response: { 200: dataOf(keyWorkspaceSchema) },
       },
     },
     async (request) => {

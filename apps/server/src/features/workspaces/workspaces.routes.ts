@@ -1,12 +1,5 @@
-import { z } from 'zod';
-import { userIdOf } from '../../http/auth.ts';
-import { dataOf } from '../../http/envelope.ts';
-import type { Feature } from '../../http/feature.ts';
-import { offsetPage, offsetQuery } from '../../http/pagination.ts';
-import { tenantOf } from '../../http/tenant.ts';
-import { invitationsRoutes } from './invitations.routes.ts';
-import { membersRoutes } from './members.routes.ts';
-import { errors, roleOf } from './routes.common.ts';
+import { dataOf } from '@parley/contract/envelope';
+import { offsetPage, offsetQuery } from '@parley/contract/pagination';
 import {
   createWorkspaceBody,
   transferBody,
@@ -14,7 +7,14 @@ import {
   workspaceDetailSchema,
   workspaceSchema,
   wsParams,
-} from './workspaces.schemas.ts';
+} from '@parley/contract/workspaces';
+import { z } from 'zod';
+import { userIdOf } from '../../http/auth.ts';
+import type { Feature } from '../../http/feature.ts';
+import { tenantOf } from '../../http/tenant.ts';
+import { invitationsRoutes } from './invitations.routes.ts';
+import { membersRoutes } from './members.routes.ts';
+import { errors, roleOf } from './routes.common.ts';
 import * as workspaces from './workspaces.service.ts';
 
 const tags = ['workspaces'];

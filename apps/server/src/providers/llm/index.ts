@@ -3,8 +3,8 @@ import { createOfflineModel } from './offline.ts';
 import { createRemoteModel } from './remote.ts';
 import type { ChatModel, ReplyKnowledge } from './types.ts';
 
+export { TOOL_NAMES } from '@parley/contract/tools';
 export type { ChatModel, Passage, ReplyKnowledge } from './types.ts';
-export { TOOL_NAMES } from './types.ts';
 
 /**
  * The one model interface (docs/chat.md "Models"): the built-in offline responder unless AI_PROVIDER

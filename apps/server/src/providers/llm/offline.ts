@@ -5,6 +5,7 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
+import { TOOL_NAMES } from '@parley/contract/tools';
 import {
   answerFromPassages,
   answerFromTool,
@@ -13,7 +14,7 @@ import {
   wantsHuman,
   wantsTicket,
 } from './offline-answers.ts';
-import { type ReplyKnowledge, TOOL_NAMES } from './types.ts';
+import type { ReplyKnowledge } from './types.ts';
 
 type Plan =
   | { kind: 'text'; text: string }

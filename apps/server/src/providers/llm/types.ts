@@ -19,12 +19,3 @@ export type Passage = {
 export type ReplyKnowledge = { passages: Passage[] };
 
 export type ChatModel = LanguageModel;
-
-/** Tool names the engine offers (features/chat/tools.ts); the offline responder calls them by name. */
-export const TOOL_NAMES = {
-  search: 'search_knowledge',
-  handoff: 'request_human',
-  ticket: 'create_ticket',
-  spreadsheet: 'lookup_spreadsheet',
-  store: 'lookup_store',
-} as const;

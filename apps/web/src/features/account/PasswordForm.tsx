@@ -1,4 +1,4 @@
-import type { ChangePasswordInput } from '@parley/server/src/api-types.ts';
+import type { ChangePasswordInput } from '@parley/contract/api-types';
 import { useMutation } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { ApiError, post } from '../../api.ts';

@@ -1,4 +1,4 @@
-import type { CreatedPersonalToken } from '@parley/server/src/api-types.ts';
+import type { CreatedPersonalToken } from '@parley/contract/api-types';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { api, type Data, get, post } from '../../api.ts';

@@ -1,8 +1,8 @@
 /** docs/api-keys.md: the shapes of `/api/workspaces/{ws}/api-keys`. */
-import type { Scope } from '@parley/server/src/api-types.ts';
+import type { Scope } from '@parley/contract/api-types';
 
-/** The server's types (apps/server/src/api-types.ts); the create answer is the only time `key` is shown. */
-export type { ApiKey, CreatedApiKey, Scope } from '@parley/server/src/api-types.ts';
+/** The server's types (packages/contract/src/api-types.ts); the create answer is the only time `key` is shown. */
+export type { ApiKey, CreatedApiKey, Scope } from '@parley/contract/api-types';
 
 /** The scopes table of docs/api-keys.md; `write` scopes need Pro or Enterprise. */
 export const SCOPES: Array<{ id: Scope; what: string; write: boolean }> = [

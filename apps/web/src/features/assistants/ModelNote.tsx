@@ -1,4 +1,4 @@
-import type { WorkspaceDetail } from '@parley/server/src/api-types.ts';
+import type { WorkspaceDetail } from '@parley/contract/api-types';
 import { useQuery } from '@tanstack/react-query';
 import { type Data, get } from '../../api.ts';
 

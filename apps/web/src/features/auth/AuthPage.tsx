@@ -1,4 +1,4 @@
-import { safeNextPath } from '@parley/server/src/lib/next-path.ts';
+import { safeNextPath } from '@parley/contract/next-path';
 import { useMutation } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';

@@ -1,3 +1,4 @@
+import { PLAN_RANK } from '@parley/contract/plans';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, type Data, post } from '../../api.ts';
 import { CopyButton } from '../../shell/CopyButton.tsx';
@@ -11,7 +12,6 @@ import {
   type Plan,
   planName,
   priceText,
-  RANK,
 } from './types.ts';
 
 /**
@@ -86,8 +86,8 @@ export function PlanChoices(props: {
         {PLANS.map((p) => {
           const isCurrent = p.id === current;
           // During the trial the plan is already Pro: paying for it keeps it after the trial.
-          const up = RANK[p.id] > RANK[current] || (trialing && isCurrent && p.id !== 'free');
-          const down = paid && RANK[p.id] < RANK[current] && sub?.pendingPlan !== p.id;
+          const up = PLAN_RANK[p.id] > PLAN_RANK[current] || (trialing && isCurrent && p.id !== 'free');
+          const down = paid && PLAN_RANK[p.id] < PLAN_RANK[current] && sub?.pendingPlan !== p.id;
           return (
             <li key={p.id} className={`card plan${isCurrent ? ' current' : ''}`} aria-label={p.name}>
               <h3>

@@ -1,9 +1,11 @@
+import type { Plan } from '@parley/contract/plans';
+
 /**
  * The plans as docs/credits.md "Allowances" lists them, in the page's words, and how a plan is
  * named wherever the dashboard shows it (the overview, the billing page): one name, with
  * "(trial)" during the trial. Pure, so a unit test reads it (apps/server/test/dashboard).
  */
-export type Plan = 'free' | 'pro' | 'enterprise';
+export type { Plan };
 
 type PlanCard = {
   id: Plan;
@@ -37,8 +39,6 @@ export const PLANS: PlanCard[] = [
     notes: 'Unlimited contacts and tickets, SSO, dedicated support',
   },
 ];
-
-export const RANK: Record<Plan, number> = { free: 0, pro: 1, enterprise: 2 };
 
 export const planName = (p: string) => PLANS.find((x) => x.id === p)?.name ?? p;
 

@@ -1,5 +1,5 @@
-import type { ChatInput, StreamEvent } from '@parley/server/src/api-types.ts';
-import { readEvents } from '@parley/server/src/lib/sse-reader.ts';
+import type { ChatInput, StreamEvent } from '@parley/contract/api-types';
+import { readEvents } from '@parley/contract/sse-reader';
 import { errorFrom, type ToolStep } from '../../api.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { contactSchema } from '@parley/server/src/features/contacts/contacts.schemas.ts';
+import type { contactSchema } from '@parley/contract/contacts';
 import type { z } from 'zod';
 import { ApiError } from '../../api.ts';
 

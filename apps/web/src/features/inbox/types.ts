@@ -1,13 +1,10 @@
-import type {
-  inboxConversationSchema,
-  inboxMessageSchema,
-} from '@parley/server/src/features/inbox/inbox.schemas.ts';
+import type { inboxConversationSchema, inboxMessageSchema } from '@parley/contract/inbox';
 import type { z } from 'zod';
 import { formatDateTime } from '../../shell/dates.ts';
 
 /**
- * The inbox as the API answers it (docs/inbox.md; the server's own schemas, type-only: nothing of
- * the server reaches the bundle). A conversation adds `handedOffAt` and `endedAt` to the public
+ * The inbox as the API answers it (docs/inbox.md; the contract's schemas, packages/contract/src/inbox.ts,
+ * type-only). A conversation adds `handedOffAt` and `endedAt` to the public
  * shape; a message adds its human author.
  */
 export type InboxConversation = z.output<typeof inboxConversationSchema>;
@@ -16,13 +13,7 @@ export type ConversationStatus = InboxConversation['status'];
 export type Channel = InboxConversation['channel'];
 
 /** One change on `GET /api/inbox/stream` (docs/inbox.md "Live updates"). */
-export type InboxEvent =
-  | { type: 'ready' }
-  | {
-      type: 'conversation.created' | 'conversation.updated' | 'conversation.ended';
-      conversation: Omit<InboxConversation, 'handedOffAt' | 'endedAt'>;
-    }
-  | { type: 'message.created'; conversationId: string; message: Omit<InboxMessage, 'author'> };
+export type { InboxEvent } from '@parley/contract/inbox';
 
 export const inboxPath = '/api/inbox/conversations';
 

@@ -1,4 +1,4 @@
-import type { AcceptedInvitation } from '@parley/server/src/api-types.ts';
+import type { AcceptedInvitation } from '@parley/contract/api-types';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';

@@ -1,4 +1,4 @@
-import type { SourceType } from '@parley/server/src/api-types.ts';
+import type { SourceType } from '@parley/contract/api-types';
 import { type FormEvent, useState } from 'react';
 import { ErrorText } from '../../shell/ui.tsx';
 import { FileUpload } from './FileUpload.tsx';

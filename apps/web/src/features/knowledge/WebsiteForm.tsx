@@ -1,4 +1,4 @@
-import type { CreateSourceInput, WebsiteMode } from '@parley/server/src/api-types.ts';
+import type { CreateSourceInput, WebsiteMode } from '@parley/contract/api-types';
 import { type FormEvent, useState } from 'react';
 import { ErrorText } from '../../shell/ui.tsx';
 import { useAddSource } from './mutations.ts';

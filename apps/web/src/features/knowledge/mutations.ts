@@ -1,4 +1,4 @@
-import type { CreateSourceInput } from '@parley/server/src/api-types.ts';
+import type { CreateSourceInput } from '@parley/contract/api-types';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, type Data, post } from '../../api.ts';
 import type { SourceDetail } from './types.ts';

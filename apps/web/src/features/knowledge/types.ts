@@ -1,9 +1,9 @@
-import type { SourceType } from '@parley/server/src/api-types.ts';
+import type { SourceType } from '@parley/contract/api-types';
 import type { Source } from '../../api.ts';
 
 /**
  * A source as `GET /api/assistants/{id}/sources` returns it (docs/knowledge.md; the server's type,
- * apps/server/src/api-types.ts). `config` never holds a store's credentials (the server keeps them
+ * packages/contract/src/api-types.ts). `config` never holds a store's credentials (the server keeps them
  * encrypted and never returns them).
  */
 export type SourceDetail = Source;

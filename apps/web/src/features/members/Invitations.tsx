@@ -1,4 +1,4 @@
-import type { InvitationInput } from '@parley/server/src/api-types.ts';
+import type { InvitationInput } from '@parley/contract/api-types';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, api, type Data, get, type OffsetPage, post } from '../../api.ts';

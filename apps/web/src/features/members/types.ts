@@ -1,8 +1,8 @@
 import type { Role } from '../../api.ts';
 
 /** docs/workspaces.md "Members" and "Invitations": the shapes this page reads. */
-/** The server's types (apps/server/src/api-types.ts); the create answer carries the link once. */
-export type { CreatedInvitation, Invitation, Member } from '@parley/server/src/api-types.ts';
+/** The server's types (packages/contract/src/api-types.ts); the create answer carries the link once. */
+export type { CreatedInvitation, Invitation, Member } from '@parley/contract/api-types';
 export type AssignableRole = Exclude<Role, 'owner'>;
 
 /** What each assignable role may do, in the words of the permission table. */

@@ -38,7 +38,7 @@ export function NotificationPreferences() {
   const view = shown ?? prefs.data;
   const change = (kind: string, channel: keyof Channels, on: boolean) => {
     if (!view) return;
-    setShown({ ...view, [kind]: { ...(view[kind] as Channels), [channel]: on } });
+    setShown({ ...view, [kind]: { ...(view as Record<string, Channels>)[kind], [channel]: on } });
     save.mutate({ [kind]: { [channel]: on } });
   };
 

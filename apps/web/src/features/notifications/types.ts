@@ -1,3 +1,4 @@
+import type { Notification } from '@parley/contract/notifications';
 import { formatDate } from '../../shell/dates.ts';
 
 /**
@@ -5,18 +6,7 @@ import { formatDate } from '../../shell/dates.ts';
  * (cursor pages, newest first), `POST .../{id}/read`, `POST .../read-all`, and the per-kind
  * preferences at `/api/account/notification-preferences`.
  */
-export type Notification = {
-  id: string;
-  type: string;
-  title: string;
-  body: string;
-  workspaceId: string | null;
-  readAt: string | null;
-  createdAt: string;
-};
-
-export type Channels = { inApp: boolean; email: boolean };
-export type Preferences = Record<string, Channels>;
+export type { Channels, Notification, Preferences } from '@parley/contract/notifications';
 
 /** What each kind is called in the preferences; a kind the server adds later shows its code. */
 export const KIND_NAMES: Record<string, string> = {

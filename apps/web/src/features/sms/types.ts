@@ -1,4 +1,5 @@
-import type { Plan } from '@parley/server/src/api-types.ts';
+import type { Plan } from '@parley/contract/api-types';
+import { isE164 } from '@parley/contract/phone';
 import type {
   analytics,
   formAConfig,
@@ -8,7 +9,8 @@ import type {
   formBPut,
   smsSession,
   testResult,
-} from '@parley/server/src/features/sms/sms.schemas.ts';
+} from '@parley/contract/sms';
+import { ACCOUNT_SID, AUTH_TOKEN, MESSAGE_LENGTH, SESSION_TIMEOUT } from '@parley/contract/sms-limits';
 import type { z } from 'zod';
 import { ApiError } from '../../api.ts';
 
@@ -37,9 +39,8 @@ export const formBPath = (ws: string, id: string) => `/api/workspaces/${ws}/assi
 const CHANNEL_PLANS: readonly Plan[] = ['pro', 'enterprise'];
 export const hasChannels = (plan: Plan | undefined) => plan === undefined || CHANNEL_PLANS.includes(plan);
 
-/** The limits the API checks (the server's sms.schemas.ts), said before any request. */
-export const MESSAGE_LENGTH = { min: 50, max: 1600, default: 1600 } as const;
-export const SESSION_TIMEOUT = { min: 1, max: 1440, default: 30 } as const;
+/** The limits the API checks (packages/contract/src/sms-limits.ts), said before any request. */
+export { MESSAGE_LENGTH, SESSION_TIMEOUT };
 
 /** The form as typed. The token is write-only: empty means "keep the saved one". */
 export type Draft = {
@@ -83,10 +84,6 @@ export type FieldErrors = Partial<Record<keyof Draft, string>>;
 /** "+1 (415) 555-0100" → "+14155550100": spaces, dots, dashes and brackets are not part of E.164. */
 export const compactNumber = (s: string) => s.trim().replace(/[\s().-]/g, '');
 
-const SID = /^AC[A-Za-z0-9]{32}$/;
-const TOKEN = /^[\x21-\x7e]{32,256}$/;
-const E164 = /^\+[1-9]\d{6,14}$/;
-
 function wholeIn(text: string, range: { min: number; max: number }) {
   const n = Number(text);
   return text.trim() !== '' && Number.isInteger(n) && n >= range.min && n <= range.max;
@@ -101,18 +98,21 @@ export function check(d: Draft, opts: { needToken: boolean; only?: Array<keyof D
   const errors: FieldErrors = {};
   const sid = d.accountSid.trim();
   if (!sid) errors.accountSid = 'Enter the account SID from the provider’s console.';
-  else if (!SID.test(sid))
+  else if (!ACCOUNT_SID.test(sid))
     errors.accountSid = `The account SID is AC followed by 32 letters or digits (34 characters in all); this one has ${sid.length}.`;
   const token = d.authToken.trim();
-  if (token && !TOKEN.test(token))
+  if (
+    token &&
+    (token.length < AUTH_TOKEN.min || token.length > AUTH_TOKEN.max || !AUTH_TOKEN.chars.test(token))
+  )
     errors.authToken =
-      token.length < 32
+      token.length < AUTH_TOKEN.min
         ? `The auth token has at least 32 characters; this one has ${token.length}.`
         : 'The auth token is printable characters without spaces, at most 256.';
   else if (!token && opts.needToken) errors.authToken = 'Enter the auth token.';
   const number = compactNumber(d.phoneNumber);
   if (!number) errors.phoneNumber = 'Enter the phone number that receives the messages.';
-  else if (!E164.test(number))
+  else if (!isE164(number))
     errors.phoneNumber = number.startsWith('+')
       ? 'The phone number must be in international (E.164) form: + then the country code and 7 to 15 digits in all, such as +15550102000.'
       : 'The phone number must start with + and the country code, such as +15550102000 (E.164).';

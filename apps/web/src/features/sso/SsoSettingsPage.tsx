@@ -4,7 +4,7 @@ import { useParams } from 'react-router';
 import { type Data, del, get, patch, post } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
 import { Empty, ErrorText, Loading } from '../../shell/ui.tsx';
-import type { SsoConnection, SsoTestMessage } from './types.ts';
+import type { CreateSsoConnection, SsoConnection, SsoTestMessage } from './types.ts';
 import './sso.css';
 
 /**
@@ -172,7 +172,7 @@ function CreateConnection({ ws }: { ws: string }) {
   const qc = useQueryClient();
   const [type, setType] = useState<'oidc' | 'saml'>('oidc');
   const create = useMutation({
-    mutationFn: (body: Record<string, unknown>) => post<Data<SsoConnection>>(path(ws), body),
+    mutationFn: (body: CreateSsoConnection) => post<Data<SsoConnection>>(path(ws), body),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['sso', ws] }),
   });
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
@@ -182,13 +182,23 @@ function CreateConnection({ ws }: { ws: string }) {
       .split(/[\s,]+/)
       .map((d) => d.trim())
       .filter(Boolean);
-    const base = { type, name: f.name, domains, defaultRole: f.defaultRole };
-    const body =
+    const base = {
+      name: f.name ?? '',
+      domains,
+      defaultRole: f.defaultRole as SsoConnection['defaultRole'],
+    };
+    const body: CreateSsoConnection =
       type === 'oidc'
-        ? { ...base, issuer: f.issuer, clientId: f.clientId, clientSecret: f.clientSecret }
+        ? {
+            ...base,
+            type,
+            issuer: f.issuer ?? '',
+            clientId: f.clientId ?? '',
+            clientSecret: f.clientSecret ?? '',
+          }
         : f.metadataUrl
-          ? { ...base, metadataUrl: f.metadataUrl }
-          : { ...base, metadataXml: f.metadataXml };
+          ? { ...base, type, metadataUrl: f.metadataUrl }
+          : { ...base, type, metadataXml: f.metadataXml };
     create.mutate(body, { onSuccess: () => (e.target as HTMLFormElement).reset() });
   };
   return (

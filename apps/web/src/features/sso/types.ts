@@ -1,25 +1,11 @@
-/** An SSO connection as the API returns it (docs/sso.md "Connections"). */
-export type SsoDomain = {
-  domain: string;
-  verified: boolean;
-  verificationRecord: { name: string; value: string };
-};
-export type SsoConnection = {
-  id: string;
-  type: 'oidc' | 'saml';
-  name: string;
-  domains: SsoDomain[];
-  defaultRole: 'admin' | 'member' | 'guest';
-  requireSso: boolean;
-  createdAt: string;
-  issuer?: string;
-  clientId?: string;
-  redirectUri?: string;
-  idpEntityId?: string;
-  entityId?: string;
-  acsUrl?: string;
-  metadataUrl?: string;
-};
+import type { connectionOut, createBody } from '@parley/contract/sso';
+import type { z } from 'zod';
+
+/** An SSO connection as the API returns it (docs/sso.md "Connections"; packages/contract/src/sso.ts). */
+export type SsoConnection = z.output<typeof connectionOut>;
+export type SsoDomain = SsoConnection['domains'][number];
+/** The create body: an OpenID Connect or a SAML connection. */
+export type CreateSsoConnection = z.input<typeof createBody>;
 
 /** What the test popup posts to the settings page that opened it (SsoTestResult.tsx). */
 export type SsoTestMessage = { type: 'parley-sso-test'; result: 'ok' | 'failed'; email: string | null };

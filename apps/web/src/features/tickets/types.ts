@@ -1,4 +1,4 @@
-import type { ticketSchema } from '@parley/server/src/features/tickets/tickets.schemas.ts';
+import type { ticketSchema } from '@parley/contract/tickets';
 import type { z } from 'zod';
 
 /** Tickets as the API answers them (docs/contacts-and-tickets.md "Tickets"; type-only). */

@@ -1,11 +1,11 @@
-import type { WebhookEvent } from '@parley/server/src/api-types.ts';
+import type { WebhookEvent } from '@parley/contract/api-types';
 
 /**
  * Format A webhooks as the API answers them (docs/webhooks.md; the server's types,
- * apps/server/src/api-types.ts). Only the creation answer carries the secret, once. A delivery's
+ * packages/contract/src/api-types.ts). Only the creation answer carries the secret, once. A delivery's
  * `statusCode` and `duration` (ms) are of its last attempt, null when no response came.
  */
-export type { CreatedWebhook, Delivery, Webhook } from '@parley/server/src/api-types.ts';
+export type { CreatedWebhook, Delivery, Webhook } from '@parley/contract/api-types';
 
 /**
  * Format A's event names with what they mean (docs/webhooks.md "Event names"). Keyed by the

@@ -1,4 +1,4 @@
-import { DAILY_MESSAGE_QUOTA } from '@parley/server/src/features/widget/widget-quota.ts';
+import { DAILY_MESSAGE_QUOTA } from '@parley/contract/widget-quota';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useParams } from 'react-router';

@@ -1,4 +1,4 @@
-import type { WidgetSettings, WidgetSettingsPatch } from '@parley/server/src/api-types.ts';
+import type { WidgetSettings, WidgetSettingsPatch } from '@parley/contract/api-types';
 import { ApiError } from '../../api.ts';
 
 /** The widget configuration of an assistant as the API answers it (docs/widget.md; the server's type). */

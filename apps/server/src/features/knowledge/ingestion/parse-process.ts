@@ -27,12 +27,15 @@ const IDLE_MS = 10_000;
 /** Beyond the worker's own limit on the clock, how long the process may take to answer before it is killed. */
 const GRACE_MS = 10_000;
 
-// The entry beside this module: parse-host.js once compiled; under tsx (npm start, tests) the
+// The entry beside this module: parse-host.js once compiled, reading the compiled contract as the
+// server does (packages/contract/package.json "exports"); under tsx (npm start, tests) the
 // TypeScript entry, with tsx's loader imported first as `npm start` does.
 const here = import.meta.url;
 const compiled = !/\.[cm]?ts$/.test(new URL(here).pathname);
 const entry = fileURLToPath(compiled ? new URL('./parse-host.js', here) : new URL('./parse-host.ts', here));
-const execArgv = compiled ? [] : ['--import', pathToFileURL(createRequire(here).resolve('tsx')).href];
+const execArgv = compiled
+  ? ['--conditions=parley-dist']
+  : ['--import', pathToFileURL(createRequire(here).resolve('tsx')).href];
 
 /** How often the server looks at how busy its event loop was, while files are parsed. */
 const BUSY_EVERY_MS = 100;

@@ -1,10 +1,13 @@
+import { dataOf } from '@parley/contract/envelope';
+import { offsetPage, offsetQuery } from '@parley/contract/pagination';
+import { projectBody, projectPatch, projectSchema } from '@parley/contract/projects';
+import { createSourceBody, sourceSchema } from '@parley/contract/sources';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { dataOf, iso } from '../../../http/envelope.ts';
+import { iso } from '../../../http/envelope.ts';
 import type { Feature } from '../../../http/feature.ts';
-import { offsetPage, offsetQuery } from '../../../http/pagination.ts';
 import { resourceOf, tenantOf } from '../../../http/tenant.ts';
-import { createSourceBody, sourceSchema, toSource } from '../sources/sources.schemas.ts';
+import { toSource } from '../sources/sources.serialize.ts';
 import * as sources from '../sources/sources.service.ts';
 import { readUpload } from '../sources/upload.ts';
 import type { ProjectRow } from './projects.repo.ts';
@@ -20,19 +23,6 @@ const create = { auth: 'user', permission: 'assistants.manage' } as const;
 const read = { ...list, resources: ['project'] } as const;
 const manage = { ...create, resources: ['project'] } as const;
 
-const projectBody = z.strictObject({
-  name: z.string().trim().min(1).max(200),
-  description: z.string().max(2_000).optional(),
-});
-const projectPatch = projectBody.partial();
-const projectSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string(),
-  documentCount: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
 const toProject = (r: { project: ProjectRow; documentCount: number }) => ({
   id: r.project.id,
   name: r.project.name,

@@ -1,12 +1,20 @@
+import { dataOf } from '@parley/contract/envelope';
+import { offsetPage, offsetQuery } from '@parley/contract/pagination';
+import {
+  createSourceBody,
+  lookupBody,
+  lookupResult,
+  searchQuery,
+  searchResult,
+  sourceSchema,
+} from '@parley/contract/sources';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { dataOf } from '../../../http/envelope.ts';
 import type { Feature } from '../../../http/feature.ts';
-import { offsetPage, offsetQuery } from '../../../http/pagination.ts';
 import { resourceOf } from '../../../http/tenant.ts';
 import { retrieveForAssistant } from '../knowledge.service.ts';
 import { realtimeLookup } from '../realtime/realtime.service.ts';
-import { createSourceBody, searchQuery, searchResult, sourceSchema, toSource } from './sources.schemas.ts';
+import { toSource } from './sources.serialize.ts';
 import * as svc from './sources.service.ts';
 import { readUpload } from './upload.ts';
 
@@ -16,11 +24,6 @@ const read = { auth: 'session', resources: ['assistant'] } as const;
 const manage = { ...read, permission: 'assistants.manage' } as const;
 const readSource = { auth: 'session', resources: ['assistant', 'source'] } as const;
 const manageSource = { ...readSource, permission: 'assistants.manage' } as const;
-const lookupBody = z.strictObject({
-  query: z.string().trim().min(1).max(500),
-  orderNumber: z.string().trim().min(1).max(40).optional(),
-  email: z.email().max(254).optional(),
-});
 const tags = ['knowledge'];
 
 const ownerOf = (request: FastifyRequest) => {
@@ -123,7 +126,7 @@ export const assistantSourcesRoutes: Feature = (app, ctx) => {
         tags,
         params: sourceParams,
         body: lookupBody,
-        response: { 200: dataOf(z.record(z.string(), z.unknown())) },
+        response: { 200: dataOf(lookupResult) },
       },
     },
     async (request) => {

@@ -1,3 +1,4 @@
+import type { CreateSourceInput } from '@parley/contract/sources';
 import type { AppContext } from '../../../context.ts';
 import { isStorageFull, STORAGE_FULL } from '../../../db/storage-full.ts';
 import { AppError, badRequest, notFound } from '../../../http/errors.ts';
@@ -8,7 +9,6 @@ import { detectKind, UnsupportedFileError } from '../ingestion/parsers.ts';
 import { checkSourceUrl } from '../outbound.ts';
 import { staleChunks } from '../retrieval/reembed.ts';
 import * as repo from './sources.repo.ts';
-import type { CreateSourceInput } from './sources.schemas.ts';
 
 export type { SourceOwner } from './sources.repo.ts';
 

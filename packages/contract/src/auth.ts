@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { iso } from '../../http/envelope.ts';
-import type { UserRow } from './auth.repo.ts';
 
 export const email = z
   .string()
@@ -28,16 +26,6 @@ export const userSchema = z.object({
   createdAt: z.string(),
 });
 
-export const toUser = (u: UserRow): z.infer<typeof userSchema> => ({
-  id: u.id,
-  name: u.name,
-  email: u.email,
-  avatarUrl: u.avatarUrl,
-  hasPassword: u.passwordHash !== null,
-  preferences: u.preferences,
-  createdAt: iso(u.createdAt),
-});
-
 export const tokenSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -52,3 +40,8 @@ export const createdTokenSchema = z.object({
   createdAt: z.string(),
 });
 export const createTokenBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
+
+/** `GET /api/auth/session`: who is signed in, until when. */
+export const sessionSchema = z.object({ user: userSchema, expiresAt: z.string() });
+/** Sign-up and sign-in answer the user. */
+export const signedInSchema = z.object({ user: userSchema });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { password } from '../auth/auth.schemas.ts';
+import { password } from './auth.ts';
 
 const isHttpsUrl = (value: string) => {
   try {
@@ -41,3 +41,7 @@ export const deleteAccountBody = z.strictObject({
 });
 
 export const exportParams = z.object({ token: z.string().max(100) });
+
+/** `POST /api/account/export`: where the export will be mailed, and until when its link works. */
+export const exportBody = z.strictObject({}).nullish();
+export const exportStarted = z.object({ email: z.string(), expiresAt: z.string() });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idParam } from '../../http/envelope.ts';
+import { idParam } from './envelope.ts';
+import { PLAN_IDS } from './plans.ts';
 import { SLUG_MAX, SLUG_PATTERN } from './slug.ts';
 
 export const ROLES = ['owner', 'admin', 'member', 'guest'] as const;
@@ -80,3 +81,12 @@ export const invitationSchema = z.object({
 });
 export const createdInvitationSchema = invitationSchema.extend({ inviteUrl: z.string() });
 export const acceptedSchema = z.object({ workspaceId: z.string(), role });
+
+/** `GET /api/v1/workspace`: the workspace an API key belongs to, and the key's scopes (docs/api.md). */
+export const keyWorkspaceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  plan: z.enum(PLAN_IDS),
+  scopes: z.array(z.string()),
+});

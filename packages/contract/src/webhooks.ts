@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { iso } from '../../http/envelope.ts';
-import type { DeliveryRow, WebhookRow } from './webhooks.repo.ts';
 
 /** URL syntax here; https-only and the address policy are checked in the service (400 either way). */
 const url = z.string().trim().min(1).max(2048);
@@ -54,24 +52,4 @@ export const deliverySchema = z.object({
   attempt: z.number().int(),
   duration: z.number().int().nullable(),
   createdAt: z.string(),
-});
-
-export const toWebhook = (w: WebhookRow): z.infer<typeof webhookSchema> => ({
-  id: w.id,
-  url: w.url,
-  events: w.events,
-  active: w.active,
-  createdAt: iso(w.createdAt),
-});
-export const toWebhookB = (w: WebhookRow) => ({ ...toWebhook(w), workspaceId: w.workspaceId });
-
-export const toDelivery = (d: DeliveryRow): z.infer<typeof deliverySchema> => ({
-  id: d.id,
-  eventId: d.eventId,
-  event: d.event,
-  status: d.status,
-  statusCode: d.statusCode,
-  attempt: d.attempt,
-  duration: d.durationMs,
-  createdAt: iso(d.createdAt),
 });

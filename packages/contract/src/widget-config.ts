@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalizeDomainEntry } from './widget-origin.ts';
+import { normalizeDomainEntry } from './hostnames.ts';
 
 /** The widget configuration an owner or admin manages (docs/widget.md "Embedding and configuration"). */
 

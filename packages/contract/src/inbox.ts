@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { idParam } from '../../http/envelope.ts';
-import { cursorQuery } from '../../http/pagination.ts';
-import { conversationSchema, messageSchema } from '../chat/chat.schemas.ts';
-import { TICKET_PRIORITIES } from '../tickets/tickets.schemas.ts';
+import { conversationSchema, messageSchema } from './chat.ts';
+import { idParam } from './envelope.ts';
+import { cursorQuery } from './pagination.ts';
+import { TICKET_PRIORITIES } from './tickets.ts';
 
 /** Request and response shapes of the inbox (docs/inbox.md "Endpoints"). */
 
@@ -44,3 +44,26 @@ export const ticketBody = z.strictObject({
   description: z.string().trim().max(20_000).optional(),
   priority: z.enum(TICKET_PRIORITIES).optional(),
 });
+
+/** Who made a change of a conversation's state (docs/inbox.md "States"). */
+export const changedBySchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('user'), id: z.string() }),
+  z.object({ type: z.literal('assistant'), id: z.string() }),
+  z.object({ type: z.literal('visitor'), id: z.null() }),
+  z.object({ type: z.literal('system'), id: z.null() }),
+]);
+
+/** One change on `GET /api/inbox/stream` (docs/inbox.md "Live updates"); `ready` comes first. */
+export const inboxEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('conversation.created'), conversation: inboxConversationSchema }),
+  z.object({
+    type: z.enum(['conversation.updated', 'conversation.ended']),
+    conversation: inboxConversationSchema,
+    changedBy: changedBySchema,
+  }),
+  z.object({ type: z.literal('message.created'), conversationId: z.string(), message: inboxMessageSchema }),
+]);
+
+export type InboxEvent = z.output<typeof inboxEventSchema>;
+export type ChangedBy = z.output<typeof changedBySchema>;

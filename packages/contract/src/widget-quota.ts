@@ -1,4 +1,4 @@
-import type { Plan } from '../../db/schema/index.ts';
+import type { Plan } from './plans.ts';
 
 /**
  * Widget messages a day per assistant, by plan (docs/widget.md "Limits"); null: no limit. Its own

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { email } from '../auth/auth.schemas.ts';
+import { email } from './auth.ts';
 
 /** Field rules of SSO connections (docs/sso.md "Connections"). */
 const name = z.string().trim().min(1).max(100);
@@ -93,3 +93,10 @@ export const verifiedOut = z.object({ domain: z.string(), verified: z.literal(tr
 
 /** "Continue with SSO" takes the email by sign-up's one rule, so its domain follows a single `@`. */
 export const startBody = z.strictObject({ email });
+
+/** Where an OpenID Connect provider returns: its query, other parameters let through. */
+export const oidcCallbackQuery = z.looseObject({
+  code: z.string().max(4000).optional(),
+  state: z.string().max(500).optional(),
+  error: z.string().max(500).optional(),
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { assistantSchema, createAssistantBody, patchAssistantBody } from './assistants.schemas.ts';
+import { assistantSchema, createAssistantBody, patchAssistantBody } from './assistants.ts';
 
 /** Form B adds `widgetEnabled` and `projectCount` (docs/assistants.md). */
 export const formBAssistant = assistantSchema.extend({

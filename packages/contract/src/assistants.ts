@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { iso, isoOrNull } from '../../http/envelope.ts';
-import type { AssistantRow } from './assistants.repo.ts';
 
 /** The fields and rules of docs/assistants.md "Fields". */
 const name = z.string().trim().min(1).max(100);
@@ -62,24 +60,3 @@ export const assistantListItem = assistantSchema.pick({
   visibility: true,
   createdAt: true,
 });
-
-export type AssistantOut = z.infer<typeof assistantSchema>;
-
-/** Every assistant uses the same model; listings and objects show `auto` (docs/assistants.md "Fields"). */
-export function toAssistant(a: AssistantRow): AssistantOut {
-  return {
-    id: a.id,
-    workspaceId: a.workspaceId,
-    name: a.name,
-    instructions: a.instructions,
-    visibility: a.visibility,
-    // real columns round-trip through float4; report the value as the user set it
-    temperature: Math.round(a.temperature * 1000) / 1000,
-    maxTokens: a.maxTokens,
-    welcomeMessage: a.welcomeMessage,
-    model: 'auto',
-    createdBy: a.createdBy,
-    createdAt: iso(a.createdAt),
-    updatedAt: isoOrNull(a.updatedAt) ?? iso(a.createdAt),
-  };
-}

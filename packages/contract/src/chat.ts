@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from '../../http/envelope.ts';
+import { idParam } from './envelope.ts';
 
 export const chatBody = z
   .object({
@@ -60,4 +60,10 @@ export const messageSchema = z.object({
     .nullable()
     .optional()
     .describe("Only on a reply sent as an SMS: the provider's error code when it could not deliver"),
+});
+
+/** `POST /api/v1/messages`: a message into an existing conversation (docs/api.md). */
+export const v1MessageBody = z.strictObject({
+  conversationId: idParam,
+  content: z.string().trim().min(1).max(8000),
 });

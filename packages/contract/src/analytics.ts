@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { idParam } from '../../http/envelope.ts';
-import { periodField } from '../../lib/periods.ts';
+import { idParam } from './envelope.ts';
+import { periodField } from './periods.ts';
 
 /** Request and response shapes of the analytics endpoints (docs/analytics.md "Endpoints"). */
-
-export type { Period } from '../../lib/periods.ts';
 
 /** Whole UTC days, today included (docs/analytics.md "Periods"). */
 const period = periodField;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { idParam } from '../../http/envelope.ts';
-import { phoneField as phone } from '../../lib/phone.ts';
+import { idParam } from './envelope.ts';
+import { phoneField as phone } from './phone-fields.ts';
 
 /** Request and response shapes of the public widget (docs/widget.md). */
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from '../../http/envelope.ts';
+import { idParam } from './envelope.ts';
 
 export const billingParams = z.object({ workspaceId: idParam });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { SCOPES, type Scope } from '../../http/actor.ts';
-import { str } from '../../http/envelope.ts';
+import { str } from './envelope.ts';
+import { SCOPES, type Scope } from './scopes.ts';
 
 /**
  * Scopes that write through /api/v1 and so need the plan feature `api_v1_write`

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { idParam } from '../../http/envelope.ts';
-import { offsetQuery } from '../../http/pagination.ts';
+import { idParam } from './envelope.ts';
+import { offsetQuery } from './pagination.ts';
 
 /** Request and response shapes of tickets (docs/contacts-and-tickets.md "Endpoints"). */
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { offsetQuery } from '../../http/pagination.ts';
-import { phoneField } from '../../lib/phone.ts';
+import { offsetQuery } from './pagination.ts';
+import { phoneField } from './phone-fields.ts';
 
 /** Request and response shapes of contacts (docs/contacts-and-tickets.md "Endpoints"). */
 

@@ -8,30 +8,19 @@
  * (`z.input`: defaults may be left out).
  */
 import type { z } from 'zod';
-import type { changePasswordBody, patchAccountBody } from './features/account/account.schemas.ts';
-import type { apiKeySchema, createdApiKeySchema } from './features/api-keys/api-keys.schemas.ts';
-import type { assistantListItem, assistantSchema } from './features/assistants/assistants.schemas.ts';
-import type { createdTokenSchema, tokenSchema, userSchema } from './features/auth/auth.schemas.ts';
-import type { billingSchema } from './features/billing/billing.schemas.ts';
-import type { chatBody, conversationSchema, messageSchema } from './features/chat/chat.schemas.ts';
-import type { FORMAT_A_EVENTS } from './features/events/event-types.ts';
-import type {
-  createSourceBody,
-  searchResult,
-  sourceSchema,
-} from './features/knowledge/sources/sources.schemas.ts';
-import type {
-  createdWebhookSchema,
-  deliverySchema,
-  webhookSchema,
-} from './features/webhooks/webhooks.schemas.ts';
-import type {
-  historyMessage,
-  initData,
-  publicConfig,
-  sessionData,
-} from './features/widget/widget.schemas.ts';
-import type { widgetConfigPatch, widgetSettings } from './features/widget/widget-config.schemas.ts';
+import type { changePasswordBody, patchAccountBody } from './account.ts';
+import type { apiKeySchema, createdApiKeySchema } from './api-keys.ts';
+import type { assistantListItem, assistantSchema } from './assistants.ts';
+import type { createdTokenSchema, tokenSchema, userSchema } from './auth.ts';
+import type { billingSchema } from './billing.ts';
+import type { chatBody, conversationSchema, messageSchema } from './chat.ts';
+import type { dataOf, errorBody } from './envelope.ts';
+import type { FORMAT_A_EVENTS } from './events.ts';
+import type { cursorPage, offsetPage } from './pagination.ts';
+import type { createSourceBody, searchResult, sourceSchema } from './sources.ts';
+import type { createdWebhookSchema, deliverySchema, webhookSchema } from './webhooks.ts';
+import type { historyMessage, initData, publicConfig, sessionData } from './widget.ts';
+import type { widgetConfigPatch, widgetSettings } from './widget-config.ts';
 import type {
   acceptedSchema,
   createdInvitationSchema,
@@ -40,14 +29,11 @@ import type {
   memberSchema,
   workspaceDetailSchema,
   workspaceSchema,
-} from './features/workspaces/workspaces.schemas.ts';
+} from './workspaces.ts';
 
-import type { dataOf, errorBody } from './http/envelope.ts';
-import type { cursorPage, offsetPage } from './http/pagination.ts';
-
-export type { Plan } from './db/schema/index.ts';
-export type { StreamEvent } from './features/chat/stream-events.ts';
-export type { Scope } from './http/actor.ts';
+export type { Plan } from './plans.ts';
+export type { Scope } from './scopes.ts';
+export type { StreamEvent } from './stream-events.ts';
 
 /** `{data: resource}`, the two list envelopes, and every error body (docs/api.md). */
 export type Data<T> = z.output<ReturnType<typeof dataOf<z.ZodType<T>>>>;

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { iso, isoOrNull } from '../../../http/envelope.ts';
-import type { SourceRow } from './sources.repo.ts';
 
 /** JSON source types (docs/knowledge.md "Source types"); files arrive as multipart on their own route. */
 const name = z.string().trim().min(1).max(200);
@@ -92,35 +90,6 @@ export const sourceSchema = z.object({
   updatedAt: z.string(),
 });
 
-/** What a source's config shows: never secrets, never the full text. */
-function publicConfig(s: SourceRow): Record<string, unknown> {
-  const c = s.config;
-  switch (s.type) {
-    case 'text':
-      return { characters: String(c.text ?? '').length };
-    case 'qa':
-      return { pairs: Array.isArray(c.pairs) ? c.pairs.length : 0 };
-    default:
-      return c;
-  }
-}
-
-export const toSource = (s: SourceRow, reindexPending = 0): z.infer<typeof sourceSchema> => ({
-  id: s.id,
-  assistantId: s.assistantId,
-  projectId: s.projectId,
-  type: s.type,
-  name: s.name,
-  status: s.status,
-  error: s.error,
-  chunkCount: s.chunkCount,
-  reindexPending,
-  lastSyncedAt: isoOrNull(s.lastSyncedAt),
-  config: publicConfig(s),
-  createdAt: iso(s.createdAt),
-  updatedAt: iso(s.updatedAt),
-});
-
 export const searchQuery = z.strictObject({
   q: z.string().trim().min(1).max(2_000),
   k: z.coerce.number().int().min(1).max(50).default(5),
@@ -141,3 +110,11 @@ export const searchResult = z.object({
   vectorRank: z.number().int().nullable(),
   relevance: z.number(),
 });
+
+/** A live lookup in a store or spreadsheet source (docs/knowledge.md "Live lookups"). */
+export const lookupBody = z.strictObject({
+  query: z.string().trim().min(1).max(500),
+  orderNumber: z.string().trim().min(1).max(40).optional(),
+  email: z.email().max(254).optional(),
+});
+export const lookupResult = z.record(z.string(), z.unknown());

@@ -1,17 +1,14 @@
 import { z } from 'zod';
-import { periodField } from '../../lib/periods.ts';
-import { e164Field } from '../../lib/phone.ts';
+import { periodField } from './periods.ts';
+import { e164Field } from './phone-fields.ts';
+import { ACCOUNT_SID, AUTH_TOKEN, MESSAGE_LENGTH, SESSION_TIMEOUT } from './sms-limits.ts';
 
-/** Field rules of the SMS configuration (docs/sms.md "Configuration"). */
-export const MESSAGE_LENGTH = { min: 50, max: 1600 } as const;
-export const SESSION_TIMEOUT = { min: 1, max: 1440 } as const;
-
-export const accountSid = z.string().regex(/^AC[A-Za-z0-9]{32}$/, 'AC followed by 32 letters or digits');
+export const accountSid = z.string().regex(ACCOUNT_SID, 'AC followed by 32 letters or digits');
 export const authToken = z
   .string()
-  .min(32, 'At least 32 characters')
-  .max(256)
-  .regex(/^[\x21-\x7e]+$/, 'Printable characters without spaces');
+  .min(AUTH_TOKEN.min, `At least ${AUTH_TOKEN.min} characters`)
+  .max(AUTH_TOKEN.max)
+  .regex(AUTH_TOKEN.chars, 'Printable characters without spaces');
 export const e164 = e164Field;
 const maxMessageLength = z.number().int().min(MESSAGE_LENGTH.min).max(MESSAGE_LENGTH.max);
 const sessionTimeoutMinutes = z.number().int().min(SESSION_TIMEOUT.min).max(SESSION_TIMEOUT.max);
