@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contacts, tickets } from '../../src/db/schema/index.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
+import { expectNothingStored } from '../support/stored-rows.ts';
 import { eventsOf } from '../support/webhooks.ts';
 import { createWorld, insertApiKey, type World } from '../support/world.ts';
 
@@ -322,7 +323,7 @@ describe('the workspace paths (dashboard)', () => {
 });
 
 describe('hostile ids and queries', () => {
-  it('odd ids are a 404 (or a 400 for a NUL), never a 500; NUL in a filter is a 400 naming it', async () => {
+  it('odd ids are a 404 (or a 400 for a NUL), never a 500, writes store nothing; NUL in a filter is a 400 naming it', async () => {
     for (const id of [
       `${'x'.repeat(101)}`,
       '%F0%9F%9A%80',
@@ -333,9 +334,14 @@ describe('hostile ids and queries', () => {
       const res = await v1('GET', `/${id}`);
       expect(res.statusCode, id).toBe(404);
       expect((await dash('GET', `/${id}`)).statusCode, id).toBe(404);
+      for (const [method, payload] of [['PATCH', { name: 'x' }], ['DELETE']] as const) {
+        const write = await expectNothingStored(t, () => dash(method, `/${id}`, payload));
+        expect(write.statusCode, `${method} ${id}`).toBe(404);
+      }
     }
     expect((await v1('GET', '/ct%00x')).statusCode).toBe(400);
-    expect((await dash('PATCH', '/ct%00x', { name: 'x' })).statusCode).toBe(400);
+    const nul = await expectNothingStored(t, () => dash('PATCH', '/ct%00x', { name: 'x' }));
+    expect(nul.statusCode).toBe(400);
     for (const [q, field] of [
       ['q=%00', 'q'],
       ['email=%00', 'email'],
