@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signupUser, type TestUser } from '../support/factories.ts';
 import { rsaKeyPair, startSamlIdp, type TestSamlIdp } from '../support/saml-idp.ts';
+import { expectNothingStored } from '../support/stored-rows.ts';
 import { insertWorkspace } from '../support/world.ts';
 import { makeEnterprise, newDomain, type SsoWorld, ssoApp, verifiedConnection } from './helpers.ts';
 
@@ -220,35 +221,41 @@ describe('SAML sign-in', () => {
     expect(members.json().data.some((m: { email: string }) => m.email === email)).toBe(false);
   });
 
-  it('hostile posts: no SAMLResponse, garbage, JSON, a huge form: 302 sso_failed or 4xx, never 5xx', async () => {
+  it('hostile posts: no SAMLResponse, garbage, JSON, a huge form: 302 sso_failed or 4xx, never 5xx, nothing stored', async () => {
     for (const body of [
       '',
       'SAMLResponse=',
       'SAMLResponse=%%%',
       `SAMLResponse=${Buffer.from('<x>').toString('base64')}`,
     ]) {
-      const res = await w.t.app.inject({
-        method: 'POST',
-        url: `/api/auth/sso/saml/${connection.id}/acs`,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: body,
-      });
+      const res = await expectNothingStored(w.t, () =>
+        w.t.app.inject({
+          method: 'POST',
+          url: `/api/auth/sso/saml/${connection.id}/acs`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: body,
+        }),
+      );
       expect(res.statusCode, body).toBe(302);
       expect(res.headers.location).toBe(FAILED);
     }
-    const unknown = await w.t.app.inject({
-      method: 'POST',
-      url: '/api/auth/sso/saml/sso_unknown/acs',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'SAMLResponse=abc',
-    });
+    const unknown = await expectNothingStored(w.t, () =>
+      w.t.app.inject({
+        method: 'POST',
+        url: '/api/auth/sso/saml/sso_unknown/acs',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'SAMLResponse=abc',
+      }),
+    );
     expect(unknown.headers.location).toBe(FAILED);
-    const huge = await w.t.app.inject({
-      method: 'POST',
-      url: `/api/auth/sso/saml/${connection.id}/acs`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: `SAMLResponse=${'A'.repeat(2 * 1024 * 1024)}`,
-    });
+    const huge = await expectNothingStored(w.t, () =>
+      w.t.app.inject({
+        method: 'POST',
+        url: `/api/auth/sso/saml/${connection.id}/acs`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `SAMLResponse=${'A'.repeat(2 * 1024 * 1024)}`,
+      }),
+    );
     expect(huge.statusCode).toBe(413);
   });
 });
