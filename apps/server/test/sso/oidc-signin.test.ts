@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signupUser, type TestUser } from '../support/factories.ts';
 import { followToCallback } from '../support/oidc-provider.ts';
+import { expectNothingStored } from '../support/stored-rows.ts';
 import { addMember, insertWorkspace } from '../support/world.ts';
 import {
   CALLBACK,
@@ -300,7 +301,7 @@ describe('OIDC sign-in', () => {
     expect(refused.headers.location).toBe('http://parley.test/sso/test-result?result=failed');
   });
 
-  it('hostile input on the public routes: 400, 413 or 404, never 5xx', async () => {
+  it('hostile input on the public routes: 400, 413 or 404, never 5xx; refused posts store nothing', async () => {
     for (const payload of [
       {},
       { email: 42 },
@@ -308,21 +309,27 @@ describe('OIDC sign-in', () => {
       { email: `\u0000@${domain}` },
       { email: `é@${domain}`, extra: 1 },
     ]) {
-      const res = await w.t.request({ method: 'POST', url: '/api/auth/sso/start', payload });
+      const res = await expectNothingStored(w.t, () =>
+        w.t.request({ method: 'POST', url: '/api/auth/sso/start', payload }),
+      );
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
     }
-    const huge = await w.t.request({
-      method: 'POST',
-      url: '/api/auth/sso/start',
-      payload: { email: `${'a'.repeat(3 * 1024 * 1024)}@${domain}` },
-    });
+    const huge = await expectNothingStored(w.t, () =>
+      w.t.request({
+        method: 'POST',
+        url: '/api/auth/sso/start',
+        payload: { email: `${'a'.repeat(3 * 1024 * 1024)}@${domain}` },
+      }),
+    );
     expect(huge.statusCode).toBe(413);
-    const foreign = await w.t.request({
-      method: 'POST',
-      url: '/api/auth/sso/start',
-      headers: { origin: 'https://evil.test' },
-      payload: { email: `x@${domain}` },
-    });
+    const foreign = await expectNothingStored(w.t, () =>
+      w.t.request({
+        method: 'POST',
+        url: '/api/auth/sso/start',
+        headers: { origin: 'https://evil.test' },
+        payload: { email: `x@${domain}` },
+      }),
+    );
     expect(foreign.statusCode).toBe(403);
     const md = await w.t.request({ method: 'GET', url: `/api/auth/sso/saml/${connectionId}/metadata` });
     expect(md.statusCode).toBe(404);
