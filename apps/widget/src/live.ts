@@ -1,6 +1,8 @@
+import type { WidgetLiveEvent } from '@parley/contract/widget';
 import { type Api, ApiError, events, type Session } from './api.ts';
 
-type LiveEvent = { type?: string; status?: string; agent?: { name?: string | null } | null };
+/** The events of the stream (packages/contract/src/widget.ts `widgetLiveEventSchema`). */
+type LiveEvent = WidgetLiveEvent;
 
 /** Who holds a handed-off conversation, as the `status` event says (docs/widget.md "Live agent replies"). */
 export type Person = { name: string | null; assigned: boolean };

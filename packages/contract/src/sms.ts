@@ -83,8 +83,9 @@ export const smsSession = z.object({
   lastMessageAt: z.string(),
 });
 
-/** The analytics periods (lib/periods.ts, the same as workspace analytics'). */
+/** The analytics periods (periods.ts, the same as workspace analytics'). */
 export const period = periodField;
+export const analyticsQuery = z.strictObject({ period });
 
 export const analytics = z.object({
   totalMessages: z.number().int(),

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { idParam } from './envelope.ts';
+import { offsetQuery } from './pagination.ts';
 
 /** URL syntax here; https-only and the address policy are checked in the service (400 either way). */
 const url = z.string().trim().min(1).max(2048);
@@ -53,3 +55,6 @@ export const deliverySchema = z.object({
   duration: z.number().int().nullable(),
   createdAt: z.string(),
 });
+
+/** `GET /api/webhooks` (Form B): a page of the caller's webhooks, of one workspace when named. */
+export const listQueryB = offsetQuery.extend({ workspaceId: idParam.optional() }).strict();

@@ -84,6 +84,13 @@ export const publicConfig = z.object({
   leadFormRequiredFields: z.array(z.string()),
 });
 
+/** A person of the team, as the widget shows them. */
+export const agentSchema = z.object({
+  type: z.literal('agent'),
+  name: z.string(),
+  avatarUrl: z.string().nullable(),
+});
+
 /** A history message, with citations and, for a human agent's reply, its author (docs/widget.md). */
 export const historyMessage = z.object({
   id: z.string(),
@@ -99,9 +106,7 @@ export const historyMessage = z.object({
       url: z.string().nullable(),
     }),
   ),
-  author: z
-    .object({ type: z.literal('agent'), name: z.string(), avatarUrl: z.string().nullable() })
-    .nullable(),
+  author: agentSchema.nullable(),
 });
 
 export const initData = z.object({
@@ -122,3 +127,19 @@ export const endResult = z.object({
   duration: z.number().int(),
   endedAt: z.string(),
 });
+
+/**
+ * One event of `GET /api/widget/{id}/sessions/{sid}/events` (docs/widget.md "Live agent replies"):
+ * a person's reply, who is answering now (the agent while a person holds the conversation), or
+ * the session's end.
+ */
+export const widgetLiveEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('message'), message: historyMessage }),
+  z.object({
+    type: z.literal('status'),
+    status: z.enum(['open', 'handoff', 'closed']),
+    agent: agentSchema.nullable(),
+  }),
+  z.object({ type: z.literal('ended') }),
+]);
+export type WidgetLiveEvent = z.output<typeof widgetLiveEventSchema>;

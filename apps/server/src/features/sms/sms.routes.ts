@@ -2,6 +2,7 @@ import { dataOf, idParam } from '@parley/contract/envelope';
 import { offsetPage, offsetQuery } from '@parley/contract/pagination';
 import {
   analytics,
+  analyticsQuery,
   formAConfig,
   formACreate,
   formAPatch,
@@ -9,7 +10,6 @@ import {
   formBConfig,
   formBPut,
   formBTest,
-  period,
   smsSession,
   testResult,
 } from '@parley/contract/sms';
@@ -216,7 +216,7 @@ export const smsRoutes: Feature = (app, ctx) => {
         description:
           'Messages (inbound, outbound), unique customer numbers and sessions active now, over `period` (7d, 30d or 90d, default 30d, counted in whole UTC days up to today), with a per-day series.',
         params: bParams,
-        querystring: z.strictObject({ period }),
+        querystring: analyticsQuery,
         response: { 200: dataOf(analytics) },
       },
     },

@@ -1,8 +1,9 @@
 import { dataOf, idParam } from '@parley/contract/envelope';
-import { offsetPage, offsetQuery } from '@parley/contract/pagination';
+import { offsetPage } from '@parley/contract/pagination';
 import {
   createdWebhookSchemaB,
   createWebhookBodyB,
+  listQueryB,
   updateWebhookBodyB,
   webhookSchemaB,
 } from '@parley/contract/webhooks';
@@ -18,7 +19,6 @@ const hookParams = z.object({ webhookId: idParam });
 /** The workspace is the `workspaceId` input (or the caller's only one), or the webhook's own. */
 const some = { auth: 'user', workspace: 'input', permission: 'webhooks.manage' } as const;
 const one = { auth: 'user', resources: ['webhookB'], permission: 'webhooks.manage' } as const;
-const listQuery = offsetQuery.extend({ workspaceId: z.string().min(1).max(100).optional() }).strict();
 
 /**
  * Format B webhooks (docs/webhooks.md; `/api/webhooks`, bearer token = personal access token, or the
@@ -48,7 +48,7 @@ export const webhooksFormBRoutes: Feature = (app, ctx) => {
       config: some,
       schema: {
         tags: ['webhooks'],
-        querystring: listQuery,
+        querystring: listQueryB,
         response: { 200: offsetPage(webhookSchemaB), ...errors },
       },
     },

@@ -1,3 +1,4 @@
+import type { agentSchema, WidgetLiveEvent } from '@parley/contract/widget';
 import { sessionParams } from '@parley/contract/widget';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -19,18 +20,17 @@ type Live =
     }
   | { type: 'bound'; conversationId: string }
   | { type: 'ended' }
-  | {
-      type: 'status';
-      status: string;
-      agent: { type: 'agent'; name: string; avatarUrl: string | null } | null;
-    };
+  | { type: 'status'; status: ConversationStatus; agent: Agent | null };
+
+type Agent = z.output<typeof agentSchema>;
+type ConversationStatus = Extract<WidgetLiveEvent, { type: 'status' }>['status'];
 
 /** One encoding per published message, shared by every stream of the app that receives it. */
 function encode(ctx: AppContext, payload: Live): string | null {
   const encoded = ctx.streamEncodings.widget;
   const known = encoded.get(payload);
   if (known !== undefined) return known;
-  let out: object | null = null;
+  let out: WidgetLiveEvent | null = null;
   if (payload.type === 'message' && payload.message.role === 'agent') {
     const m = payload.message;
     // docs/widget.md "Form A: the init flow": the widget's history roles are user and assistant; a human's
@@ -60,10 +60,11 @@ function encode(ctx: AppContext, payload: Live): string | null {
  * Who is answering (docs/widget.md "Live agent replies"): `handoff` with the agent once a person
  * holds the conversation, `open` when it is back with the AI, `closed` when a member closed it.
  */
-const statusEvent = (
-  status: string,
-  agent: { type: 'agent'; name: string; avatarUrl: string | null } | null,
-) => ({ type: 'status', status, agent: status === 'handoff' ? agent : null });
+const statusEvent = (status: ConversationStatus, agent: Agent | null): WidgetLiveEvent => ({
+  type: 'status',
+  status,
+  agent: status === 'handoff' ? agent : null,
+});
 
 /**
  * `GET /api/widget/{id}/sessions/{sid}/events` (docs/widget.md "Live agent replies"): server-sent events

@@ -1,6 +1,9 @@
-/** Shapes of the analytics endpoints (docs/analytics.md "Endpoints"). */
+import type { channelsSchema, gapsSchema, overviewSchema } from '@parley/contract/analytics';
+import type { Period } from '@parley/contract/periods';
+import type { z } from 'zod';
 
-export type Period = '7d' | '30d' | '90d';
+/** Shapes of the analytics endpoints (docs/analytics.md "Endpoints"; packages/contract/src/analytics.ts). */
+export type { Period };
 
 export const PERIODS: Array<{ value: Period; label: string }> = [
   { value: '7d', label: '7 days' },
@@ -8,40 +11,9 @@ export const PERIODS: Array<{ value: Period; label: string }> = [
   { value: '90d', label: '90 days' },
 ];
 
-type Window = { period: Period; since: string; until: string };
-
-export type Overview = Window & {
-  channels: string[];
-  days: Array<{ date: string; conversations: Record<string, number>; credits: number }>;
-  totals: { conversations: number; byChannel: Record<string, number>; credits: number };
-  handoff: { conversations: number; rate: number | null };
-  resolvedWithoutPerson: { conversations: number; rate: number | null };
-  feedback: {
-    positive: number;
-    negative: number;
-    total: number;
-    positiveRate: number | null;
-    responseRate: number | null;
-  };
-};
-
-export type Gaps = Window & {
-  replies: number;
-  aiReplies: number;
-  rate: number | null;
-  /** `question`: the grouping key (normalised); `asked`: the customer's own words, shown. */
-  gaps: Array<{ question: string; asked: string; count: number; lastAskedAt: string }>;
-};
-
-export type Channels = Window & {
-  channels: Array<{
-    channel: string;
-    conversations: number;
-    messages: number;
-    inbound: number;
-    outbound: number;
-  }>;
-};
+export type Overview = z.output<typeof overviewSchema>;
+export type Gaps = z.output<typeof gapsSchema>;
+export type Channels = z.output<typeof channelsSchema>;
 
 export const analyticsPath = (ws: string) => `/api/workspaces/${ws}/analytics`;
 

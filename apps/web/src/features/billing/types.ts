@@ -1,40 +1,12 @@
+import type { invoiceSchema } from '@parley/contract/billing';
+import type { z } from 'zod';
 import type { Billing as Summary } from '../../api.ts';
-import type { Plan } from './plans.ts';
 
-/**
- * The billing summary (`GET /api/workspaces/{ws}/billing`, docs/credits.md) and what the billing
- * page reads beyond it. The extras are optional: a server that does not send them yet leaves
- * the page to learn about online billing from the first action's answer (docs/dashboard.md
- * "Billing").
- */
-
-export type BillingSummary = Summary & {
-  /**
-   * Online billing (docs/billing.md "Routes"): `provider` null when plans are the operator's;
-   * `pendingPlan` a downgrade (`free` with `cancelAtPeriodEnd` for a cancellation) taking effect
-   * at `currentPeriodEnd`. Absent on a server without Stripe support.
-   */
-  subscription?: {
-    provider: string | null;
-    pendingPlan: Plan | null;
-    cancelAtPeriodEnd: boolean;
-    currentPeriodEnd: string | null;
-  };
-};
+/** The billing summary (`GET /api/workspaces/{ws}/billing`, docs/credits.md, docs/billing.md "Routes"). */
+export type BillingSummary = Summary;
 
 /** One invoice of `GET /api/workspaces/{ws}/billing/invoices` (docs/billing.md "Routes"). */
-export type Invoice = {
-  id: string;
-  number: string | null;
-  status: string;
-  currency: string;
-  /** In the currency's smallest unit, as Stripe counts. */
-  amountDue: number;
-  amountPaid: number;
-  createdAt: string;
-  hostedUrl: string | null;
-  pdfUrl: string | null;
-};
+export type Invoice = z.output<typeof invoiceSchema>;
 
 /** Whether plan changes go through Stripe here; undefined until the server says. */
 export const onlineBilling = (s: BillingSummary): boolean | undefined =>
