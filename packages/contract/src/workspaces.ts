@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { email } from './auth.ts';
 import { idParam } from './envelope.ts';
 import { PLAN_IDS } from './plans.ts';
 import { SLUG_MAX, SLUG_PATTERN } from './slug.ts';
@@ -28,12 +29,6 @@ export const assignableRole = z.enum(ASSIGNABLE_ROLES, {
 });
 export const updateMemberBody = z.strictObject({ role: assignableRole });
 
-export const email = z
-  .string()
-  .trim()
-  .max(254)
-  .pipe(z.email({ message: 'Must be a valid email address' }))
-  .transform((e) => e.toLowerCase());
 export const createInvitationBody = z.strictObject({ email, role: assignableRole });
 
 export const wsParams = z.object({ workspaceId: idParam });
