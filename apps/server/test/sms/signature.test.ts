@@ -114,6 +114,15 @@ describe('SMS provider signature', () => {
     expect((await post(`${PUBLIC}${path()}`, { form: same })).statusCode).toBe(200);
   });
 
+  it('fields posted out of name order are signed with their names sorted', async () => {
+    const unsorted: [string, string][] = [
+      ['MessageStatus', 'delivered'],
+      ['MessageSid', newMessageSid()],
+      ['AccountSid', line.accountSid],
+    ];
+    expect((await post(`${PUBLIC}${path()}`, { form: unsorted })).statusCode).toBe(200);
+  });
+
   it('a missing, empty, forged or oversized signature is a 403', async () => {
     const url = `${PUBLIC}${path()}`;
     const res = await t.app.inject({
