@@ -61,6 +61,7 @@ export function createContext(config: Config, database: Database): AppContext {
     // Every process derives the same cursor key from the shared ENCRYPTION_KEY (http/pagination.ts).
     cursors: createCursors(hmacSha256(config.encryptionKey, 'cursor')),
     credentialTouches: new Map(),
+    steering: new Map(),
     metrics: createMetrics(),
   };
   registerQueueMetrics(ctx);

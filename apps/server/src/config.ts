@@ -80,6 +80,8 @@ export const envSchema = z.object({
   AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
   CHAT_HISTORY_TOKENS: z.coerce.number().int().min(100).max(1_000_000).default(6000),
   CHAT_KEEPALIVE_MS: z.coerce.number().int().min(10).max(600_000).default(15_000),
+  TEST_RUN_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(30),
+  TEST_RUN_LEASE_SECONDS: z.coerce.number().min(1).max(3_600).default(60),
   ENTERPRISE_MONTHLY_CREDITS: z.coerce.number().int().min(0).default(100_000),
   // Widget (docs/widget.md "Limits"): POSTs per minute per client IP on the public widget paths.
   WIDGET_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
@@ -152,6 +154,11 @@ export type Config = {
     keepAliveMs: number;
   };
   enterpriseMonthlyCredits: number;
+  /**
+   * Test runs (docs/steering.md "Test runs"): how long after a change its run starts (changes
+   * within it share the run), and how long a process holds a run it plays without showing progress.
+   */
+  testRuns: { delayMs: number; leaseMs: number };
   widget: { rateLimitPerMinute: number };
   sms: { providerApiBase: string };
   /** DNS servers of the domain verification; empty: the system resolver. */
@@ -227,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       keepAliveMs: e.CHAT_KEEPALIVE_MS,
     },
     enterpriseMonthlyCredits: e.ENTERPRISE_MONTHLY_CREDITS,
+    testRuns: { delayMs: e.TEST_RUN_DELAY_SECONDS * 1000, leaseMs: e.TEST_RUN_LEASE_SECONDS * 1000 },
     widget: { rateLimitPerMinute: e.WIDGET_RATE_LIMIT_PER_MINUTE },
     sms: { providerApiBase: e.SMS_PROVIDER_API_BASE.replace(/\/+$/, '') },
     sso: {

@@ -6,6 +6,7 @@ import type { Channels } from './features/conversations/channels.ts';
 import type { SheetCache } from './features/knowledge/realtime/spreadsheet.ts';
 import type { VectorState } from './features/knowledge/retrieval/vector-index.ts';
 import type { ProviderClient } from './features/sms/provider.ts';
+import type { SteeringCache } from './features/steering/steering.cache.ts';
 import type { Cursors } from './http/pagination.ts';
 import type { RateLimits } from './http/rate-limits.ts';
 import type { Jobs } from './jobs/runner.ts';
@@ -62,6 +63,8 @@ export type AppContext = {
   cursors: Cursors;
   /** When this process last stamped each bearer credential's lastUsedAt (features/auth/credentials.service.ts). */
   credentialTouches: Map<string, number>;
+  /** Assistants' guidance rules and curated answers, by steering version (features/steering/steering.cache.ts). */
+  steering: SteeringCache;
 };
 
 /**

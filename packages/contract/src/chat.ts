@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idParam } from './envelope.ts';
+import { REPLY_OUTCOMES } from './steering.ts';
 
 export const chatBody = z
   .object({
@@ -27,6 +28,11 @@ export const conversationSchema = z.object({
   contactId: z.string().nullable(),
   assigneeId: z.string().nullable(),
   messageCount: z.number(),
+  handoffReason: z
+    .enum(['customer_asked', 'rule', 'low_confidence', 'declined', 'agent'])
+    .nullable()
+    .describe('Why a person was last asked to answer; null while the AI holds the conversation'),
+  handoffRuleId: z.string().nullable().describe('The guidance rule that handed it over (reason `rule`)'),
   lastMessageAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -49,6 +55,11 @@ export const messageSchema = z.object({
     }),
   ),
   usage: z.object({ promptTokens: z.number(), completionTokens: z.number() }).nullable(),
+  outcome: z
+    .enum(REPLY_OUTCOMES)
+    .nullable()
+    .describe("An AI reply's outcome (docs/steering.md); null on other messages"),
+  curatedAnswerId: z.string().nullable().describe('The curated answer a `curated` reply gave'),
   createdAt: z.string(),
   deliveryStatus: z
     .enum(['queued', 'sent', 'delivered', 'undelivered', 'failed'])

@@ -10,6 +10,7 @@ export const NOTICE_KINDS = [
   'trial.ending',
   'trial.ended',
   'payment.failed',
+  'assistant.tests_failed',
 ] as const;
 
 export type NoticeKind = (typeof NOTICE_KINDS)[number];

@@ -80,6 +80,7 @@ export const PRE_TENANT_LOOKUPS: Readonly<Record<string, PreTenantReason>> = {
   'features/billing/billing.repo.ts#claimTrialsToRemind': 'job',
   'features/billing/billing.repo.ts#claimPeriodEnds': 'job',
   'features/sso/sso.repo.ts#deleteExpiredFlows': 'job',
+  'features/steering/test-runs.repo.ts#claimRun': 'job',
   // Child tables through a parent loaded inside its workspace.
   'features/assistants/assistants.repo.ts#hasAccessGrant': 'child',
   'features/assistants/assistants.repo.ts#grantAccess': 'child',

@@ -28,6 +28,14 @@ import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { smsRoutes } from './sms/sms.routes.ts';
 import { ssoConnectionResource } from './sso/sso.resource.ts';
 import { ssoRoutes } from './sso/sso.routes.ts';
+import {
+  assistantTestResource,
+  curatedAnswerResource,
+  guidanceResource,
+  testRunResource,
+} from './steering/steering.resource.ts';
+import { steeringRoutes } from './steering/steering.routes.ts';
+import { testRunsRoutes } from './steering/test-runs.routes.ts';
 import { ticketResource } from './tickets/tickets.resource.ts';
 import { ticketsRoutes } from './tickets/tickets.routes.ts';
 import { ticketsV1Routes } from './tickets/tickets.v1.routes.ts';
@@ -75,6 +83,8 @@ export const features: Feature[] = [
   smsRoutes,
   ssoRoutes,
   analyticsRoutes,
+  steeringRoutes,
+  testRunsRoutes,
   webRoutes,
 ];
 
@@ -103,6 +113,10 @@ export const resourceLoaders: ResourceLoaders = {
   contact: contactResource,
   ticket: ticketResource,
   ssoConnection: ssoConnectionResource,
+  guidance: guidanceResource,
+  curatedAnswer: curatedAnswerResource,
+  assistantTest: assistantTestResource,
+  testRun: testRunResource,
 };
 
 export { tenantDirectory };

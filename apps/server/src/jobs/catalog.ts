@@ -4,6 +4,7 @@ import { billingLifecycleJob } from '../features/billing/lifecycle.ts';
 import { creditsResetJob } from '../features/credits/credits.jobs.ts';
 import { ingestionJob } from '../features/knowledge/ingestion/ingest.jobs.ts';
 import { smsInboundJob, smsSendJob, smsSessionsJob } from '../features/sms/sms.jobs.ts';
+import { testRunsJob } from '../features/steering/test-runs.jobs.ts';
 import { deliveryJob, dispatchJob } from '../features/webhooks/webhooks.jobs.ts';
 import { widgetInactivityJob } from '../features/widget/widget.jobs.ts';
 import { type Channel, EVENTS_CHANNEL, SMS_INBOUND_CHANNEL } from './listen.ts';
@@ -30,12 +31,16 @@ export type JobName =
   | 'sms-inbound'
   | 'sms-send'
   | 'sms-sessions'
-  | 'analytics-rollup';
+  | 'analytics-rollup'
+  | 'test-runs';
 
 /** One job's work in one process, built by its definition's `create`. */
 export type Job = {
-  /** One pass; true when there may be more work right away. */
-  step(): Promise<boolean>;
+  /**
+   * One pass; true when there may be more work right away. `signal` is aborted when the process
+   * stops: a pass that runs long gives its work back rather than hold the stop.
+   */
+  step(signal?: AbortSignal): Promise<boolean>;
   /** After the last pass: waits for work the passes left running (webhook attempts in flight). */
   drain?(): Promise<void>;
   /** After the stop, drained or out of grace: releases what the job holds. */
@@ -123,6 +128,13 @@ export const CATALOG: { readonly [N in JobName]: JobDefinition } = {
     everyMs: 5 * 60_000,
     wokenBy: [],
     create: analyticsRollupJob,
+  },
+  'test-runs': {
+    // An assistant's tests played after a change, once its delay has passed (docs/steering.md
+    // "Test runs"); a queued run's time is known, so a poll of a second starts it at most that late.
+    everyMs: 1_000,
+    wokenBy: ['a manual run queued (test-runs.service.ts)'],
+    create: testRunsJob,
   },
 };
 

@@ -25,10 +25,12 @@ export class Loop {
   private finished = 0;
   /** Steps failed in a row because the database could not be reached. */
   private outage = 0;
+  /** Aborted by `stop`: a long pass (a test run) sees it and hands its work back. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly name: string,
-    private readonly step: () => Promise<boolean>,
+    private readonly step: (signal: AbortSignal) => Promise<boolean>,
     private readonly idleMs: number,
     private readonly log?: LoopLog,
   ) {}
@@ -48,7 +50,7 @@ export class Loop {
     while (this.running) {
       let more = false;
       try {
-        more = await this.step();
+        more = await this.step(this.stopping.signal);
         this.finished++;
         if (this.outage > 0) {
           this.outage = 0;
@@ -103,6 +105,7 @@ export class Loop {
   /** Finishes the current step, then stops. */
   async stop(): Promise<void> {
     this.running = false;
+    this.stopping.abort();
     this.wake();
     await this.done;
   }

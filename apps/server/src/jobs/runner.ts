@@ -45,7 +45,7 @@ export class Jobs {
   start(ctx: AppContext, name: JobName, def: JobDefinition, everyMs: number): void {
     if (this.running.has(name)) throw new Error(`The job ${name} is already running`);
     const job = def.create(ctx);
-    const loop = new Loop(name, () => job.step(), everyMs, ctx.log);
+    const loop = new Loop(name, (signal) => job.step(signal), everyMs, ctx.log);
     const unlisten = def.listen
       ? listen(ctx.database, def.listen, () => loop.wake(), ctx.log).catch((err) => {
           ctx.log.error({ err, job: name }, 'LISTEN failed; the job falls back to polling');

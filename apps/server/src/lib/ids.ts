@@ -48,7 +48,11 @@ export type IdPrefix =
   | 'smss'
   | 'smsi'
   | 'smst'
-  | 'sso';
+  | 'sso'
+  | 'gdr'
+  | 'ans'
+  | 'tst'
+  | 'run';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid().toLowerCase()}`;

@@ -48,6 +48,7 @@ describe('the job catalog', () => {
         'sms-send',
         'sms-sessions',
         'analytics-rollup',
+        'test-runs',
       ].sort(),
     );
     for (const name of JOB_NAMES) expect(CATALOG[name].everyMs, name).toBeGreaterThan(0);

@@ -20,6 +20,11 @@ export const assistants = pgTable(
     temperature: real('temperature').notNull().default(0.7),
     maxTokens: integer('max_tokens').notNull().default(4096),
     welcomeMessage: text('welcome_message'),
+    /**
+     * Bumped by every change of its guidance rules or curated answers: a process keeps them in
+     * memory under this number (steering/steering.cache.ts) and reads them again when it moves.
+     */
+    steeringVersion: integer('steering_version').notNull().default(0),
     createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),

@@ -1,3 +1,4 @@
+import type { ReplyOutcome } from '@parley/contract/steering';
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
@@ -12,6 +13,7 @@ export type ConversationStatus = 'open' | 'handoff' | 'closed';
 export type MessageRole = 'user' | 'assistant' | 'agent' | 'system';
 /** `partial`: the client went away or the model failed mid-answer; what was generated is kept. */
 export type MessageStatus = 'complete' | 'partial' | 'failed';
+export type HandoffReason = 'customer_asked' | 'rule' | 'low_confidence' | 'declined' | 'agent';
 
 export type Citation = {
   index: number;
@@ -52,6 +54,10 @@ export const conversations = pgTable(
      */
     handedOffAt: ts('handed_off_at'),
     endedAt: ts('ended_at'),
+    /** Why it was last handed to a person (docs/steering.md "Guidance rules"); null while the AI holds it. */
+    handoffReason: text('handoff_reason').$type<HandoffReason>(),
+    /** The guidance rule that handed it over, when `handoffReason` is `rule`. */
+    handoffRuleId: text('handoff_rule_id'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -127,6 +133,10 @@ export const messages = pgTable(
     citations: jsonb('citations').$type<Citation[]>().notNull().default(sql`'[]'::jsonb`),
     toolCalls: jsonb('tool_calls').$type<ToolStep[]>().notNull().default(sql`'[]'::jsonb`),
     usage: jsonb('usage').$type<Usage>(),
+    /** An AI reply's outcome (docs/steering.md "Outcomes"); null on other messages. */
+    outcome: text('outcome').$type<ReplyOutcome>(),
+    /** The curated answer an AI reply gave verbatim. */
+    curatedAnswerId: text('curated_answer_id'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [index('messages_conversation_idx').on(t.conversationId, t.createdAt, t.id)],

@@ -9,6 +9,7 @@ export * from './knowledge.ts';
 export * from './notifications.ts';
 export * from './sms.ts';
 export * from './sso.ts';
+export * from './steering.ts';
 export * from './webhooks.ts';
 export * from './widget.ts';
 export * from './workspaces.ts';

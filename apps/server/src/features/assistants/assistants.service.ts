@@ -4,6 +4,7 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordEvent } from '../events/events.service.ts';
+import { scheduleRun } from '../steering/test-runs.schedule.ts';
 import { setWidgetEnabled } from '../widget/widget-config.service.ts';
 import { memberRole } from '../workspaces/tenant.service.ts';
 import * as repo from './assistants.repo.ts';
@@ -77,6 +78,9 @@ export async function updateAssistant(
     if (row && widgetEnabled !== undefined)
       await setWidgetEnabled(tx, row.workspaceId, row.id, widgetEnabled, at);
     if (!row) throw notFound('Assistant');
+    // New instructions start a run of its tests (docs/steering.md "Test runs").
+    if (fields.instructions !== undefined && fields.instructions !== current.instructions)
+      await scheduleRun(tx, ctx, { workspaceId: row.workspaceId, assistantId: row.id }, 'instructions');
     await recordEvent(tx, {
       workspaceId: row.workspaceId,
       type: 'assistant.updated',

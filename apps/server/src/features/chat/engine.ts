@@ -10,6 +10,8 @@ import {
   conversationChannel,
 } from '../conversations/conversations.service.ts';
 import { refundCredit } from '../credits/credits.service.ts';
+import { steeredReply } from '../steering/steered-reply.ts';
+import { decide, steeringFor } from '../steering/steering.cache.ts';
 import { PassageBook } from './passages.ts';
 import { systemPrompt, toModelMessages } from './prompt.ts';
 import { failureEvent, mapPart, messageOf } from './stream-events.ts';
@@ -41,6 +43,10 @@ export async function runReply(
   log?: { warn(obj: object, msg: string): void },
 ): Promise<ReplyOutcome> {
   const { assistant, conversation } = turn;
+  // Guidance rules and curated answers first, before any model call (docs/steering.md "Order").
+  const steering = await steeringFor(ctx, assistant);
+  const decision = decide(steering, turn.userMessage.content);
+  if (decision.kind !== 'model') return steeredReply(ctx, turn, decision, emit, signal);
   const book = new PassageBook();
   let text = '';
   const steps = new Map<string, ToolStep>();
@@ -61,7 +67,7 @@ export async function runReply(
     book.add(chunks);
     const result = streamText({
       model: modelFor(ctx.config.ai, { passages: book.passages }),
-      system: systemPrompt(assistant, book.passages),
+      system: systemPrompt(assistant, book.passages, steering.rules),
       messages: toModelMessages(history),
       tools: buildTools({
         ctx,
@@ -154,6 +160,7 @@ export async function runReply(
     citations: book.citedBy(text),
     toolCalls: [...steps.values()],
     usage,
+    outcome: handedOff ? ('handoff' as const) : ('answered' as const),
   };
   // Whether the knowledge held no answer, decided now: docs/analytics.md "Knowledge gaps".
   const gapQuestion = knowledgeGapOf({ ...reply, question: turn.userMessage.content });

@@ -6,7 +6,11 @@ import type { Passage } from '../../providers/llm/index.ts';
  * The system prompt (docs/chat.md "The prompt"): the assistant's own instructions first, then the rules of
  * the house and the retrieved passages with their [n] markers.
  */
-export function systemPrompt(assistant: { name: string; instructions: string }, passages: Passage[]): string {
+export function systemPrompt(
+  assistant: { name: string; instructions: string },
+  passages: Passage[],
+  rules: readonly GuidanceRule[] = [],
+): string {
   const parts = [
     assistant.instructions.trim() || `You are ${assistant.name}, a helpful customer-support assistant.`,
     [
@@ -15,6 +19,7 @@ export function systemPrompt(assistant: { name: string; instructions: string }, 
       'policies, prices or order details. If the customer asks for a person, call request_human.',
     ].join(' '),
   ];
+  if (rules.length > 0) parts.push(guidanceSection(rules));
   if (passages.length > 0) {
     const context = passages
       .map((p) => `[${p.index}] ${p.title}${p.url ? ` (${p.url})` : ''}\n${p.content}`)
@@ -24,6 +29,27 @@ export function systemPrompt(assistant: { name: string; instructions: string }, 
     parts.push('Knowledge: nothing relevant was found for this question.');
   }
   return parts.join('\n\n');
+}
+
+type GuidanceRule = { kind: string; name: string; text: string; triggers: string[] };
+
+const RULE_LEAD: Record<string, string> = {
+  handoff: 'Hand the conversation to a person (call request_human)',
+  refuse: 'Do not answer; reply only with the rule',
+  answer: 'Answer this way',
+  tone: 'Tone',
+};
+
+/**
+ * The team's guidance rules (docs/steering.md "Guidance rules"), every enabled one, in the order
+ * they were written: what each asks, and the phrases that trigger it where it has some.
+ */
+function guidanceSection(rules: readonly GuidanceRule[]): string {
+  const lines = rules.map((r) => {
+    const when = r.triggers.length > 0 ? ` (when the customer mentions: ${r.triggers.join(', ')})` : '';
+    return `- ${RULE_LEAD[r.kind] ?? r.kind}${when}: ${r.name}. ${r.text}`;
+  });
+  return `Rules from the team, to follow above everything else:\n${lines.join('\n')}`;
 }
 
 /** Stored history → model messages. Agent replies speak for the business, as the assistant does. */

@@ -16,7 +16,11 @@ import type { PassageBook } from './passages.ts';
 export type ToolContext = {
   ctx: AppContext;
   assistant: AssistantRow;
-  conversation: ConversationRow;
+  /**
+   * The conversation it answers in; null in a test run (docs/steering.md "Test runs"), where the
+   * tools that would write (handoff, ticket) only say what they would have done.
+   */
+  conversation: ConversationRow | null;
   plan: Plan;
   book: PassageBook;
   realtime: SourceRow[];
@@ -72,7 +76,7 @@ export function buildTools(t: ToolContext): ToolSet {
         await t.stored;
         // Before the change is announced: this reply's own handoff must not stop it (engine.ts).
         t.onHandoff?.();
-        await requestHandoff(t.ctx, t.conversation, reason ?? '');
+        if (t.conversation) await requestHandoff(t.ctx, t.conversation, reason ?? '');
         return { status: 'handoff' };
       },
     }),
@@ -82,6 +86,7 @@ export function buildTools(t: ToolContext): ToolSet {
       execute: async ({ subject, description }) => {
         try {
           await t.stored;
+          if (!t.conversation) return { ticketId: null, status: 'not opened: this is a test run' };
           const row = await createTicket(
             t.ctx,
             { workspaceId: t.assistant.workspaceId, plan: t.plan },

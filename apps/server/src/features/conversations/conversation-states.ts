@@ -8,6 +8,7 @@ import {
   type ConversationStatus,
   conversationChanges,
   conversations,
+  type HandoffReason,
   users,
 } from '../../db/schema/index.ts';
 import { conflict } from '../../http/errors.ts';
@@ -42,8 +43,19 @@ import { inInbox } from './visibility.ts';
  */
 
 export type Change =
-  | { kind: 'handoff' | 'takeover' | 'release' | 'close' | 'reopen' }
+  | { kind: 'takeover' | 'release' | 'close' | 'reopen' }
+  /** `reason` defaults to `customer_asked` (the AI's handoff tool); a guidance rule names itself. */
+  | { kind: 'handoff'; reason?: HandoffReason; ruleId?: string }
   | { kind: 'assign'; assigneeId: string | null };
+
+/** Why the conversation goes to a person, when this change hands it over; null when it goes back to the AI. */
+function handoffReasonOf(row: ConversationRow, change: Change, status: ConversationRow['status']) {
+  if (status === 'open') return { handoffReason: null, handoffRuleId: null };
+  if (status !== 'handoff' || row.status === 'handoff') return {};
+  if (change.kind === 'handoff')
+    return { handoffReason: change.reason ?? 'customer_asked', handoffRuleId: change.ruleId ?? null };
+  return { handoffReason: 'agent' as const, handoffRuleId: null };
+}
 
 export type Changed = {
   conversation: ConversationRow;
@@ -111,6 +123,7 @@ export async function applyChange(
       assigneeId: target.assigneeId,
       updatedAt: at,
       ...(target.status === 'handoff' && !row.handedOffAt ? { handedOffAt: at } : {}),
+      ...handoffReasonOf(row, change, target.status),
       ...(target.status === 'closed' ? { endedAt: at } : {}),
       ...(change.kind === 'reopen' ? { endedAt: null } : {}),
     })

@@ -158,11 +158,11 @@ export async function insertMessageIfStatus(
        returning id, channel, handed_off_at
     ), m as (
       insert into messages (id, workspace_id, conversation_id, role, content, author_id, status,
-                            citations, tool_calls, usage, created_at, gap_question)
+                            citations, tool_calls, usage, outcome, curated_answer_id, created_at, gap_question)
       select ${message.id}, ${message.workspaceId}, c.id, ${message.role}, ${message.content},
              ${message.authorId}, ${message.status}, ${json(message.citations)},
-             ${json(message.toolCalls)}, ${json(message.usage)}, ${tsz(message.createdAt)},
-             ${gapQuestion}
+             ${json(message.toolCalls)}, ${json(message.usage)}, ${message.outcome},
+             ${message.curatedAnswerId}, ${tsz(message.createdAt)}, ${gapQuestion}
         from c
       returning id
     ), e as (

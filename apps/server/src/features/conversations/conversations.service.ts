@@ -1,3 +1,4 @@
+import type { ReplyOutcome } from '@parley/contract/steering';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import type {
@@ -38,6 +39,9 @@ export type NewMessage = {
   citations?: Citation[];
   toolCalls?: ToolStep[];
   usage?: Usage | null;
+  /** An AI reply's outcome, and the curated answer it gave (docs/steering.md "Outcomes"). */
+  outcome?: ReplyOutcome | null;
+  curatedAnswerId?: string | null;
   /**
    * An AI reply that left a knowledge gap: the customer's question, normalised
    * (docs/analytics.md "Knowledge gaps"). Stored by appendReplyWhile only.
@@ -60,6 +64,8 @@ const messageRow = (
   citations: input.citations ?? [],
   toolCalls: input.toolCalls ?? [],
   usage: input.usage ?? null,
+  outcome: input.outcome ?? null,
+  curatedAnswerId: input.curatedAnswerId ?? null,
   createdAt: at,
 });
 
@@ -129,6 +135,8 @@ export function prepareStart(input: NewConversation, first: NewMessage): Pending
     lastMessageAt: at,
     handedOffAt: null,
     endedAt: null,
+    handoffReason: null,
+    handoffRuleId: null,
     createdAt: at,
     updatedAt: at,
   };
@@ -227,15 +235,22 @@ export const deliveriesFor = (
 
 /**
  * The AI hands the conversation to humans (docs/inbox.md "States"): status `handoff`, so later
- * user messages are stored for a person and get no AI reply, with a system message saying why.
- * The change and the note commit together; the inbox hears of it after commit.
+ * user messages are stored for a person and get no AI reply, with a system message saying why:
+ * the customer's reason, or the guidance rule that matched (`rule`: reason `rule`,
+ * docs/steering.md "Guidance rules"). The change and the note commit together; the inbox hears
+ * of it after commit.
  */
-export async function requestHandoff(ctx: AppContext, conversation: repo.ConversationRow, reason: string) {
+export async function requestHandoff(
+  ctx: AppContext,
+  conversation: repo.ConversationRow,
+  reason: string,
+  rule?: { id: string; name: string },
+) {
   const { result, note } = await ctx.db.transaction(async (tx) => {
     const changed = await applyChange(
       tx,
       conversation,
-      { kind: 'handoff' },
+      rule ? { kind: 'handoff', reason: 'rule', ruleId: rule.id } : { kind: 'handoff' },
       {
         type: 'assistant',
         id: conversation.assistantId,
@@ -243,7 +258,11 @@ export async function requestHandoff(ctx: AppContext, conversation: repo.Convers
     );
     const message = await appendMessage(tx, conversation, {
       role: 'system',
-      content: reason ? `The customer asked for a person: ${reason}` : 'The customer asked for a person.',
+      content: rule
+        ? `Handed off by rule: ${rule.name}`
+        : reason
+          ? `The customer asked for a person: ${reason}`
+          : 'The customer asked for a person.',
     });
     return { result: changed, note: message };
   });

@@ -14,6 +14,8 @@ export const toConversation = (c: ConversationRow) => ({
   contactId: c.contactId,
   assigneeId: c.assigneeId,
   messageCount: c.messageCount,
+  handoffReason: c.handoffReason,
+  handoffRuleId: c.handoffRuleId,
   lastMessageAt: c.lastMessageAt?.toISOString() ?? null,
   createdAt: c.createdAt.toISOString(),
   updatedAt: c.updatedAt.toISOString(),
@@ -41,6 +43,8 @@ export const toMessage = (m: MessageRow, delivery?: Delivery) => ({
   citations: m.citations,
   toolCalls: m.toolCalls,
   usage: m.usage,
+  outcome: m.outcome,
+  curatedAnswerId: m.curatedAnswerId,
   createdAt: m.createdAt.toISOString(),
   ...(delivery ? { deliveryStatus: delivery.deliveryStatus, errorCode: delivery.errorCode } : {}),
 });

@@ -10,6 +10,7 @@ import { mapOnEventLoop } from '../../../lib/on-event-loop.ts';
 import { outboundReason } from '../../../lib/outbound/reasons.ts';
 import { emailLater, notifyWorkspaceAdmins } from '../../notifications/notifications.service.ts';
 import { ingestionFailedNotice } from '../../notifications/templates/ingestion-failed.ts';
+import { scheduleRunsForKnowledge } from '../../steering/test-runs.schedule.ts';
 import { fetchForKnowledge } from '../outbound.ts';
 import { embeddingText } from '../retrieval/reembed.ts';
 import { fillGeneration, hasVectorColumn, requestIfLarge } from '../retrieval/vector-backfill.ts';
@@ -175,6 +176,8 @@ export async function ingestSource(ctx: AppContext, sourceId: string): Promise<v
       await repo.deleteChunks(tx, source.id, generation);
       if (hasVectors) await fillGeneration(tx, source.id, generation, namespace);
       await repo.bumpNamespace(tx, namespace);
+      // A source ready or re-synced starts a run of the tests of who answers from it (docs/steering.md).
+      await scheduleRunsForKnowledge(tx, ctx, namespace);
     });
     await requestIfLarge(ctx, namespace, EXACT_MAX_CHUNKS);
   } catch (err) {

@@ -5,6 +5,7 @@ import { AppError, badRequest, notFound } from '../../../http/errors.ts';
 import { now } from '../../../lib/clock.ts';
 import { encrypt } from '../../../lib/crypto.ts';
 import { newId } from '../../../lib/ids.ts';
+import { scheduleRunsForKnowledge } from '../../steering/test-runs.schedule.ts';
 import { detectKind, UnsupportedFileError } from '../ingestion/parsers.ts';
 import { checkSourceUrl } from '../outbound.ts';
 import { staleChunks } from '../retrieval/reembed.ts';
@@ -141,7 +142,10 @@ export async function deleteSource(ctx: AppContext, owner: repo.SourceOwner, sou
   await ctx.db.transaction(async (tx) => {
     const row = await repo.deleteSource(tx, owner, sourceId);
     if (!row) throw notFound('Source');
-    await repo.bumpNamespace(tx, row.assistantId ?? row.projectId ?? '');
+    const namespace = row.assistantId ?? row.projectId ?? '';
+    await repo.bumpNamespace(tx, namespace);
+    // What answers from it has changed: their tests run again (docs/steering.md "Test runs").
+    await scheduleRunsForKnowledge(tx, ctx, namespace);
   });
 }
 
