@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, each reporting against a floor or target measured in the same
  * run. BENCH_ONLY picks some (comma-separated: api, webhooks, knowledge, quality, chat, widget,
- * hostile, inbox, analytics, sms; default all). Hostile: HOSTILE_PDF_MB (50), with the API's BENCH_* settings.
+ * hostile, inbox, analytics, sms, test-runs; default all). Hostile: HOSTILE_PDF_MB (50), with the API's BENCH_* settings.
  * API: BENCH_DURATION (seconds per measurement, default 8), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50).
  * Knowledge: KB_TOTAL (100000), KB_NAMESPACE (10000), KB_QUERIES (200); see docs/performance.md.
  * Quality: FAQ_SET (a FAQ set file; default the development set), QUALITY_RESPONDER (0 skips it).
@@ -9,13 +9,17 @@
  * Inbox: INBOX_BENCH_CONVERSATIONS (100000), INBOX_BENCH_REQUESTS (200), INBOX_BENCH_REPLIES (300).
  * SMS: SMS_BENCH_RATE (200), SMS_BENCH_SECONDS (10), SMS_BENCH_BURST (1000), SMS_BENCH_SENDERS (100).
  * Analytics: ANALYTICS_BENCH_MESSAGES (1000000 on PostgreSQL), ANALYTICS_BENCH_REQUESTS (40).
+ * Test runs: TEST_RUN_BENCH_TESTS (200).
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runApiBench } from './api.ts';
 
 const only = new Set(
-  (process.env.BENCH_ONLY ?? 'api,webhooks,knowledge,quality,chat,widget,hostile,inbox,analytics,sms')
+  (
+    process.env.BENCH_ONLY ??
+    'api,webhooks,knowledge,quality,chat,widget,hostile,inbox,analytics,sms,test-runs'
+  )
     .split(',')
     .map((s) => s.trim()),
 );
@@ -39,6 +43,7 @@ const scripts = [
   'inbox',
   'analytics',
   'sms',
+  'test-runs',
 ] as const;
 for (const name of scripts) {
   if (!only.has(name)) continue;

@@ -1,6 +1,13 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assistants, conversations, guidanceRules, messages, testRuns } from '../../src/db/schema/index.ts';
+import {
+  assistants,
+  assistantTests,
+  conversations,
+  guidanceRules,
+  messages,
+  testRuns,
+} from '../../src/db/schema/index.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { createAssistant } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
@@ -237,6 +244,30 @@ describe('tests', () => {
         400,
       );
     }
+  });
+
+  it('at most 200 an assistant: the 201st is a 400 naming the limit', async () => {
+    const a = await createAssistant(t, w.owner, w.ws);
+    await t.ctx.db.insert(assistantTests).values(
+      Array.from({ length: 200 }, (_, i) => ({
+        id: newId('tst'),
+        workspaceId: w.ws,
+        assistantId: a,
+        name: `t${i}`,
+        turns: [{ content: 'q' }],
+      })),
+    );
+    await expectNothingStored(t, async () => {
+      const res = await call('POST', `/api/assistants/${a}/tests`, {
+        name: 'one more',
+        turns: [{ content: 'q' }],
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: 'bad_request:api',
+        details: { tests: 'at most 200', limit: 200 },
+      });
+    });
   });
 
   it('a change to tests starts no run; a change to rules does, when the assistant has tests', async () => {
