@@ -20,6 +20,11 @@ import { NotificationPreferences } from './features/notifications/NotificationPr
 import { SmsPage } from './features/sms/SmsPage.tsx';
 import { SsoSettingsPage } from './features/sso/SsoSettingsPage.tsx';
 import { SsoTestResult } from './features/sso/SsoTestResult.tsx';
+import { AnswersPage } from './features/steering/AnswersPage.tsx';
+import { GuidancePage } from './features/steering/GuidancePage.tsx';
+import { TestPage } from './features/steering/TestPage.tsx';
+import { TestRunPage } from './features/steering/TestRunPage.tsx';
+import { TestsPage } from './features/steering/TestsPage.tsx';
 import { TicketsPage } from './features/tickets/TicketsPage.tsx';
 import { hooksPath, type Webhook } from './features/webhooks/types.ts';
 import { WebhookDetail } from './features/webhooks/WebhookDetail.tsx';
@@ -72,6 +77,11 @@ export const ROUTES: PageRoute[] = [
   { path: 'w/:ws/assistants/:id/chat', title: 'Chat', page: ChatPage },
   { path: 'w/:ws/assistants/:id/widget', title: 'Website widget', page: WidgetSettings },
   { path: 'w/:ws/assistants/:id/sms', title: 'SMS', page: SmsPage },
+  { path: 'w/:ws/assistants/:id/guidance', title: 'Guidance', page: GuidancePage },
+  { path: 'w/:ws/assistants/:id/answers', title: 'Curated answers', page: AnswersPage },
+  { path: 'w/:ws/assistants/:id/tests', title: 'Tests', page: TestsPage },
+  { path: 'w/:ws/assistants/:id/tests/:testId', title: 'Test', page: TestPage },
+  { path: 'w/:ws/assistants/:id/tests/runs/:runId', title: 'Test run', page: TestRunPage },
   { path: 'w/:ws/inbox', title: 'Inbox', page: InboxPage },
   { path: 'w/:ws/inbox/:id', title: 'Conversation', page: ConversationPage },
   { path: 'w/:ws/contacts', title: 'Contacts', page: ContactsPage },

@@ -1,9 +1,10 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { type CursorPage, type Data, get, patch, post } from '../../api.ts';
+import { type CursorPage, canManage, type Data, get, patch, post } from '../../api.ts';
 import { useSession, useWorkspaces } from '../../session.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
+import { MakeTest, RuleHandoff } from '../steering/InboxSteering.tsx';
 import { ContactCard, Tickets } from './ConversationSide.tsx';
 import { nameOf, useAssistants, useMembers } from './directory.ts';
 import { useInboxStream } from './live.ts';
@@ -92,6 +93,11 @@ export function ConversationPage() {
         <span className={`badge status-${c.status}`} data-testid="conversation-status">
           {statusWords(c)}
         </span>{' '}
+        {c.handoffReason === 'rule' && (
+          <>
+            <RuleHandoff assistantId={c.assistantId} ruleId={c.handoffRuleId} />{' '}
+          </>
+        )}
         <span className="muted">
           {CHANNEL_WORDS[c.channel]} · {assistant} · started {when(c.createdAt)}
           {c.endedAt && c.status === 'closed' ? ` · closed ${when(c.endedAt)}` : ''}
@@ -136,6 +142,7 @@ export function ConversationPage() {
           </div>
           {c.contactId && <ContactCard ws={ws} contactId={c.contactId} />}
           <Tickets ws={ws} conversation={c} canAnswer={canAnswer} />
+          {canManage(role) && <MakeTest ws={ws} assistantId={c.assistantId} conversationId={c.id} />}
         </aside>
       </div>
     </section>

@@ -1,0 +1,51 @@
+import type { ReactNode } from 'react';
+import type { FieldErrors } from './types.ts';
+
+/** What ties an input to its label, hint and error (Field gives it to its input). */
+export type FieldProps = { id: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean };
+
+/**
+ * A label, its input, a hint and the API's message for the field, tied together for screen
+ * readers (as the SMS form's fields, features/sms/Field.tsx).
+ */
+export function Field(props: {
+  form: string;
+  name: string;
+  label: string;
+  errors: FieldErrors;
+  hint?: string;
+  children: (field: FieldProps) => ReactNode;
+}) {
+  const { form, name, label, errors, hint } = props;
+  const error = errors[name];
+  const id = `${form}-${name.replace(/\W/g, '-')}`;
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="st-field">
+      <label htmlFor={id}>{label}</label>
+      {props.children({ id, 'aria-describedby': described, 'aria-invalid': error ? true : undefined })}
+      {hint && (
+        <p id={`${id}-hint`} className="muted st-hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="error st-hint">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A rule's trigger phrases or an answer's variants, as a list of small badges. */
+export function PhraseList({ phrases, label }: { phrases: string[]; label: string }) {
+  if (phrases.length === 0) return null;
+  return (
+    <ul className="st-phrases" aria-label={label}>
+      {phrases.map((p) => (
+        <li key={p}>{p}</li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,265 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { type Data, get, type OffsetPage, patch, post, type Source } from '../../api.ts';
+import { ErrorText } from '../../shell/ui.tsx';
+import { Field } from './Field.tsx';
+import {
+  type AssistantTest,
+  type FieldErrors,
+  fieldErrorsOf,
+  formError,
+  LIMITS,
+  linesOf,
+  OUTCOMES,
+  type ReplyOutcome,
+  steeringPath,
+  type TestInput,
+} from './types.ts';
+
+type Draft = {
+  name: string;
+  turns: string[];
+  outcome: ReplyOutcome | '';
+  contains: string;
+  notContains: string;
+  cites: string[];
+};
+
+const toDraft = (t: AssistantTest | null): Draft => ({
+  name: t?.name ?? '',
+  turns: t?.turns.map((x) => x.content) ?? [''],
+  outcome: t?.expect.outcome ?? '',
+  contains: t?.expect.contains?.join('\n') ?? '',
+  notContains: t?.expect.notContains?.join('\n') ?? '',
+  cites: t?.expect.cites ?? [],
+});
+
+const FIELDS = ['name', 'turns', 'expect.outcome', 'expect.contains', 'expect.notContains', 'expect.cites'];
+
+/** The assistant's sources, for the sources a reply must cite (docs/knowledge.md). */
+export function useSources(assistantId: string) {
+  return useQuery({
+    queryKey: ['sources', assistantId, 'all'],
+    queryFn: () => get<OffsetPage<Source>>(`/api/assistants/${assistantId}/sources?limit=100&offset=0`),
+  });
+}
+
+/**
+ * A test's form (docs/steering.md "Tests"): its name, the customer's messages (1 to 10; the reply
+ * to the last one is judged) and what that reply must do. Creates a test, or changes `editing`.
+ */
+export function TestForm(props: {
+  assistantId: string;
+  editing: AssistantTest | null;
+  onDone(saved: AssistantTest | null): void;
+}) {
+  const { assistantId, editing } = props;
+  const qc = useQueryClient();
+  const sources = useSources(assistantId);
+  const [draft, setDraft] = useState<Draft>(() => toDraft(editing));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const set = <K extends keyof Draft>(key: K, value: Draft[K], field: string = key) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    setErrors((e) => ({ ...e, [field]: '' }));
+  };
+  const save = useMutation({
+    mutationFn: (body: TestInput) =>
+      editing
+        ? patch<Data<AssistantTest>>(`${steeringPath(assistantId, 'tests')}/${editing.id}`, body)
+        : post<Data<AssistantTest>>(steeringPath(assistantId, 'tests'), body),
+    onSuccess: async (res) => {
+      qc.setQueryData(['assistant-test', assistantId, res.data.id], res);
+      await qc.invalidateQueries({ queryKey: ['assistant-tests', assistantId] });
+      setDraft(toDraft(null));
+      props.onDone(res.data);
+    },
+    onError: (err) => setErrors(fieldErrorsOf(err, FIELDS)),
+  });
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setErrors({});
+    const contains = linesOf(draft.contains);
+    const notContains = linesOf(draft.notContains);
+    save.mutate({
+      name: draft.name,
+      turns: draft.turns.map((content) => ({ content })),
+      expect: {
+        ...(draft.outcome && { outcome: draft.outcome }),
+        ...(contains.length > 0 && { contains }),
+        ...(notContains.length > 0 && { notContains }),
+        ...(draft.cites.length > 0 && { cites: draft.cites }),
+      },
+    });
+  };
+  const setTurn = (i: number, value: string) =>
+    set(
+      'turns',
+      draft.turns.map((t, j) => (j === i ? value : t)),
+    );
+  const known = sources.data?.data ?? [];
+  // Sources named by the test that the assistant no longer has: kept, and said.
+  const gone = draft.cites.filter((c) => !known.some((s) => s.id === c));
+  const title = editing ? `Edit “${editing.name}”` : 'Add a test';
+  return (
+    <form onSubmit={onSubmit} className="card stack st-form" aria-label={title} noValidate>
+      <h2>{title}</h2>
+      <Field form="test" name="name" label="Name" errors={errors} hint="Up to 200 characters.">
+        {(f) => (
+          <input {...f} value={draft.name} maxLength={200} onChange={(e) => set('name', e.target.value)} />
+        )}
+      </Field>
+      <fieldset className="st-group" aria-describedby={errors.turns ? 'test-turns-error' : undefined}>
+        <legend>What the customer writes</legend>
+        <p className="muted st-hint">
+          1 to {LIMITS.turns} messages, in order. The reply to the last one is judged.
+        </p>
+        {draft.turns.map((turn, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the messages are their positions
+          <div key={i} className="st-turn">
+            <label htmlFor={`test-turn-${i}`}>Message {i + 1}</label>
+            <div className="row">
+              <textarea
+                id={`test-turn-${i}`}
+                className="grow"
+                rows={2}
+                maxLength={8000}
+                value={turn}
+                onChange={(e) => setTurn(i, e.target.value)}
+              />
+              {draft.turns.length > 1 && (
+                <button
+                  type="button"
+                  aria-label={`Remove message ${i + 1}`}
+                  onClick={() =>
+                    set(
+                      'turns',
+                      draft.turns.filter((_, j) => j !== i),
+                    )
+                  }
+                >
+                  Remove
+                </button>
+              )}
+            </div>
+          </div>
+        ))}
+        {draft.turns.length < LIMITS.turns && (
+          <div>
+            <button type="button" onClick={() => set('turns', [...draft.turns, ''])}>
+              Add a message
+            </button>
+          </div>
+        )}
+        {errors.turns && (
+          <p id="test-turns-error" className="error st-hint">
+            {errors.turns}
+          </p>
+        )}
+      </fieldset>
+      <fieldset className="st-group">
+        <legend>What the last reply must do</legend>
+        <Field form="test" name="expect.outcome" label="Outcome" errors={errors}>
+          {(f) => (
+            <select
+              {...f}
+              value={draft.outcome}
+              onChange={(e) => set('outcome', e.target.value as ReplyOutcome | '', 'expect.outcome')}
+            >
+              <option value="">Any</option>
+              {OUTCOMES.map((o) => (
+                <option key={o.outcome} value={o.outcome}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          form="test"
+          name="expect.contains"
+          label="Contains, one phrase per line"
+          errors={errors}
+          hint="Each phrase must be in the reply (any case). Up to 20."
+        >
+          {(f) => (
+            <textarea
+              {...f}
+              rows={2}
+              value={draft.contains}
+              onChange={(e) => set('contains', e.target.value, 'expect.contains')}
+            />
+          )}
+        </Field>
+        <Field
+          form="test"
+          name="expect.notContains"
+          label="Does not contain, one phrase per line"
+          errors={errors}
+          hint="No phrase may be in the reply (any case). Up to 20."
+        >
+          {(f) => (
+            <textarea
+              {...f}
+              rows={2}
+              value={draft.notContains}
+              onChange={(e) => set('notContains', e.target.value, 'expect.notContains')}
+            />
+          )}
+        </Field>
+        <fieldset className="st-group st-cites">
+          <legend>Cites these sources</legend>
+          {sources.isPending && <p className="muted">Loading the sources…</p>}
+          <ErrorText error={sources.error} />
+          {sources.data && known.length === 0 && gone.length === 0 && (
+            <p className="muted">This assistant has no knowledge sources yet.</p>
+          )}
+          {known.map((s) => (
+            <label key={s.id} className="check">
+              <input
+                type="checkbox"
+                checked={draft.cites.includes(s.id)}
+                onChange={(e) =>
+                  set(
+                    'cites',
+                    e.target.checked ? [...draft.cites, s.id] : draft.cites.filter((c) => c !== s.id),
+                    'expect.cites',
+                  )
+                }
+              />
+              {s.name}
+            </label>
+          ))}
+          {sources.data &&
+            gone.map((c) => (
+              <label key={c} className="check">
+                <input
+                  type="checkbox"
+                  checked
+                  onChange={() =>
+                    set(
+                      'cites',
+                      draft.cites.filter((x) => x !== c),
+                      'expect.cites',
+                    )
+                  }
+                />
+                {c} (a source the assistant no longer has)
+              </label>
+            ))}
+          {errors['expect.cites'] && <p className="error st-hint">{errors['expect.cites']}</p>}
+        </fieldset>
+      </fieldset>
+      <ErrorText error={save.error && formError(save.error, errors)} />
+      <div className="row">
+        <button type="submit" className="primary" disabled={save.isPending}>
+          {editing ? 'Save test' : 'Add test'}
+        </button>
+        {editing && (
+          <button type="button" onClick={() => props.onDone(null)}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
