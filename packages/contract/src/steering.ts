@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_TEST_TURNS } from './steering-limits.ts';
 
 /**
  * Steering an assistant (docs/steering.md): guidance rules, curated answers, tests and their runs,
@@ -9,8 +10,7 @@ export const GUIDANCE_KINDS = ['handoff', 'refuse', 'answer', 'tone'] as const;
 export const REPLY_OUTCOMES = ['answered', 'declined', 'handoff', 'curated'] as const;
 export const TEST_RUN_TRIGGERS = ['manual', 'knowledge', 'instructions', 'guidance', 'answers'] as const;
 
-/** How many of each an assistant may hold; one more is a 400 naming the limit. */
-export const STEERING_LIMITS = { guidance: 100, answers: 500, tests: 200 } as const;
+export { MAX_TEST_TURNS, STEERING_LIMITS } from './steering-limits.ts';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const phrases = (max: number, each: number) => z.array(text(each)).max(max);
@@ -74,7 +74,7 @@ const expectation = z.strictObject({
 const turns = z
   .array(z.strictObject({ content: text(8000) }))
   .min(1)
-  .max(10);
+  .max(MAX_TEST_TURNS);
 
 export const testSchema = z.object({
   id: z.string(),
@@ -125,6 +125,8 @@ export const testRunSchema = z.object({
   passed: z.number().int(),
   failed: z.number().int(),
   results: z.array(testResultSchema),
+  /** Why a `failed` run could not be played (it ran out of attempts); null otherwise. */
+  error: z.string().nullable(),
 });
 
 export type Guidance = z.output<typeof guidanceSchema>;

@@ -137,7 +137,7 @@ describe('guidance rules', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({
         code: 'bad_request:api',
-        details: { guidance: 'at most 100', limit: 100 },
+        details: { guidance: 'at most 100' },
       });
       expect(res.json().error).toContain('100');
     });
@@ -265,7 +265,7 @@ describe('tests', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({
         code: 'bad_request:api',
-        details: { tests: 'at most 200', limit: 200 },
+        details: { tests: 'at most 200' },
       });
     });
   });

@@ -42,7 +42,6 @@ export async function createItem<K extends ItemKind>(
     if ((await repo.countItems(tx, kind, owner)) >= limit) {
       throw badRequest(`An assistant can have at most ${limit} ${WHAT[kind].many}`, {
         [kind]: `at most ${limit}`,
-        limit,
       });
     }
     const row = await repo.insertItem(tx, kind, {

@@ -14,6 +14,7 @@ export const toTestRun = (r: runs.TestRunRow): TestRun => ({
   passed: r.passed,
   failed: r.failed,
   results: r.results,
+  error: r.error,
 });
 
 /**

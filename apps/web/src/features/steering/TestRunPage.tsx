@@ -51,7 +51,7 @@ export function TestRunPage() {
               {r.status === 'running'
                 ? 'The tests are playing; the results appear when the run is done.'
                 : r.status === 'failed'
-                  ? `The run could not finish after three attempts (${r.passed} passed, ${r.failed} failed before it stopped).`
+                  ? `${r.error ?? 'The run could not finish.'} (${r.passed} passed, ${r.failed} failed before it stopped.)`
                   : `${r.passed} passed, ${r.failed} failed.`}
             </p>
             <p className="muted">

@@ -10,6 +10,7 @@ import type {
   TestRun,
   TestRunTrigger,
 } from '@parley/contract/steering';
+import { MAX_TEST_TURNS, STEERING_LIMITS } from '@parley/contract/steering-limits';
 import type { z } from 'zod';
 import { ApiError } from '../../api.ts';
 
@@ -60,8 +61,8 @@ export const TRIGGER_WORDS: Record<TestRunTrigger, string> = {
   answers: 'After a curated answers change',
 };
 
-/** The limits of the API (packages/contract/src/steering.ts), said in the forms. */
-export const LIMITS = { guidance: 100, answers: 500, tests: 200, turns: 10 } as const;
+/** The limits of the API, said in the forms. */
+export const LIMITS = { ...STEERING_LIMITS, turns: MAX_TEST_TURNS } as const;
 
 /** One phrase per line; blank lines left out. */
 export const linesOf = (text: string) =>
@@ -77,14 +78,13 @@ const LIMIT_WORDS = { guidance: 'guidance rules', answers: 'curated answers', te
 /**
  * The API's 400 details at the form's fields: `turns.2.content` and `expect.contains.0` go to
  * `turns` and `expect.contains`; the limit of an assistant's rules, answers or tests
- * (`{"guidance": "at most 100", "limit": 100}`) and anything else to `_`, the whole form.
+ * (`{"guidance": "at most 100"}`: no body field has those names) and anything else to `_`, the whole form.
  */
 export function fieldErrorsOf(error: unknown, fields: readonly string[]): FieldErrors {
   if (!(error instanceof ApiError) || error.status !== 400 || !error.details) return {};
   const out: FieldErrors = {};
   for (const [key, value] of Object.entries(error.details)) {
-    if (key === 'limit') continue;
-    if (key in LIMIT_WORDS && 'limit' in error.details) {
+    if (key in LIMIT_WORDS) {
       const what = LIMIT_WORDS[key as keyof typeof LIMIT_WORDS];
       out._ = `This assistant already has the most ${what} it can have (${value}). Delete one to add another.`;
       continue;
