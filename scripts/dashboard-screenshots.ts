@@ -8,8 +8,9 @@
  * in-memory PGlite database and the local Stripe stand-in (apps/server/test/support/stripe-server.ts)
  * as STRIPE_API_BASE, so the owner's upgrade buttons show; signs up, creates a workspace (a Pro
  * trial) and an assistant through the API, asks the assistant for a person (the inbox gets the
- * conversation) and spends credits up to 80% (the credit alert reaches the bell), then writes
- * 1280×800 PNGs into docs/images/. Needs Debian's Chromium at /usr/bin/chromium (or the path in
+ * conversation) and spends credits up to 80% (the credit alert reaches the bell); gives the
+ * assistant a source, a guidance rule, a curated answer and four tests and plays a test run;
+ * then writes 1280×800 PNGs into docs/images/. Needs Debian's Chromium at /usr/bin/chromium (or the path in
  * CHROMIUM).
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -23,6 +24,7 @@ import { createContext, migrateDatabase } from '../apps/server/src/bootstrap.ts'
 import { loadConfig } from '../apps/server/src/config.ts';
 import { type Database, openDatabase } from '../apps/server/src/db/client.ts';
 import { workspaceCredits } from '../apps/server/src/db/schema/index.ts';
+import { startJobs } from '../apps/server/src/jobs/catalog.ts';
 import { now } from '../apps/server/src/lib/clock.ts';
 import { startStripeStandIn } from '../apps/server/test/support/stripe-server.ts';
 
@@ -118,6 +120,64 @@ async function main() {
     } else {
       console.log('no analytics page: dashboard-analytics.png not written');
     }
+
+    // Steering: a source, a refuse rule, a curated answer and four tests, one of them failing;
+    // a run played by the test-runs job, its results page (failed first).
+    const steer = (path: string, body: unknown) => api(`/api/assistants/${assistant}/${path}`, body);
+    const source = (
+      await steer('sources', {
+        type: 'text',
+        name: 'Descaling',
+        text: 'Descaling. Descale your kettle every four weeks with one part vinegar to two parts water.',
+      })
+    ).data.id;
+    const jobs = startJobs(ctx, {
+      only: ['ingestion', 'test-runs'],
+      everyMs: { ingestion: 100, 'test-runs': 100 },
+    });
+    await waitUntil(
+      async () =>
+        (await get(page, base, `/api/assistants/${assistant}/sources/${source}`)).status === 'ready',
+    );
+    await steer('guidance', {
+      name: 'No repairs advice',
+      kind: 'refuse',
+      text: 'For repairs, please contact an authorised repairer.',
+      triggers: ['repair', 'fix'],
+    });
+    await steer('answers', {
+      question: 'Do you ship abroad?',
+      answer: 'We ship to every country in the EU, free above 50 euros.',
+    });
+    await steer('tests', {
+      name: 'Descaling interval',
+      turns: [{ content: 'How often should I descale my kettle?' }],
+      expect: { contains: ['four weeks'], cites: [source] },
+    });
+    await steer('tests', {
+      name: 'Shipping abroad',
+      turns: [{ content: 'do you ship abroad' }],
+      expect: { outcome: 'curated' },
+    });
+    await steer('tests', {
+      name: 'No repair advice',
+      turns: [{ content: 'Can you help me fix the switch?' }],
+      expect: { outcome: 'declined' },
+    });
+    await steer('tests', {
+      name: 'Warranty length',
+      turns: [{ content: 'How long is the warranty?' }],
+      expect: { contains: ['two years'] },
+    });
+    const run = (await api(`/api/assistants/${assistant}/test-runs`, {})).data.id;
+    await waitUntil(
+      async () => (await get(page, base, `/api/assistants/${assistant}/test-runs/${run}`)).status === 'done',
+    );
+    await jobs.stop(1000);
+    await page.goto(`${base}/w/${ws}/assistants/${assistant}/tests/runs/${run}`);
+    await page.getByText('Warranty length').first().waitFor();
+    await settle(page);
+    await save(page, 'dashboard-tests.png');
     await context.close();
   } finally {
     await browser.close();
@@ -142,6 +202,20 @@ async function setUsed(db: Database['db'], workspaceId: string, used: number) {
     .insert(workspaceCredits)
     .values({ workspaceId, ...row })
     .onConflictDoUpdate({ target: workspaceCredits.workspaceId, set: row });
+}
+
+/** A resource's data, read with the page's cookie. */
+async function get(page: Page, base: string, path: string) {
+  const res = await page.request.get(`${base}${path}`, { headers: { origin: base } });
+  return ((await res.json()) as { data: { status: string } }).data;
+}
+
+async function waitUntil(ready: () => Promise<boolean>, timeoutMs = 30_000) {
+  const until = Date.now() + timeoutMs;
+  while (!(await ready())) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /** No caret blinking or focus ring in the picture. */
