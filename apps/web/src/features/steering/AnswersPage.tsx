@@ -1,23 +1,11 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
 import { useParams } from 'react-router';
-import { type Data, del, get, type OffsetPage, patch, post } from '../../api.ts';
-import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
-import { ConfirmButton } from '../members/ConfirmButton.tsx';
-import { Field, PhraseList } from './Field.tsx';
+import { Field, PhraseList, TextAreaField } from './Field.tsx';
+import { ItemCard } from './ItemCard.tsx';
+import { ItemForm, useItemForm } from './ItemForm.tsx';
+import { ItemsSection, useItemsPage } from './ItemsSection.tsx';
+import type { ItemHandlers } from './items.ts';
 import { SteeringHeader, useManager } from './shared.tsx';
-import {
-  type AnswerInput,
-  type CuratedAnswer,
-  type FieldErrors,
-  fieldErrorsOf,
-  formError,
-  LIMITS,
-  linesOf,
-  steeringPath,
-} from './types.ts';
-
-const LIMIT = 50;
+import { type AnswerInput, type CuratedAnswer, LIMITS, linesOf } from './types.ts';
 
 /**
  * An assistant's curated answers (docs/steering.md "Curated answers"): the exact words for a
@@ -26,82 +14,43 @@ const LIMIT = 50;
 export function AnswersPage() {
   const { ws = '', id = '' } = useParams();
   const { manager } = useManager(ws);
-  const [offset, setOffset] = useState(0);
-  const [editing, setEditing] = useState<CuratedAnswer | null>(null);
-  const list = useQuery({
-    queryKey: ['curated-answers', id, offset],
-    queryFn: () =>
-      get<OffsetPage<CuratedAnswer>>(`${steeringPath(id, 'answers')}?limit=${LIMIT}&offset=${offset}`),
-    placeholderData: keepPreviousData,
-  });
-  const page = list.data;
+  const page = useItemsPage<CuratedAnswer>('answers', id);
   return (
     <section>
       <SteeringHeader ws={ws} id={id} title="Curated answers">
         A customer message that asks one of these questions, or a variant, gets the answer word for word,
         without the model. Small differences in case, accents and punctuation do not matter.
       </SteeringHeader>
-      <div className="grid st-layout">
-        <div>
-          <h2>Answers{page && page.total > 0 ? ` (${page.total} of at most ${LIMITS.answers})` : ''}</h2>
-          {list.isPending && <Loading />}
-          <ErrorText error={list.error} />
-          {page?.total === 0 && (
-            <Empty title="No curated answers yet">
-              <p>
-                {manager
-                  ? 'Add the questions whose answer must always be the same words, such as opening hours or a return address.'
-                  : 'An owner or admin can add curated answers to this assistant.'}
-              </p>
-            </Empty>
-          )}
-          {page && page.data.length > 0 && (
-            <ul className="list" aria-label="Curated answers">
-              {page.data.map((a) => (
-                <AnswerItem
-                  key={a.id}
-                  assistantId={id}
-                  answer={a}
-                  manager={manager}
-                  onEdit={() => setEditing(a)}
-                  onDeleted={() => editing?.id === a.id && setEditing(null)}
-                />
-              ))}
-            </ul>
-          )}
-          {page && <Pager page={page} onChange={setOffset} />}
-        </div>
-        {manager && (
-          <AnswerForm
-            key={editing?.id ?? 'new'}
-            assistantId={id}
-            editing={editing}
-            onDone={() => setEditing(null)}
-          />
-        )}
-      </div>
+      <ItemsSection
+        title="Answers"
+        limit={LIMITS.answers}
+        page={page}
+        label="Curated answers"
+        manager={manager}
+        empty={{
+          title: 'No curated answers yet',
+          manager:
+            'Add the questions whose answer must always be the same words, such as opening hours or a return address.',
+          member: 'An owner or admin can add curated answers to this assistant.',
+        }}
+        renderItem={(a, handlers) => <AnswerItem assistantId={id} answer={a} handlers={handlers} />}
+        renderForm={(editing, onDone) => <AnswerForm assistantId={id} editing={editing} onDone={onDone} />}
+      />
     </section>
   );
 }
 
-function AnswerItem(props: {
-  assistantId: string;
-  answer: CuratedAnswer;
-  manager: boolean;
-  onEdit(): void;
-  onDeleted(): void;
-}) {
-  const { assistantId, answer: a, manager } = props;
-  const qc = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () => del(`${steeringPath(assistantId, 'answers')}/${a.id}`),
-    onSuccess: () => {
-      props.onDeleted();
-      return qc.invalidateQueries({ queryKey: ['curated-answers', assistantId] });
-    },
-  });
+function AnswerItem(props: { assistantId: string; answer: CuratedAnswer; handlers: ItemHandlers | null }) {
+  const { answer: a } = props;
   return (
-    <li className="card st-item" aria-label={a.question}>
+    <ItemCard
+      kind="answers"
+      assistantId={props.assistantId}
+      id={a.id}
+      name={a.question}
+      handlers={props.handlers}
+      confirm={{ question: 'Delete this curated answer?', label: 'Delete answer' }}
+    >
       <div className="row st-item-head">
         <strong>{a.question}</strong>
         <span className="badge">
@@ -115,26 +64,7 @@ function AnswerItem(props: {
           <PhraseList phrases={a.variants} label={`Variants of ${a.question}`} />
         </div>
       )}
-      {manager && (
-        <div className="row st-actions">
-          <span />
-          <span className="links">
-            <button type="button" onClick={props.onEdit} aria-label={`Edit ${a.question}`}>
-              Edit
-            </button>
-            <ConfirmButton
-              label="Delete"
-              ariaLabel={`Delete ${a.question}`}
-              question="Delete this curated answer?"
-              confirmLabel="Delete answer"
-              pending={remove.isPending}
-              onConfirm={() => remove.mutate()}
-            />
-          </span>
-        </div>
-      )}
-      <ErrorText error={remove.error} />
-    </li>
+    </ItemCard>
   );
 }
 
@@ -150,34 +80,27 @@ const FIELDS = ['question', 'answer', 'variants'] as const;
 
 function AnswerForm(props: { assistantId: string; editing: CuratedAnswer | null; onDone(): void }) {
   const { assistantId, editing } = props;
-  const qc = useQueryClient();
-  const [draft, setDraft] = useState<Draft>(() => toDraft(editing));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
-    setDraft((d) => ({ ...d, [key]: value }));
-    setErrors((e) => ({ ...e, [key]: '' }));
-  };
-  const save = useMutation({
-    mutationFn: (body: AnswerInput) =>
-      editing
-        ? patch<Data<CuratedAnswer>>(`${steeringPath(assistantId, 'answers')}/${editing.id}`, body)
-        : post<Data<CuratedAnswer>>(steeringPath(assistantId, 'answers'), body),
-    onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ['curated-answers', assistantId] });
-      setDraft(toDraft(null));
-      props.onDone();
-    },
-    onError: (err) => setErrors(fieldErrorsOf(err, FIELDS)),
+  const form = useItemForm<CuratedAnswer, Draft, AnswerInput>({
+    kind: 'answers',
+    assistantId,
+    editing,
+    toDraft,
+    fields: FIELDS,
+    onSaved: () => props.onDone(),
   });
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    setErrors({});
-    save.mutate({ question: draft.question, answer: draft.answer, variants: linesOf(draft.variants) });
-  };
+  const { draft, set, errors } = form;
+  const onSubmit = () =>
+    form.submit({ question: draft.question, answer: draft.answer, variants: linesOf(draft.variants) });
   const title = editing ? 'Edit the curated answer' : 'Add a curated answer';
   return (
-    <form onSubmit={onSubmit} className="card stack st-form" aria-label={title} noValidate>
-      <h2>{title}</h2>
+    <ItemForm
+      title={title}
+      noun="answer"
+      editing={Boolean(editing)}
+      form={form}
+      onSubmit={onSubmit}
+      onCancel={props.onDone}
+    >
       <Field form="answer" name="question" label="Question" errors={errors} hint="Up to 500 characters.">
         {(f) => (
           <input
@@ -188,50 +111,27 @@ function AnswerForm(props: { assistantId: string; editing: CuratedAnswer | null;
           />
         )}
       </Field>
-      <Field
+      <TextAreaField
         form="answer"
         name="answer"
         label="Answer"
         errors={errors}
         hint="Sent word for word. Up to 4,000 characters."
-      >
-        {(f) => (
-          <textarea
-            {...f}
-            rows={4}
-            value={draft.answer}
-            maxLength={4000}
-            onChange={(e) => set('answer', e.target.value)}
-          />
-        )}
-      </Field>
-      <Field
+        rows={4}
+        value={draft.answer}
+        maxLength={4000}
+        onChange={(value) => set('answer', value)}
+      />
+      <TextAreaField
         form="answer"
         name="variants"
         label="Other phrasings, one per line"
         errors={errors}
         hint="Other ways customers ask the same question. Up to 20."
-      >
-        {(f) => (
-          <textarea
-            {...f}
-            rows={3}
-            value={draft.variants}
-            onChange={(e) => set('variants', e.target.value)}
-          />
-        )}
-      </Field>
-      <ErrorText error={save.error && formError(save.error, errors)} />
-      <div className="row">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {editing ? 'Save answer' : 'Add answer'}
-        </button>
-        {editing && (
-          <button type="button" onClick={props.onDone}>
-            Cancel
-          </button>
-        )}
-      </div>
-    </form>
+        rows={3}
+        value={draft.variants}
+        onChange={(value) => set('variants', value)}
+      />
+    </ItemForm>
   );
 }

@@ -49,3 +49,28 @@ export function PhraseList({ phrases, label }: { phrases: string[]; label: strin
     </ul>
   );
 }
+
+/** A Field whose input is a textarea, for longer text or one phrase per line. */
+export function TextAreaField(
+  props: Omit<Parameters<typeof Field>[0], 'children'> & {
+    rows: number;
+    value: string;
+    maxLength?: number;
+    onChange(value: string): void;
+  },
+) {
+  const { rows, value, maxLength, onChange, ...field } = props;
+  return (
+    <Field {...field}>
+      {(f) => (
+        <textarea
+          {...f}
+          rows={rows}
+          value={value}
+          maxLength={maxLength}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}

@@ -1,15 +1,13 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { type Data, del, get, type OffsetPage, patch, post } from '../../api.ts';
-import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
-import { ConfirmButton } from '../members/ConfirmButton.tsx';
-import { Field, PhraseList } from './Field.tsx';
+import { type Data, patch } from '../../api.ts';
+import { Field, PhraseList, TextAreaField } from './Field.tsx';
+import { ItemCard } from './ItemCard.tsx';
+import { ItemForm, useItemForm } from './ItemForm.tsx';
+import { ItemsSection, useItemsPage } from './ItemsSection.tsx';
+import { type ItemHandlers, itemsKey } from './items.ts';
 import { SteeringHeader, useManager } from './shared.tsx';
 import {
-  type FieldErrors,
-  fieldErrorsOf,
-  formError,
   type Guidance,
   type GuidanceInput,
   type GuidanceKind,
@@ -20,8 +18,6 @@ import {
   steeringPath,
 } from './types.ts';
 
-const LIMIT = 50;
-
 /**
  * An assistant's guidance rules (docs/steering.md "Guidance rules"): when to hand off, what never
  * to answer, how to answer. Everyone reads them; owners and admins create, change, turn on and
@@ -30,15 +26,7 @@ const LIMIT = 50;
 export function GuidancePage() {
   const { ws = '', id = '' } = useParams();
   const { manager } = useManager(ws);
-  const [offset, setOffset] = useState(0);
-  const [editing, setEditing] = useState<Guidance | null>(null);
-  const list = useQuery({
-    queryKey: ['guidance', id, offset],
-    queryFn: () =>
-      get<OffsetPage<Guidance>>(`${steeringPath(id, 'guidance')}?limit=${LIMIT}&offset=${offset}`),
-    placeholderData: keepPreviousData,
-  });
-  const page = list.data;
+  const page = useItemsPage<Guidance>('guidance', id);
   return (
     <section>
       <SteeringHeader ws={ws} id={id} title="Guidance">
@@ -46,73 +34,55 @@ export function GuidancePage() {
         answers with its own text when one of its trigger phrases is in the customer’s message. Every rule
         that is on also goes into a remote model’s instructions, in this order.
       </SteeringHeader>
-      <div className="grid st-layout">
-        <div>
-          <h2>Rules{page && page.total > 0 ? ` (${page.total} of at most ${LIMITS.guidance})` : ''}</h2>
-          {list.isPending && <Loading />}
-          <ErrorText error={list.error} />
-          {page?.total === 0 && (
-            <Empty title="No rules yet">
-              <p>
-                {manager
-                  ? 'Add a rule for what must always go to a person, such as refunds, or what the assistant must never answer.'
-                  : 'An owner or admin can add rules to this assistant.'}
-              </p>
-            </Empty>
-          )}
-          {page && page.data.length > 0 && (
-            <ul className="list" aria-label="Guidance rules">
-              {page.data.map((r) => (
-                <RuleItem
-                  key={r.id}
-                  assistantId={id}
-                  rule={r}
-                  manager={manager}
-                  onEdit={() => setEditing(r)}
-                  onDeleted={() => editing?.id === r.id && setEditing(null)}
-                />
-              ))}
-            </ul>
-          )}
-          {page && <Pager page={page} onChange={setOffset} />}
-        </div>
-        {manager && (
-          <GuidanceForm
-            key={editing?.id ?? 'new'}
-            assistantId={id}
-            editing={editing}
-            onDone={() => setEditing(null)}
-          />
-        )}
-      </div>
+      <ItemsSection
+        title="Rules"
+        limit={LIMITS.guidance}
+        page={page}
+        label="Guidance rules"
+        manager={manager}
+        empty={{
+          title: 'No rules yet',
+          manager:
+            'Add a rule for what must always go to a person, such as refunds, or what the assistant must never answer.',
+          member: 'An owner or admin can add rules to this assistant.',
+        }}
+        renderItem={(r, handlers) => <RuleItem assistantId={id} rule={r} handlers={handlers} />}
+        renderForm={(editing, onDone) => <GuidanceForm assistantId={id} editing={editing} onDone={onDone} />}
+      />
     </section>
   );
 }
 
-function RuleItem(props: {
-  assistantId: string;
-  rule: Guidance;
-  manager: boolean;
-  onEdit(): void;
-  onDeleted(): void;
-}) {
-  const { assistantId, rule: r, manager } = props;
+function RuleItem(props: { assistantId: string; rule: Guidance; handlers: ItemHandlers | null }) {
+  const { assistantId, rule: r } = props;
   const qc = useQueryClient();
-  const one = `${steeringPath(assistantId, 'guidance')}/${r.id}`;
-  const refresh = () => qc.invalidateQueries({ queryKey: ['guidance', assistantId] });
   const toggle = useMutation({
-    mutationFn: (enabled: boolean) => patch<Data<Guidance>>(one, { enabled }),
-    onSuccess: refresh,
-  });
-  const remove = useMutation({
-    mutationFn: () => del(one),
-    onSuccess: () => {
-      props.onDeleted();
-      return refresh();
-    },
+    mutationFn: (enabled: boolean) =>
+      patch<Data<Guidance>>(`${steeringPath(assistantId, 'guidance')}/${r.id}`, { enabled }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: itemsKey('guidance', assistantId) }),
   });
   return (
-    <li className="card st-item" aria-label={r.name}>
+    <ItemCard
+      kind="guidance"
+      assistantId={assistantId}
+      id={r.id}
+      name={r.name}
+      handlers={props.handlers}
+      confirm={{ question: `Delete the rule “${r.name}”?`, label: 'Delete rule' }}
+      controls={
+        <label className="check">
+          <input
+            type="checkbox"
+            // The new state at once, while it is saved and the list read again.
+            checked={toggle.isPending ? Boolean(toggle.variables) : r.enabled}
+            disabled={toggle.isPending}
+            onChange={(e) => toggle.mutate(e.target.checked)}
+          />
+          Enabled
+        </label>
+      }
+      error={toggle.error}
+    >
       <div className="row st-item-head">
         <strong>{r.name}</strong>
         <span className="badge">{kindLabel(r.kind)}</span>
@@ -129,35 +99,7 @@ function RuleItem(props: {
           <p className="muted">No trigger phrases: it only goes into a remote model’s instructions.</p>
         )
       )}
-      {manager && (
-        <div className="row st-actions">
-          <label className="check">
-            <input
-              type="checkbox"
-              // The new state at once, while it is saved and the list read again.
-              checked={toggle.isPending ? Boolean(toggle.variables) : r.enabled}
-              disabled={toggle.isPending}
-              onChange={(e) => toggle.mutate(e.target.checked)}
-            />
-            Enabled
-          </label>
-          <span className="links">
-            <button type="button" onClick={props.onEdit} aria-label={`Edit ${r.name}`}>
-              Edit
-            </button>
-            <ConfirmButton
-              label="Delete"
-              ariaLabel={`Delete ${r.name}`}
-              question={`Delete the rule “${r.name}”?`}
-              confirmLabel="Delete rule"
-              pending={remove.isPending}
-              onConfirm={() => remove.mutate()}
-            />
-          </span>
-        </div>
-      )}
-      <ErrorText error={toggle.error ?? remove.error} />
-    </li>
+    </ItemCard>
   );
 }
 
@@ -175,41 +117,34 @@ const FIELDS = ['name', 'kind', 'text', 'triggers', 'enabled'] as const;
 
 function GuidanceForm(props: { assistantId: string; editing: Guidance | null; onDone(): void }) {
   const { assistantId, editing } = props;
-  const qc = useQueryClient();
-  const [draft, setDraft] = useState<Draft>(() => toDraft(editing));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
-    setDraft((d) => ({ ...d, [key]: value }));
-    setErrors((e) => ({ ...e, [key]: '' }));
-  };
-  const save = useMutation({
-    mutationFn: (body: GuidanceInput) =>
-      editing
-        ? patch<Data<Guidance>>(`${steeringPath(assistantId, 'guidance')}/${editing.id}`, body)
-        : post<Data<Guidance>>(steeringPath(assistantId, 'guidance'), body),
-    onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ['guidance', assistantId] });
-      setDraft(toDraft(null));
-      props.onDone();
-    },
-    onError: (err) => setErrors(fieldErrorsOf(err, FIELDS)),
+  const form = useItemForm<Guidance, Draft, GuidanceInput>({
+    kind: 'guidance',
+    assistantId,
+    editing,
+    toDraft,
+    fields: FIELDS,
+    onSaved: () => props.onDone(),
   });
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    setErrors({});
-    save.mutate({
+  const { draft, set, errors } = form;
+  const onSubmit = () =>
+    form.submit({
       name: draft.name,
       kind: draft.kind,
       text: draft.text,
       triggers: linesOf(draft.triggers),
       ...(editing ? {} : { enabled: draft.enabled }),
     });
-  };
   const hint = KINDS.find((k) => k.kind === draft.kind)?.hint;
   const title = editing ? `Edit “${editing.name}”` : 'Add a rule';
   return (
-    <form onSubmit={onSubmit} className="card stack st-form" aria-label={title} noValidate>
-      <h2>{title}</h2>
+    <ItemForm
+      title={title}
+      noun="rule"
+      editing={Boolean(editing)}
+      form={form}
+      onSubmit={onSubmit}
+      onCancel={props.onDone}
+    >
       <Field form="rule" name="name" label="Name" errors={errors} hint="Up to 100 characters.">
         {(f) => (
           <input {...f} value={draft.name} maxLength={100} onChange={(e) => set('name', e.target.value)} />
@@ -226,7 +161,7 @@ function GuidanceForm(props: { assistantId: string; editing: Guidance | null; on
           </select>
         )}
       </Field>
-      <Field
+      <TextAreaField
         form="rule"
         name="text"
         label={draft.kind === 'refuse' ? 'Reply' : 'Text'}
@@ -236,50 +171,27 @@ function GuidanceForm(props: { assistantId: string; editing: Guidance | null; on
             ? 'The whole reply when the rule is triggered. Up to 2,000 characters.'
             : 'What the rule says, for a remote model’s instructions. Up to 2,000 characters.'
         }
-      >
-        {(f) => (
-          <textarea
-            {...f}
-            rows={3}
-            value={draft.text}
-            maxLength={2000}
-            onChange={(e) => set('text', e.target.value)}
-          />
-        )}
-      </Field>
-      <Field
+        rows={3}
+        value={draft.text}
+        maxLength={2000}
+        onChange={(value) => set('text', value)}
+      />
+      <TextAreaField
         form="rule"
         name="triggers"
         label="Trigger phrases, one per line"
         errors={errors}
         hint="Whole words, any case and accents: “refund” matches “I want a REFUND!” but not “refunding”. Up to 50."
-      >
-        {(f) => (
-          <textarea
-            {...f}
-            rows={3}
-            value={draft.triggers}
-            onChange={(e) => set('triggers', e.target.value)}
-          />
-        )}
-      </Field>
+        rows={3}
+        value={draft.triggers}
+        onChange={(value) => set('triggers', value)}
+      />
       {!editing && (
         <label className="check">
           <input type="checkbox" checked={draft.enabled} onChange={(e) => set('enabled', e.target.checked)} />
           Enabled
         </label>
       )}
-      <ErrorText error={save.error && formError(save.error, errors)} />
-      <div className="row">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {editing ? 'Save rule' : 'Add rule'}
-        </button>
-        {editing && (
-          <button type="button" onClick={props.onDone}>
-            Cancel
-          </button>
-        )}
-      </div>
-    </form>
+    </ItemForm>
   );
 }

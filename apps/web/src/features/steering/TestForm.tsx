@@ -1,20 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { type Data, get, type OffsetPage, patch, post, type Source } from '../../api.ts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { get, type OffsetPage, type Source } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
-import { Field } from './Field.tsx';
-import {
-  type AssistantTest,
-  type FieldErrors,
-  fieldErrorsOf,
-  formError,
-  LIMITS,
-  linesOf,
-  OUTCOMES,
-  type ReplyOutcome,
-  steeringPath,
-  type TestInput,
-} from './types.ts';
+import { Field, TextAreaField } from './Field.tsx';
+import { ItemForm, useItemForm } from './ItemForm.tsx';
+import { type AssistantTest, LIMITS, linesOf, OUTCOMES, type ReplyOutcome, type TestInput } from './types.ts';
 
 type Draft = {
   name: string;
@@ -56,31 +45,22 @@ export function TestForm(props: {
   const { assistantId, editing } = props;
   const qc = useQueryClient();
   const sources = useSources(assistantId);
-  const [draft, setDraft] = useState<Draft>(() => toDraft(editing));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const set = <K extends keyof Draft>(key: K, value: Draft[K], field: string = key) => {
-    setDraft((d) => ({ ...d, [key]: value }));
-    setErrors((e) => ({ ...e, [field]: '' }));
-  };
-  const save = useMutation({
-    mutationFn: (body: TestInput) =>
-      editing
-        ? patch<Data<AssistantTest>>(`${steeringPath(assistantId, 'tests')}/${editing.id}`, body)
-        : post<Data<AssistantTest>>(steeringPath(assistantId, 'tests'), body),
-    onSuccess: async (res) => {
+  const form = useItemForm<AssistantTest, Draft, TestInput>({
+    kind: 'tests',
+    assistantId,
+    editing,
+    toDraft,
+    fields: FIELDS,
+    onSaved: (res) => {
       qc.setQueryData(['assistant-test', assistantId, res.data.id], res);
-      await qc.invalidateQueries({ queryKey: ['assistant-tests', assistantId] });
-      setDraft(toDraft(null));
       props.onDone(res.data);
     },
-    onError: (err) => setErrors(fieldErrorsOf(err, FIELDS)),
   });
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    setErrors({});
+  const { draft, set, errors } = form;
+  const onSubmit = () => {
     const contains = linesOf(draft.contains);
     const notContains = linesOf(draft.notContains);
-    save.mutate({
+    form.submit({
       name: draft.name,
       turns: draft.turns.map((content) => ({ content })),
       expect: {
@@ -101,8 +81,14 @@ export function TestForm(props: {
   const gone = draft.cites.filter((c) => !known.some((s) => s.id === c));
   const title = editing ? `Edit “${editing.name}”` : 'Add a test';
   return (
-    <form onSubmit={onSubmit} className="card stack st-form" aria-label={title} noValidate>
-      <h2>{title}</h2>
+    <ItemForm
+      title={title}
+      noun="test"
+      editing={Boolean(editing)}
+      form={form}
+      onSubmit={onSubmit}
+      onCancel={() => props.onDone(null)}
+    >
       <Field form="test" name="name" label="Name" errors={errors} hint="Up to 200 characters.">
         {(f) => (
           <input {...f} value={draft.name} maxLength={200} onChange={(e) => set('name', e.target.value)} />
@@ -174,38 +160,26 @@ export function TestForm(props: {
             </select>
           )}
         </Field>
-        <Field
+        <TextAreaField
           form="test"
           name="expect.contains"
           label="Contains, one phrase per line"
           errors={errors}
           hint="Each phrase must be in the reply (any case). Up to 20."
-        >
-          {(f) => (
-            <textarea
-              {...f}
-              rows={2}
-              value={draft.contains}
-              onChange={(e) => set('contains', e.target.value, 'expect.contains')}
-            />
-          )}
-        </Field>
-        <Field
+          rows={2}
+          value={draft.contains}
+          onChange={(value) => set('contains', value, 'expect.contains')}
+        />
+        <TextAreaField
           form="test"
           name="expect.notContains"
           label="Does not contain, one phrase per line"
           errors={errors}
           hint="No phrase may be in the reply (any case). Up to 20."
-        >
-          {(f) => (
-            <textarea
-              {...f}
-              rows={2}
-              value={draft.notContains}
-              onChange={(e) => set('notContains', e.target.value, 'expect.notContains')}
-            />
-          )}
-        </Field>
+          rows={2}
+          value={draft.notContains}
+          onChange={(value) => set('notContains', value, 'expect.notContains')}
+        />
         <fieldset className="st-group st-cites">
           <legend>Cites these sources</legend>
           {sources.isPending && <p className="muted">Loading the sources…</p>}
@@ -249,17 +223,6 @@ export function TestForm(props: {
           {errors['expect.cites'] && <p className="error st-hint">{errors['expect.cites']}</p>}
         </fieldset>
       </fieldset>
-      <ErrorText error={save.error && formError(save.error, errors)} />
-      <div className="row">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {editing ? 'Save test' : 'Add test'}
-        </button>
-        {editing && (
-          <button type="button" onClick={() => props.onDone(null)}>
-            Cancel
-          </button>
-        )}
-      </div>
-    </form>
+    </ItemForm>
   );
 }

@@ -1,16 +1,13 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { del, get, type OffsetPage } from '../../api.ts';
 import { formatDateTime } from '../../shell/dates.ts';
-import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
-import { ConfirmButton } from '../members/ConfirmButton.tsx';
+import { ErrorText, Loading } from '../../shell/ui.tsx';
+import { ItemCard } from './ItemCard.tsx';
+import { ItemsSection, useItemsPage } from './ItemsSection.tsx';
+import type { ItemHandlers } from './items.ts';
 import { STATUS_WORDS, useRuns, useStartRun } from './runs.ts';
 import { SteeringHeader, useManager } from './shared.tsx';
 import { TestForm, useSources } from './TestForm.tsx';
-import { type AssistantTest, LIMITS, outcomeLabel, steeringPath, TRIGGER_WORDS } from './types.ts';
-
-const LIMIT = 50;
+import { type AssistantTest, LIMITS, outcomeLabel, TRIGGER_WORDS } from './types.ts';
 
 /**
  * An assistant's tests (docs/steering.md "Tests", "Test runs"): the questions with what the reply
@@ -19,15 +16,8 @@ const LIMIT = 50;
 export function TestsPage() {
   const { ws = '', id = '' } = useParams();
   const { manager } = useManager(ws);
-  const [offset, setOffset] = useState(0);
-  const [editing, setEditing] = useState<AssistantTest | null>(null);
-  const list = useQuery({
-    queryKey: ['assistant-tests', id, offset],
-    queryFn: () =>
-      get<OffsetPage<AssistantTest>>(`${steeringPath(id, 'tests')}?limit=${LIMIT}&offset=${offset}`),
-    placeholderData: keepPreviousData,
-  });
-  const page = list.data;
+  const page = useItemsPage<AssistantTest>('tests', id);
+  const total = page.query.data?.total ?? 0;
   return (
     <section>
       <SteeringHeader ws={ws} id={id} title="Tests">
@@ -35,47 +25,22 @@ export function TestsPage() {
         Tests run by themselves after a change to the instructions, the knowledge, the guidance or the curated
         answers; nothing of a run reaches the inbox or uses credits.
       </SteeringHeader>
-      <Runs ws={ws} id={id} manager={manager} hasTests={Boolean(page && page.total > 0)} />
-      <div className="grid st-layout">
-        <div>
-          <h2>Tests{page && page.total > 0 ? ` (${page.total} of at most ${LIMITS.tests})` : ''}</h2>
-          {list.isPending && <Loading />}
-          <ErrorText error={list.error} />
-          {page?.total === 0 && (
-            <Empty title="No tests yet">
-              <p>
-                {manager
-                  ? 'Add a question customers ask, with what the reply must say, or make one from a conversation in the inbox.'
-                  : 'An owner or admin can add tests to this assistant.'}
-              </p>
-            </Empty>
-          )}
-          {page && page.data.length > 0 && (
-            <ul className="list" aria-label="Tests">
-              {page.data.map((x) => (
-                <TestItem
-                  key={x.id}
-                  ws={ws}
-                  assistantId={id}
-                  test={x}
-                  manager={manager}
-                  onEdit={() => setEditing(x)}
-                  onDeleted={() => editing?.id === x.id && setEditing(null)}
-                />
-              ))}
-            </ul>
-          )}
-          {page && <Pager page={page} onChange={setOffset} />}
-        </div>
-        {manager && (
-          <TestForm
-            key={editing?.id ?? 'new'}
-            assistantId={id}
-            editing={editing}
-            onDone={() => setEditing(null)}
-          />
-        )}
-      </div>
+      <Runs ws={ws} id={id} manager={manager} hasTests={total > 0} />
+      <ItemsSection
+        title="Tests"
+        limit={LIMITS.tests}
+        page={page}
+        label="Tests"
+        manager={manager}
+        empty={{
+          title: 'No tests yet',
+          manager:
+            'Add a question customers ask, with what the reply must say, or make one from a conversation in the inbox.',
+          member: 'An owner or admin can add tests to this assistant.',
+        }}
+        renderItem={(x, handlers) => <TestItem ws={ws} assistantId={id} test={x} handlers={handlers} />}
+        renderForm={(editing, onDone) => <TestForm assistantId={id} editing={editing} onDone={onDone} />}
+      />
     </section>
   );
 }
@@ -148,23 +113,20 @@ function TestItem(props: {
   ws: string;
   assistantId: string;
   test: AssistantTest;
-  manager: boolean;
-  onEdit(): void;
-  onDeleted(): void;
+  handlers: ItemHandlers | null;
 }) {
-  const { ws, assistantId, test: x, manager } = props;
-  const qc = useQueryClient();
+  const { ws, assistantId, test: x } = props;
   const sources = useSources(assistantId);
-  const remove = useMutation({
-    mutationFn: () => del(`${steeringPath(assistantId, 'tests')}/${x.id}`),
-    onSuccess: () => {
-      props.onDeleted();
-      return qc.invalidateQueries({ queryKey: ['assistant-tests', assistantId] });
-    },
-  });
   const sourceName = (sid: string) => sources.data?.data.find((s) => s.id === sid)?.name ?? sid;
   return (
-    <li className="card st-item" aria-label={x.name}>
+    <ItemCard
+      kind="tests"
+      assistantId={assistantId}
+      id={x.id}
+      name={x.name}
+      handlers={props.handlers}
+      confirm={{ question: `Delete the test “${x.name}”?`, label: 'Delete test' }}
+    >
       <div className="row st-item-head">
         <strong>
           <Link to={`/w/${ws}/assistants/${assistantId}/tests/${x.id}`}>{x.name}</Link>
@@ -180,26 +142,7 @@ function TestItem(props: {
         ))}
       </ol>
       <Expectation test={x} sourceName={sourceName} />
-      {manager && (
-        <div className="row st-actions">
-          <span />
-          <span className="links">
-            <button type="button" onClick={props.onEdit} aria-label={`Edit ${x.name}`}>
-              Edit
-            </button>
-            <ConfirmButton
-              label="Delete"
-              ariaLabel={`Delete ${x.name}`}
-              question={`Delete the test “${x.name}”?`}
-              confirmLabel="Delete test"
-              pending={remove.isPending}
-              onConfirm={() => remove.mutate()}
-            />
-          </span>
-        </div>
-      )}
-      <ErrorText error={remove.error} />
-    </li>
+    </ItemCard>
   );
 }
 

@@ -1,0 +1,50 @@
+import type { ReactNode } from 'react';
+import { ErrorText } from '../../shell/ui.tsx';
+import { ConfirmButton } from '../members/ConfirmButton.tsx';
+import { type ItemHandlers, type ItemKind, useDeleteItem } from './items.ts';
+
+/**
+ * One rule, answer or test in its list, named by `name`: its content, then for owners and admins
+ * (`handlers` is null for others) Edit and Delete ("Edit Refunds", "Delete Refunds"), with any
+ * `controls` before them.
+ */
+export function ItemCard(props: {
+  kind: ItemKind;
+  assistantId: string;
+  id: string;
+  name: string;
+  handlers: ItemHandlers | null;
+  /** The question Delete asks, and the button that confirms it. */
+  confirm: { question: string; label: string };
+  controls?: ReactNode;
+  /** An error of the item's own actions, shown before Delete's. */
+  error?: unknown;
+  children: ReactNode;
+}) {
+  const { name, handlers, confirm } = props;
+  const remove = useDeleteItem(props.kind, props.assistantId, props.id, () => handlers?.onDeleted());
+  return (
+    <li className="card st-item" aria-label={name}>
+      {props.children}
+      {handlers && (
+        <div className="row st-actions">
+          {props.controls ?? <span />}
+          <span className="links">
+            <button type="button" onClick={handlers.onEdit} aria-label={`Edit ${name}`}>
+              Edit
+            </button>
+            <ConfirmButton
+              label="Delete"
+              ariaLabel={`Delete ${name}`}
+              question={confirm.question}
+              confirmLabel={confirm.label}
+              pending={remove.isPending}
+              onConfirm={() => remove.mutate()}
+            />
+          </span>
+        </div>
+      )}
+      <ErrorText error={props.error ?? remove.error} />
+    </li>
+  );
+}

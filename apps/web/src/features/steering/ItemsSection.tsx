@@ -1,0 +1,84 @@
+import { keepPreviousData, type UseQueryResult, useQuery } from '@tanstack/react-query';
+import { Fragment, type ReactNode, useState } from 'react';
+import { get, type OffsetPage } from '../../api.ts';
+import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
+import { type ItemHandlers, type ItemKind, itemsKey } from './items.ts';
+import { steeringPath } from './types.ts';
+
+const PAGE_SIZE = 50;
+
+/** One page of an assistant's rules, answers or tests, and the offset to move to another. */
+export type ItemsPage<T> = { query: UseQueryResult<OffsetPage<T>>; setOffset(offset: number): void };
+
+export function useItemsPage<T>(kind: ItemKind, assistantId: string): ItemsPage<T> {
+  const [offset, setOffset] = useState(0);
+  const query = useQuery({
+    queryKey: [...itemsKey(kind, assistantId), offset],
+    queryFn: () =>
+      get<OffsetPage<T>>(`${steeringPath(assistantId, kind)}?limit=${PAGE_SIZE}&offset=${offset}`),
+    placeholderData: keepPreviousData,
+  });
+  return { query, setOffset };
+}
+
+/**
+ * A steering page's list with the form beside it: the heading with the count and the limit,
+ * loading, errors, the empty state, the items, the pager, and the form (owners and admins only)
+ * for a new item or the one being edited.
+ */
+export function ItemsSection<T extends { id: string }>(props: {
+  /** The list's heading, e.g. "Rules": "Rules (3 of at most 100)". */
+  title: string;
+  limit: number;
+  page: ItemsPage<T>;
+  /** The list's accessible name. */
+  label: string;
+  /** Owners and admins, who get Edit, Delete and the form; others only read. */
+  manager: boolean;
+  /** The empty state's title, and its words for owners and admins and for others. */
+  empty: { title: string; manager: string; member: string };
+  /** `handlers` is null for those who only read. */
+  renderItem(item: T, handlers: ItemHandlers | null): ReactNode;
+  renderForm(editing: T | null, onDone: () => void): ReactNode;
+}) {
+  const { title, limit, page: p, manager, empty } = props;
+  const [editing, setEditing] = useState<T | null>(null);
+  const page = p.query.data;
+  const stopEditing = () => setEditing(null);
+  return (
+    <div className="grid st-layout">
+      <div>
+        <h2>
+          {title}
+          {page && page.total > 0 ? ` (${page.total} of at most ${limit})` : ''}
+        </h2>
+        {p.query.isPending && <Loading />}
+        <ErrorText error={p.query.error} />
+        {page?.total === 0 && (
+          <Empty title={empty.title}>
+            <p>{manager ? empty.manager : empty.member}</p>
+          </Empty>
+        )}
+        {page && page.data.length > 0 && (
+          <ul className="list" aria-label={props.label}>
+            {page.data.map((item) => (
+              <Fragment key={item.id}>
+                {props.renderItem(
+                  item,
+                  manager
+                    ? {
+                        onEdit: () => setEditing(item),
+                        onDeleted: () => setEditing((e) => (e?.id === item.id ? null : e)),
+                      }
+                    : null,
+                )}
+              </Fragment>
+            ))}
+          </ul>
+        )}
+        {page && <Pager page={page} onChange={p.setOffset} />}
+      </div>
+      {manager && <Fragment key={editing?.id ?? 'new'}>{props.renderForm(editing, stopEditing)}</Fragment>}
+    </div>
+  );
+}
