@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { ensureTestTls } from './test/support/tls.ts';
 
 // Local HTTPS receivers (webhook tests) use a CA made here; Node reads NODE_EXTRA_CA_CERTS only
@@ -13,12 +14,33 @@ process.env.PARLEY_SECURITY_COVERAGE_DIR ??= fileURLToPath(
   new URL(`./.tmp/security-coverage-${process.pid}`, import.meta.url),
 );
 
+/**
+ * Files that fake the system clock (vi.useFakeTimers) leave ids issued in their faked future in
+ * the id factory (src/lib/ids.ts), which stays monotonic for the rest of its worker's life. The
+ * test files share their worker's modules (`isolate: false`), so these run last, when no file
+ * comes after them (docs/testing.md "Speed").
+ */
+const FAKE_CLOCK = ['test/auth/rate-limit.test.ts'];
+
+class FakeClockLast extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const last = (f: TestSpecification) => FAKE_CLOCK.some((p) => f.moduleId.endsWith(p));
+    return [...sorted.filter((f) => !last(f)), ...sorted.filter(last)];
+  }
+}
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/per-file.ts'],
     pool: 'forks',
     maxWorkers: 2,
+    // A test file loads the server's modules once per worker instead of once per file (most of a
+    // file's time was that loading); each file still builds its own app and database.
+    isolate: false,
+    sequence: { sequencer: FakeClockLast },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     teardownTimeout: 30_000,

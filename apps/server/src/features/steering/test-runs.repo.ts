@@ -85,19 +85,21 @@ export async function claimRun(db: Executor, leaseMs: number): Promise<TestRunRo
   return c ? findRun(db, { workspaceId: c.workspace_id, assistantId: c.assistant_id }, c.id) : undefined;
 }
 
+/** The run, while this process's claim on it holds (`attempts` counts the claims). */
+const stillClaimed = (run: TestRunRow) =>
+  and(
+    eq(testRuns.id, run.id),
+    eq(testRuns.workspaceId, run.workspaceId),
+    eq(testRuns.status, 'running'),
+    eq(testRuns.attempts, run.attempts),
+  );
+
 /** Extends the claim while the run plays; false when it was lost (another process took the run over). */
 export async function extendClaim(db: Executor, run: TestRunRow, leaseMs: number): Promise<boolean> {
   const rows = await db
     .update(testRuns)
     .set({ claimedUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
-    .where(
-      and(
-        eq(testRuns.id, run.id),
-        eq(testRuns.workspaceId, run.workspaceId),
-        eq(testRuns.status, 'running'),
-        eq(testRuns.attempts, run.attempts),
-      ),
-    )
+    .where(stillClaimed(run))
     .returning({ id: testRuns.id });
   return rows.length > 0;
 }
@@ -120,14 +122,7 @@ export async function finishRun(
       claimedUntil: null,
       error: outcome.error ?? null,
     })
-    .where(
-      and(
-        eq(testRuns.id, run.id),
-        eq(testRuns.workspaceId, run.workspaceId),
-        eq(testRuns.status, 'running'),
-        eq(testRuns.attempts, run.attempts),
-      ),
-    )
+    .where(stillClaimed(run))
     .returning({ id: testRuns.id });
   return rows.length > 0;
 }
