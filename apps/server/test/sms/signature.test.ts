@@ -89,6 +89,16 @@ describe('SMS provider signature', () => {
     );
   });
 
+  it('an IPv6 host in brackets keeps its brackets, with or without the default port', async () => {
+    const https = true;
+    const host = '[2001:db8::7]';
+    expect((await post(`https://${host}${path()}`, { host, https })).statusCode).toBe(200);
+    expect((await post(`https://${host}:443${path()}`, { host, https })).statusCode).toBe(200);
+    expect((await post(`https://${host}${path()}`, { host: `${host}:443`, https })).statusCode).toBe(200);
+    expect((await post(`https://${host}:80${path()}`, { host, https })).statusCode).toBe(403);
+    expect((await post(`https://2001:db8::7${path()}`, { host, https })).statusCode).toBe(403);
+  });
+
   it('a query string keeps its place when the port is added or left out', async () => {
     const query = '?attempt=2';
     expect((await post(`http://localhost:80${path(query)}`, { query })).statusCode).toBe(200);

@@ -32,9 +32,12 @@ export function expectedSignature(authToken: string, url: string, params: FormPa
   return createHmac('sha1', authToken).update(Buffer.from(data, 'utf8')).digest('base64');
 }
 
-/** The URL as given, and with the scheme's default port written out and left out. */
+/**
+ * The URL as given, and with the scheme's default port written out and left out. An IPv6 host is
+ * read whole, brackets and all, before a plain name is tried: its colons are not a port.
+ */
 function portVariants(url: string): string[] {
-  const m = /^(https?:\/\/)([^/:?#]+|\[[^\]]+\])(:\d+)?(.*)$/i.exec(url);
+  const m = /^(https?:\/\/)(\[[^\]]+\]|[^/:?#]+)(:\d+)?(.*)$/i.exec(url);
   if (!m) return [url];
   const [, scheme, host, port, rest] = m as unknown as [string, string, string, string | undefined, string];
   const fallback = scheme.toLowerCase() === 'https://' ? ':443' : ':80';
