@@ -36,7 +36,10 @@ describe('the parse process', () => {
     const before = parseProcesses().started;
     const parsed = await parseInProcess(at('a.pdf', largePdf(1, 3)), 'pdf', limits);
     expect(parsed.text).toContain('refunds are processed within five business days');
-    const { pid } = parseProcesses();
+    // At most one started for it: a file before this one in the same worker may have started it.
+    const first = parseProcesses();
+    expect(first.started - before).toBeLessThanOrEqual(1);
+    const { pid } = first;
     expect(pid).toBeTypeOf('number');
     expect(pid).not.toBe(process.pid);
     expect((await parseInProcess(at('b.txt', Buffer.from('Plain words.')), 'text', limits)).text).toContain(
@@ -48,7 +51,8 @@ describe('the parse process', () => {
     await expect(parseInProcess({ path: join(dir, 'gone.pdf') }, 'pdf', limits)).rejects.toThrow(
       /The uploaded file is missing/,
     );
-    expect(parseProcesses()).toEqual({ started: before + 1, pid });
+    // The files after the first went to the same process.
+    expect(parseProcesses()).toEqual(first);
   });
 
   it.skipIf(process.platform !== 'linux')(
