@@ -293,3 +293,54 @@ describe('over SMS', () => {
     ]);
   });
 });
+
+describe('handoff reasons', () => {
+  const reasonOf = async (id: string) =>
+    (await app.t.ctx.db.select().from(conversations).where(eq(conversations.id, id)))[0]?.handoffReason;
+  const inboxCall = (id: string, action: 'handoff' | 'release') =>
+    app.t.request({
+      method: 'POST',
+      url: `/api/inbox/conversations/${id}/${action}`,
+      headers: app.w.owner.headers,
+    });
+
+  it('the handoff tool: customer_asked, or declined right after a declined reply; a person taking over: agent; back to the AI: none', async () => {
+    const { t, w } = app;
+    const assistantId = await createAssistant(t, w.owner, w.ws);
+    await addRule(t, w.owner, assistantId, {
+      name: 'legal',
+      kind: 'refuse',
+      text: 'No legal advice.',
+      triggers: ['lawyer'],
+    });
+    const handoffTurn = [
+      { toolCall: { name: 'request_human', args: { reason: 'wants a person' } } },
+      { text: 'Connecting you.' },
+    ];
+
+    app.llm.script(handoffTurn);
+    const asked = await chat(t, w.owner, { assistantId, content: 'Can I talk to someone?' });
+    expect(await reasonOf(asked.conversationId!)).toBe('customer_asked');
+
+    const declined = await chat(t, w.owner, { assistantId, content: 'Do I need a lawyer?' });
+    expect(declined.text).toBe('No legal advice.');
+    app.llm.script(handoffTurn);
+    await chat(t, w.owner, {
+      assistantId,
+      conversationId: declined.conversationId,
+      content: 'A person, please',
+    });
+    const second = { id: declined.conversationId! };
+    expect(await reasonOf(second.id)).toBe('declined');
+
+    // Back to the AI: no reason; a person taking over unasked: agent.
+    expect((await inboxCall(second.id, 'release')).statusCode).toBe(200);
+    expect(await reasonOf(second.id)).toBeNull();
+    const taken = await inboxCall(second.id, 'handoff');
+    expect(taken.json().data).toMatchObject({
+      status: 'handoff',
+      handoffReason: 'agent',
+      handoffRuleId: null,
+    });
+  });
+});

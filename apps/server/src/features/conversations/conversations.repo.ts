@@ -299,6 +299,23 @@ export async function recentMessages(
     .limit(limit);
 }
 
+/** The outcome of the conversation's latest AI reply (null when it has none, or none recorded). */
+export async function lastReplyOutcome(db: Executor, c: Pick<ConversationRow, 'id' | 'workspaceId'>) {
+  const [row] = await db
+    .select({ outcome: messages.outcome })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.workspaceId, c.workspaceId),
+        eq(messages.conversationId, c.id),
+        eq(messages.role, 'assistant'),
+      ),
+    )
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(1);
+  return row?.outcome ?? null;
+}
+
 /** The internal chats a user started (the account export), oldest first. */
 export async function chatsStartedBy(db: Executor, userId: string) {
   return db

@@ -247,10 +247,16 @@ export async function requestHandoff(
   rule?: { id: string; name: string },
 ) {
   const { result, note } = await ctx.db.transaction(async (tx) => {
+    // Asked for a person right after the AI declined to answer: reason `declined` (docs/steering.md "Outcomes").
+    const why = rule
+      ? 'rule'
+      : (await repo.lastReplyOutcome(tx, conversation)) === 'declined'
+        ? 'declined'
+        : 'customer_asked';
     const changed = await applyChange(
       tx,
       conversation,
-      rule ? { kind: 'handoff', reason: 'rule', ruleId: rule.id } : { kind: 'handoff' },
+      { kind: 'handoff', reason: why, ...(rule ? { ruleId: rule.id } : {}) },
       {
         type: 'assistant',
         id: conversation.assistantId,
