@@ -21,8 +21,12 @@ import {
 } from './helpers.ts';
 
 let t: TestApp;
+/** What the alerts logged: a claim lost to another reply, or nothing to send, is no error. */
+const errors: string[] = [];
 beforeAll(async () => {
   t = await createTestApp({ SESSION_TTL_DAYS: '365' });
+  const ignore = () => undefined;
+  t.ctx.log.attach({ info: ignore, warn: ignore, error: (_obj, msg) => errors.push(msg) });
 });
 beforeEach(() => clockTo(midMonth(0)));
 afterAll(async () => {
@@ -54,7 +58,8 @@ describe('credit alerts at 80% and 100% (docs/credits.md)', () => {
     await reserveCredit(t.ctx, ws); // 40 of 50 = 80%
     const warnings = await noticesOf(t, ws, 'credits.warning');
     expect(warnings.map((n) => n.userId).sort()).toEqual([owner.id, admin.id].sort());
-    expect(warnings[0]?.body).toContain('40 of its 50');
+    expect(warnings[0]?.title).toBe("Acme: 80% of this month's AI credits used");
+    expect(warnings[0]?.body).toContain('The workspace Acme has used 40 of its 50');
 
     expect(await reserveMany(t, ws, 9)).toBe(9); // 49
     expect(await count(ws, 'credits.warning')).toBe(2);
@@ -78,6 +83,7 @@ describe('credit alerts at 80% and 100% (docs/credits.md)', () => {
     }
     expect(mailsTo(t, member.email)).toHaveLength(0);
     expect((await count(ws, 'credits.warning')) + (await count(ws, 'credits.exhausted'))).toBe(4);
+    expect(errors).toEqual([]);
   });
 
   it('a new period sends the alerts again', async () => {
