@@ -12,6 +12,7 @@ export const targetTests: Record<string, string[]> = {
     'test/http/tenant-resolver.test.ts',
     'test/http/tenant-probes.test.ts',
     'test/http/tenant-edges.test.ts',
+    'test/http/tenant-smoke.test.ts',
   ],
   // Not race.test.ts: hundreds of concurrent reservations per mutant; the rules it races are the ones these check.
   credits: ['test/credits/credits.test.ts', 'test/credits/alerts.test.ts', 'test/credits/limits.test.ts'],
