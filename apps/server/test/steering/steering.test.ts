@@ -9,6 +9,7 @@ import {
   testRuns,
 } from '../../src/db/schema/index.ts';
 import { newId } from '../../src/lib/ids.ts';
+import { chat, messagesOf } from '../chat/helpers.ts';
 import { createAssistant } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { expectNothingStored } from '../support/stored-rows.ts';
@@ -335,5 +336,24 @@ describe('a test from a conversation', () => {
         expect(res.statusCode, conversationId).toBe(404);
       });
     }
+  });
+});
+
+describe('the offline responder', () => {
+  it("says it does not know: outcome declined; asked for a person next, the handoff's reason is declined", async () => {
+    const a = await createAssistant(t, w.owner, w.ws);
+    const first = await chat(t, w.owner, { assistantId: a, content: 'What is the airspeed of a swallow?' });
+    const listed = await messagesOf(t, w.owner, first.conversationId!);
+    expect(listed.at(-1)).toMatchObject({ role: 'assistant', outcome: 'declined' });
+    await chat(t, w.owner, {
+      assistantId: a,
+      conversationId: first.conversationId,
+      content: 'Then let me talk to a person',
+    });
+    const [conv] = await t.ctx.db
+      .select()
+      .from(conversations)
+      .where(eq(conversations.id, first.conversationId!));
+    expect(conv).toMatchObject({ status: 'handoff', handoffReason: 'declined' });
   });
 });

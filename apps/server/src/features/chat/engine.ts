@@ -10,6 +10,7 @@ import {
   conversationChannel,
 } from '../conversations/conversations.service.ts';
 import { refundCredit } from '../credits/credits.service.ts';
+import { modelOutcome } from '../steering/outcome.ts';
 import { steeredReply } from '../steering/steered-reply.ts';
 import { decide, steeringFor } from '../steering/steering.cache.ts';
 import { PassageBook } from './passages.ts';
@@ -160,7 +161,7 @@ export async function runReply(
     citations: book.citedBy(text),
     toolCalls: [...steps.values()],
     usage,
-    outcome: handedOff ? ('handoff' as const) : ('answered' as const),
+    outcome: modelOutcome(handedOff, text),
   };
   // Whether the knowledge held no answer, decided now: docs/analytics.md "Knowledge gaps".
   const gapQuestion = knowledgeGapOf({ ...reply, question: turn.userMessage.content });

@@ -10,6 +10,7 @@ import { PassageBook } from '../chat/passages.ts';
 import { systemPrompt, toModelMessages } from '../chat/prompt.ts';
 import { buildTools } from '../chat/tools.ts';
 import type { HistoryMessage } from '../chat/turn.ts';
+import { modelOutcome } from './outcome.ts';
 import { HANDOFF_NOTICE } from './steered-reply.ts';
 import { decide, type Steering } from './steering.cache.ts';
 import type { AssistantTestRow } from './steering.repo.ts';
@@ -108,7 +109,7 @@ async function replyTo(s: RunSetting, content: string, history: HistoryMessage[]
   });
   return {
     text: out.text,
-    outcome: handedOff ? 'handoff' : 'answered',
+    outcome: modelOutcome(handedOff, out.text),
     sourceIds: book.citedBy(out.text).map((c) => c.sourceId),
   };
 }
