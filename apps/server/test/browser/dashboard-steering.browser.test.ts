@@ -233,6 +233,8 @@ describe.skipIf(!hasChromium)('steering an assistant in the dashboard', { timeou
     await addTest.getByLabel('Name').fill('no legal advice');
     await addTest.getByLabel('Message 1', { exact: true }).fill('Do I need a lawyer?');
     await addTest.getByLabel('Outcome').selectOption('declined');
+    // The offline responder's "I don't know" is declined too: the words make the difference.
+    await addTest.getByLabel('Contains, one phrase per line').fill('legal advice');
     await addTest.getByRole('button', { name: 'Add test' }).click();
     await item(page, 'Tests', 'no legal advice').waitFor();
     const tests = (await api(owner, 'GET', at('tests'))).json().data as Array<{

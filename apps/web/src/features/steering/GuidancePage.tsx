@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { type Data, patch } from '../../api.ts';
 import { Field, PhraseList, TextAreaField } from './Field.tsx';
@@ -56,10 +57,14 @@ export function GuidancePage() {
 function RuleItem(props: { assistantId: string; rule: Guidance; handlers: ItemHandlers | null }) {
   const { assistantId, rule: r } = props;
   const qc = useQueryClient();
+  // The new state shown at once, set in the click's own handler (the mutation's state arrives a
+  // tick later, after React has put a controlled checkbox back), until the list is read again.
+  const [shown, setShown] = useState<boolean | null>(null);
   const toggle = useMutation({
     mutationFn: (enabled: boolean) =>
       patch<Data<Guidance>>(`${steeringPath(assistantId, 'guidance')}/${r.id}`, { enabled }),
     onSuccess: () => qc.invalidateQueries({ queryKey: itemsKey('guidance', assistantId) }),
+    onSettled: () => setShown(null),
   });
   return (
     <ItemCard
@@ -73,10 +78,12 @@ function RuleItem(props: { assistantId: string; rule: Guidance; handlers: ItemHa
         <label className="check">
           <input
             type="checkbox"
-            // The new state at once, while it is saved and the list read again.
-            checked={toggle.isPending ? Boolean(toggle.variables) : r.enabled}
+            checked={shown ?? r.enabled}
             disabled={toggle.isPending}
-            onChange={(e) => toggle.mutate(e.target.checked)}
+            onChange={(e) => {
+              setShown(e.target.checked);
+              toggle.mutate(e.target.checked);
+            }}
           />
           Enabled
         </label>
