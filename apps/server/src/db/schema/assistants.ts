@@ -25,6 +25,8 @@ export const assistants = pgTable(
      * memory under this number (steering/steering.cache.ts) and reads them again when it moves.
      */
     steeringVersion: integer('steering_version').notNull().default(0),
+    /** Replies below it are withheld and handed to a person (docs/measuring.md "Confidence"); 0 = off. */
+    minConfidence: real('min_confidence').notNull().default(0),
     createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),

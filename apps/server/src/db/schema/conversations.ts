@@ -1,6 +1,6 @@
 import type { ReplyOutcome } from '@parley/contract/steering';
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 import { assistants } from './assistants.ts';
 import { contacts } from './crm.ts';
@@ -13,6 +13,7 @@ export type ConversationStatus = 'open' | 'handoff' | 'closed';
 export type MessageRole = 'user' | 'assistant' | 'agent' | 'system';
 /** `partial`: the client went away or the model failed mid-answer; what was generated is kept. */
 export type MessageStatus = 'complete' | 'partial' | 'failed';
+export type AiResolution = 'resolved' | 'unresolved';
 export type HandoffReason = 'customer_asked' | 'rule' | 'low_confidence' | 'declined' | 'agent';
 
 export type Citation = {
@@ -58,6 +59,9 @@ export const conversations = pgTable(
     handoffReason: text('handoff_reason').$type<HandoffReason>(),
     /** The guidance rule that handed it over, when `handoffReason` is `rule`. */
     handoffRuleId: text('handoff_rule_id'),
+    /** How the AI's part settled once 7 days passed after it ended (docs/measuring.md "Resolution"). */
+    aiResolution: text('ai_resolution').$type<AiResolution>(),
+    aiResolutionAt: ts('ai_resolution_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -137,6 +141,10 @@ export const messages = pgTable(
     outcome: text('outcome').$type<ReplyOutcome>(),
     /** The curated answer an AI reply gave verbatim. */
     curatedAnswerId: text('curated_answer_id'),
+    /** How well the knowledge supports an AI reply, 0 to 1 (docs/measuring.md "Confidence"); null otherwise. */
+    confidence: real('confidence'),
+    /** A draft held back below the assistant's minimum confidence: shown only in the inbox. */
+    withheld: boolean('withheld').notNull().default(false),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [index('messages_conversation_idx').on(t.conversationId, t.createdAt, t.id)],

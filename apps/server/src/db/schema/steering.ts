@@ -112,3 +112,27 @@ export const testRuns = pgTable(
     uniqueIndex('test_runs_one_running_idx').on(t.assistantId).where(sql`status = 'running'`),
   ],
 );
+
+export type SuggestionStatus = 'open' | 'accepted' | 'dismissed';
+
+/** A question the AI could not answer well and a person's answer to it (docs/measuring.md "Suggestions"). */
+export const suggestions = pgTable(
+  'suggestions',
+  {
+    id: text('id').primaryKey(),
+    ...owned,
+    conversationId: text('conversation_id'),
+    questionMessageId: text('question_message_id').notNull(),
+    answerMessageId: text('answer_message_id'),
+    question: text('question').notNull(),
+    answer: text('answer').notNull(),
+    status: text('status').$type<SuggestionStatus>().notNull().default('open'),
+    curatedAnswerId: text('curated_answer_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('suggestions_assistant_idx').on(t.assistantId, t.status, t.createdAt.desc(), t.id.desc()),
+    uniqueIndex('suggestions_question_idx').on(t.questionMessageId),
+  ],
+);

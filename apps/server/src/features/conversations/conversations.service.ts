@@ -42,6 +42,9 @@ export type NewMessage = {
   /** An AI reply's outcome, and the curated answer it gave (docs/steering.md "Outcomes"). */
   outcome?: ReplyOutcome | null;
   curatedAnswerId?: string | null;
+  /** An AI reply's confidence, and whether it was withheld (docs/measuring.md "Confidence"). */
+  confidence?: number | null;
+  withheld?: boolean;
   /**
    * An AI reply that left a knowledge gap: the customer's question, normalised
    * (docs/analytics.md "Knowledge gaps"). Stored by appendReplyWhile only.
@@ -66,6 +69,8 @@ const messageRow = (
   usage: input.usage ?? null,
   outcome: input.outcome ?? null,
   curatedAnswerId: input.curatedAnswerId ?? null,
+  confidence: input.confidence ?? null,
+  withheld: input.withheld ?? false,
   createdAt: at,
 });
 
@@ -137,6 +142,8 @@ export function prepareStart(input: NewConversation, first: NewMessage): Pending
     endedAt: null,
     handoffReason: null,
     handoffRuleId: null,
+    aiResolution: null,
+    aiResolutionAt: null,
     createdAt: at,
     updatedAt: at,
   };
