@@ -49,7 +49,7 @@ export function placeholderOf(fieldName: string): string {
   return `[${words || 'field'}]`;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The contact's values to mask, each with its placeholder; longest first, so that a longer value wins. */
 function contactTerms(contact: ContactValues): Array<{ value: string; placeholder: string; exact: boolean }> {
@@ -78,7 +78,7 @@ function contactTerms(contact: ContactValues): Array<{ value: string; placeholde
 function maskContact(text: string, contact: ContactValues): string {
   const terms = contactTerms(contact);
   if (terms.length === 0) return text;
-  const alternatives = terms.map((t) => escape(t.value)).join('|');
+  const alternatives = terms.map((t) => literal(t.value)).join('|');
   const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives})(?![\\p{L}\\p{N}])`, 'giu');
   return text.replace(pattern, (found) => {
     const lower = found.toLocaleLowerCase();
