@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { aiResolutionJob } from '../features/analytics/ai-resolution.ts';
 import { analyticsRollupJob } from '../features/analytics/rollup.ts';
 import { billingLifecycleJob } from '../features/billing/lifecycle.ts';
 import { creditsResetJob } from '../features/credits/credits.jobs.ts';
@@ -32,6 +33,7 @@ export type JobName =
   | 'sms-send'
   | 'sms-sessions'
   | 'analytics-rollup'
+  | 'ai-resolution'
   | 'test-runs';
 
 /** One job's work in one process, built by its definition's `create`. */
@@ -128,6 +130,13 @@ export const CATALOG: { readonly [N in JobName]: JobDefinition } = {
     everyMs: 5 * 60_000,
     wokenBy: [],
     create: analyticsRollupJob,
+  },
+  'ai-resolution': {
+    // Settles whether the AI resolved a conversation once 7 days passed after it ended
+    // (docs/measuring.md "Resolution"): the figures count it as pending until then.
+    everyMs: 15 * 60_000,
+    wokenBy: [],
+    create: aiResolutionJob,
   },
   'test-runs': {
     // An assistant's tests played after a change, once its delay has passed (docs/steering.md

@@ -48,6 +48,7 @@ describe('the job catalog', () => {
         'sms-send',
         'sms-sessions',
         'analytics-rollup',
+        'ai-resolution',
         'test-runs',
       ].sort(),
     );

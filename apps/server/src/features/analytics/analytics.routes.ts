@@ -1,3 +1,4 @@
+import { aiAnalyticsQuery, aiAnalyticsSchema } from '@parley/contract/ai-analytics';
 import {
   analyticsParams,
   channelsQuery,
@@ -10,6 +11,8 @@ import {
 import { dataOf } from '@parley/contract/envelope';
 import type { Feature } from '../../http/feature.ts';
 import { tenantOf } from '../../http/tenant.ts';
+import { assistantResource } from '../assistants/assistants.resource.ts';
+import { aiAnalytics } from './ai-analytics.service.ts';
 import * as svc from './analytics.service.ts';
 
 const tags = ['analytics'];
@@ -61,6 +64,31 @@ export const analyticsRoutes: Feature = (app, ctx) => {
         request.query.limit,
       ),
     }),
+  );
+
+  app.get(
+    '/api/workspaces/:workspaceId/analytics/ai',
+    {
+      config: read,
+      schema: {
+        tags,
+        description: `How the AI did: conversations it took part in, those it resolved (settled 7 days after they ended) and those pending, handoffs by reason, and its replies by outcome; \`assistantId\` narrows them to one assistant (404 when it is not one the caller sees in the workspace). ${PERIOD_TEXT}`,
+        params: analyticsParams,
+        querystring: aiAnalyticsQuery,
+        response: { 200: dataOf(aiAnalyticsSchema) },
+      },
+    },
+    async (request) => {
+      const tenant = tenantOf(request);
+      const { period, assistantId } = request.query;
+      // The same loader as an `:assistantId` path: another workspace's, or a private one the caller
+      // may not see, is a 404 like a missing one.
+      if (assistantId !== undefined) {
+        const scope = { tenant, actor: request.actor, loaded: {} };
+        if (!(await assistantResource.load(ctx, scope, assistantId))) throw assistantResource.notFound();
+      }
+      return { data: await aiAnalytics(ctx, tenant.workspaceId, period, assistantId) };
+    },
   );
 
   app.get(
