@@ -35,6 +35,8 @@ import {
   testRunResource,
 } from './steering/steering.resource.ts';
 import { steeringRoutes } from './steering/steering.routes.ts';
+import { suggestionResource } from './steering/suggestions.resource.ts';
+import { suggestionsRoutes } from './steering/suggestions.routes.ts';
 import { testRunsRoutes } from './steering/test-runs.routes.ts';
 import { ticketResource } from './tickets/tickets.resource.ts';
 import { ticketsRoutes } from './tickets/tickets.routes.ts';
@@ -85,6 +87,7 @@ export const features: Feature[] = [
   analyticsRoutes,
   steeringRoutes,
   testRunsRoutes,
+  suggestionsRoutes,
   webRoutes,
 ];
 
@@ -117,6 +120,7 @@ export const resourceLoaders: ResourceLoaders = {
   curatedAnswer: curatedAnswerResource,
   assistantTest: assistantTestResource,
   testRun: testRunResource,
+  suggestion: suggestionResource,
 };
 
 export { tenantDirectory };

@@ -52,7 +52,8 @@ export type IdPrefix =
   | 'gdr'
   | 'ans'
   | 'tst'
-  | 'run';
+  | 'run'
+  | 'sug';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid().toLowerCase()}`;

@@ -15,6 +15,7 @@ import { conflict } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordEvent } from '../events/events.service.ts';
+import { suggestFromClosed } from '../steering/suggestions.service.ts';
 import type { ConversationRow } from './conversations.repo.ts';
 import {
   conversationChannel,
@@ -130,6 +131,8 @@ export async function applyChange(
     .where(eq(conversations.id, row.id))
     .returning();
   const conversation = updated as ConversationRow;
+  // A closed conversation's weakly answered questions that a person answered (docs/measuring.md "Suggestions").
+  if (target.status === 'closed') await suggestFromClosed(tx, conversation);
   await tx.insert(conversationChanges).values({
     id: newId('chg'),
     workspaceId: row.workspaceId,

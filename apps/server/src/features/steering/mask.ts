@@ -33,7 +33,7 @@ export function isPhone(run: string): boolean {
   if (DATE.test(trimmed)) return false;
   if (/^(?:\+|\(\+|00)/.test(trimmed)) return true;
   if (/^[0(]/.test(trimmed) && /[ ().\-/]/.test(trimmed)) return true;
-  if (/^0\d{6,14}$/.test(trimmed)) return true;
+  if (/^0\d+$/.test(trimmed)) return true;
   return NANP.test(trimmed);
 }
 
