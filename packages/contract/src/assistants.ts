@@ -6,6 +6,8 @@ const instructions = z.string().max(20_000);
 const temperature = z.number().min(0).max(2);
 const maxTokens = z.number().int().min(1).max(32_768);
 const welcomeMessage = z.string().max(2_000).nullable();
+/** Replies below it are withheld and handed to a person (docs/measuring.md "Confidence"); 0 = off. */
+const minConfidence = z.number().min(0).max(1);
 const newVisibility = z.enum(['private', 'workspace'], {
   message: "Must be 'private' or 'workspace' ('public' is legacy and cannot be set)",
 });
@@ -20,6 +22,7 @@ export const createAssistantBody = z.strictObject({
   temperature: temperature.optional(),
   maxTokens: maxTokens.optional(),
   welcomeMessage: welcomeMessage.optional(),
+  minConfidence: minConfidence.optional(),
 });
 
 /** PATCH: any subset; `public` may be kept by an assistant that already is public (legacy). */
@@ -30,6 +33,7 @@ export const patchAssistantBody = z.strictObject({
   temperature: temperature.optional(),
   maxTokens: maxTokens.optional(),
   welcomeMessage: welcomeMessage.optional(),
+  minConfidence: minConfidence.optional(),
 });
 
 export const listAssistantsQuery = z.strictObject({
@@ -47,6 +51,7 @@ export const assistantSchema = z.object({
   temperature: z.number(),
   maxTokens: z.number().int(),
   welcomeMessage: z.string().nullable(),
+  minConfidence: z.number(),
   model: z.literal('auto'),
   createdBy: z.string().nullable(),
   createdAt: z.string(),

@@ -60,6 +60,15 @@ export const messageSchema = z.object({
     .nullable()
     .describe("An AI reply's outcome (docs/steering.md); null on other messages"),
   curatedAnswerId: z.string().nullable().describe('The curated answer a `curated` reply gave'),
+  confidence: z
+    .number()
+    .nullable()
+    .describe(
+      'How well the knowledge supports an AI reply, 0 to 1 (docs/measuring.md); null on other messages and on the reply telling the customer a person will answer',
+    ),
+  withheld: z
+    .boolean()
+    .describe("A draft held back below the assistant's minConfidence; only the inbox lists these"),
   createdAt: z.string(),
   deliveryStatus: z
     .enum(['queued', 'sent', 'delivered', 'undelivered', 'failed'])

@@ -17,6 +17,12 @@ export const listQuery = cursorQuery
     assistantId: idParam.optional(),
     assigneeId: idParam.optional(),
     unassigned: z.enum(['true', 'false']).optional(),
+    lowConfidence: z
+      .enum(['true'])
+      .optional()
+      .describe(
+        "Only conversations with an AI reply (withheld or not) below 0.5 or the assistant's minConfidence, whichever is higher",
+      ),
   })
   .strict();
 

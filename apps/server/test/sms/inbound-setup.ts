@@ -14,12 +14,13 @@ import { type Line, smsApp } from './helpers.ts';
  */
 export type InboundApp = { t: TestApp; provider: SmsProvider; llm: LlmServer; w: World };
 
-export async function startInbound(): Promise<InboundApp> {
+export async function startInbound(env: Record<string, string> = {}): Promise<InboundApp> {
   const llm = await startLlmServer({ instant: true });
   const { t, provider } = await smsApp({
     AI_PROVIDER: 'openai',
     AI_BASE_URL: `${llm.url}/v1`,
     AI_MODEL: 'stand-in',
+    ...env,
   });
   const w = await createWorld(t);
   t.startJobs(['sms-inbound', 'sms-send'], { 'sms-inbound': 50, 'sms-send': 50 });

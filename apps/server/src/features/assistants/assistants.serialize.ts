@@ -17,6 +17,7 @@ export function toAssistant(a: AssistantRow): AssistantOut {
     temperature: Math.round(a.temperature * 1000) / 1000,
     maxTokens: a.maxTokens,
     welcomeMessage: a.welcomeMessage,
+    minConfidence: Math.round(a.minConfidence * 1000) / 1000,
     model: 'auto',
     createdBy: a.createdBy,
     createdAt: iso(a.createdAt),

@@ -18,6 +18,7 @@ export type AssistantInput = {
   temperature?: number;
   maxTokens?: number;
   welcomeMessage?: string | null;
+  minConfidence?: number;
 };
 
 /** The assistants of the tenant's workspace the caller may see (assistants.resource.ts). */
@@ -48,6 +49,7 @@ export async function createAssistant(
       temperature: input.temperature ?? 0.7,
       maxTokens: input.maxTokens ?? 4096,
       welcomeMessage: input.welcomeMessage ?? null,
+      minConfidence: input.minConfidence ?? 0,
       createdBy: actor.kind === 'user' ? actor.userId : null,
       createdAt: at,
       updatedAt: at,

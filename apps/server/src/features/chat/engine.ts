@@ -13,11 +13,13 @@ import { refundCredit } from '../credits/credits.service.ts';
 import { modelOutcome } from '../steering/outcome.ts';
 import { steeredReply } from '../steering/steered-reply.ts';
 import { decide, steeringFor } from '../steering/steering.cache.ts';
+import { replyConfidence } from './confidence.ts';
 import { PassageBook } from './passages.ts';
 import { systemPrompt, toModelMessages } from './prompt.ts';
 import { failureEvent, mapPart, messageOf } from './stream-events.ts';
 import { buildTools } from './tools.ts';
 import type { Turn } from './turn.ts';
+import { withholdReply } from './withhold.ts';
 
 export type ReplyOutcome = {
   messageId: string | null;
@@ -62,6 +64,11 @@ export async function runReply(
     if (!handedOff) takenOver.abort(new Error('taken over'));
   });
   const abort = AbortSignal.any([signal, takenOver.signal, AbortSignal.timeout(ctx.config.ai.timeoutMs)]);
+  // With a minimum confidence, nothing of the reply leaves before it is judged whole
+  // (docs/measuring.md "Confidence"): the events wait here, then go out, or a handoff does.
+  const gated = assistant.minConfidence > 0;
+  const held: StreamEvent[] = [];
+  const send = (e: StreamEvent) => (gated ? held.push(e) : emit(e));
 
   try {
     const [{ chunks, realtime }, history] = await Promise.all([turn.context, turn.history]);
@@ -106,7 +113,7 @@ export async function runReply(
           const step = steps.get(e.toolCallId);
           if (step) step.result = e.result;
         }
-        emit(e);
+        send(e);
       } else if (mapped.kind === 'usage') {
         usage.promptTokens = mapped.promptTokens;
         usage.completionTokens = mapped.completionTokens;
@@ -125,6 +132,9 @@ export async function runReply(
 
   const clientGone = signal.aborted;
   // The turn could not be stored: beginTurn gave its credit back, and nothing of the reply is kept.
+  const flush = () => {
+    for (const e of held.splice(0)) if (!clientGone) emit(e);
+  };
   const lost = await turn.stored.then(
     () => undefined,
     (err: unknown) => err ?? new Error('The turn was not stored'),
@@ -142,6 +152,7 @@ export async function runReply(
   }
   if (text === '' && (failure !== undefined || clientGone || takenOver.signal.aborted)) {
     if (takenOver.signal.aborted && !handedOff) return withdrawn(ctx, turn, emit, clientGone, text);
+    flush();
     // Failed before any text: the credit goes back (docs/credits.md "What a credit is"). A client that
     // left before the first word keeps the charge only if the model did not fail.
     if (failure !== undefined) await refundCredit(ctx, turn.reservation);
@@ -163,13 +174,26 @@ export async function runReply(
     usage,
     outcome: modelOutcome(handedOff, text),
   };
+  const confidence = replyConfidence({
+    ...reply,
+    question: turn.userMessage.content,
+    passages: book.passages,
+  });
   // Whether the knowledge held no answer, decided now: docs/analytics.md "Knowledge gaps".
   const gapQuestion = knowledgeGapOf({ ...reply, question: turn.userMessage.content });
+  if (gated && status === 'complete' && !takenOver.signal.aborted && confidence !== null) {
+    if (confidence < assistant.minConfidence) {
+      const draft = { ...reply, confidence, gapQuestion };
+      const withheld = await withholdReply(ctx, turn, draft, emit, clientGone);
+      return withheld ?? withdrawn(ctx, turn, emit, clientGone, text);
+    }
+  }
+  flush();
   const message = await ctx.lanes.background(() =>
     appendReplyWhile(
       ctx.db,
       conversation,
-      { ...reply, gapQuestion },
+      { ...reply, confidence, gapQuestion },
       handedOff ? ['open', 'handoff'] : ['open'],
     ),
   );

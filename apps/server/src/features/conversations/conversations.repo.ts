@@ -130,7 +130,8 @@ export async function insertMessageCounted(db: Executor, message: MessageRow, ev
  * the count's UPDATE takes the conversation's row lock and re-reads its status, and the message
  * and its event are inserted from that UPDATE's result. So a reply racing a takeover is either
  * stored before the takeover commits or not at all (docs/inbox.md "No message lost"). The event
- * is inserted only when that row is one the inbox shows (visibility.ts). false: not stored.
+ * is inserted only when that row is one the inbox shows (visibility.ts), and never for a withheld
+ * draft, which no channel sends (docs/measuring.md "Confidence"). false: not stored.
  */
 export async function insertMessageIfStatus(
   db: Executor,
@@ -158,11 +159,13 @@ export async function insertMessageIfStatus(
        returning id, channel, handed_off_at
     ), m as (
       insert into messages (id, workspace_id, conversation_id, role, content, author_id, status,
-                            citations, tool_calls, usage, outcome, curated_answer_id, created_at, gap_question)
+                            citations, tool_calls, usage, outcome, curated_answer_id, confidence, withheld,
+                            created_at, gap_question)
       select ${message.id}, ${message.workspaceId}, c.id, ${message.role}, ${message.content},
              ${message.authorId}, ${message.status}, ${json(message.citations)},
              ${json(message.toolCalls)}, ${json(message.usage)}, ${message.outcome},
-             ${message.curatedAnswerId}, ${tsz(message.createdAt)}, ${gapQuestion}
+             ${message.curatedAnswerId}, ${message.confidence}, ${message.withheld},
+             ${tsz(message.createdAt)}, ${gapQuestion}
         from c
       returning id
     ), e as (
@@ -170,6 +173,7 @@ export async function insertMessageIfStatus(
       select ${event.id}, ${event.workspaceId}, ${event.type}, ${json(event.data)}, ${tsz(event.createdAt)}
         from m, c
        where ${inInboxSql({ channel: sql`c.channel`, handedOffAt: sql`c.handed_off_at` })}
+             ${message.withheld ? sql`and false` : sql``}
     )
     select id from m`,
   );
@@ -235,12 +239,19 @@ export async function listChatConversations(
     .limit(q.limit + 1);
 }
 
-/** A conversation's messages, oldest first (keyset on created_at, id). */
+/**
+ * A conversation's messages, oldest first (keyset on created_at, id), without withheld drafts: only
+ * the inbox lists those (docs/measuring.md "Confidence").
+ */
 export async function listMessages(
   db: Executor,
   q: { workspaceId: string; conversationId: string; limit: number; after: CursorKey | undefined },
 ) {
-  const conds = [eq(messages.workspaceId, q.workspaceId), eq(messages.conversationId, q.conversationId)];
+  const conds = [
+    eq(messages.workspaceId, q.workspaceId),
+    eq(messages.conversationId, q.conversationId),
+    eq(messages.withheld, false),
+  ];
   if (q.after) {
     conds.push(
       sql`(${messages.createdAt}, ${messages.id}) > (${new Date(q.after.t).toISOString()}::timestamptz, ${q.after.id})`,
@@ -279,7 +290,7 @@ export async function deliveriesOf(
   );
 }
 
-/** The newest messages of a conversation (for the model's history), newest first. */
+/** The newest messages of a conversation (for the model's history), newest first; no withheld draft. */
 export async function recentMessages(
   db: Executor,
   workspaceId: string,
@@ -294,7 +305,13 @@ export async function recentMessages(
       createdAt: messages.createdAt,
     })
     .from(messages)
-    .where(and(eq(messages.workspaceId, workspaceId), eq(messages.conversationId, conversationId)))
+    .where(
+      and(
+        eq(messages.workspaceId, workspaceId),
+        eq(messages.conversationId, conversationId),
+        eq(messages.withheld, false),
+      ),
+    )
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(limit);
 }
@@ -309,6 +326,7 @@ export async function lastReplyOutcome(db: Executor, c: Pick<ConversationRow, 'i
         eq(messages.workspaceId, c.workspaceId),
         eq(messages.conversationId, c.id),
         eq(messages.role, 'assistant'),
+        eq(messages.withheld, false),
       ),
     )
     .orderBy(desc(messages.createdAt), desc(messages.id))

@@ -45,6 +45,8 @@ export const toMessage = (m: MessageRow, delivery?: Delivery) => ({
   usage: m.usage,
   outcome: m.outcome,
   curatedAnswerId: m.curatedAnswerId,
+  confidence: m.confidence,
+  withheld: m.withheld,
   createdAt: m.createdAt.toISOString(),
   ...(delivery ? { deliveryStatus: delivery.deliveryStatus, errorCode: delivery.errorCode } : {}),
 });

@@ -2,6 +2,7 @@ import { and, asc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
 import {
+  assistants,
   type Channel,
   type ConversationStatus,
   conversations,
@@ -54,6 +55,8 @@ export type InboxFilter = {
   assistantId?: string;
   assigneeId?: string;
   unassigned?: boolean;
+  /** Only those with an AI reply below 0.5 or its assistant's minimum, the higher (docs/measuring.md "Confidence"). */
+  lowConfidence?: boolean;
 };
 
 /**
@@ -73,6 +76,7 @@ export async function listInbox(
   if (f.assigneeId) conds.push(eq(conversations.assigneeId, f.assigneeId));
   if (f.unassigned === true) conds.push(isNull(conversations.assigneeId));
   if (f.unassigned === false) conds.push(isNotNull(conversations.assigneeId));
+  if (f.lowConfidence) conds.push(weakReplySql);
   if (f.after) {
     conds.push(
       sql`(${conversations.lastMessageAt}, ${conversations.id}) < (${new Date(f.after.t).toISOString()}::timestamptz, ${f.after.id})`,
@@ -89,6 +93,11 @@ export async function listInbox(
       .limit(f.limit + 1)
   );
 }
+
+const weakReplySql = sql`exists (
+  select 1 from ${messages} m join ${assistants} a on a.id = ${conversations.assistantId}
+   where m.conversation_id = ${conversations.id} and m.role = 'assistant'
+     and m.confidence < greatest(0.5, a.min_confidence))`;
 
 /** A conversation's messages oldest first with their human author, keyset on (created_at, id). */
 export async function listMessagesWithAuthors(

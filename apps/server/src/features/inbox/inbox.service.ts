@@ -45,6 +45,7 @@ export type ListQuery = {
   assistantId?: string;
   assigneeId?: string;
   unassigned?: 'true' | 'false';
+  lowConfidence?: 'true';
 };
 
 export async function listConversations(ctx: AppContext, tenant: Tenant, q: ListQuery) {
@@ -65,6 +66,7 @@ export async function listConversations(ctx: AppContext, tenant: Tenant, q: List
     assistantId: q.assistantId,
     assigneeId: q.assigneeId,
     unassigned: q.unassigned === undefined ? undefined : q.unassigned === 'true',
+    lowConfidence: q.lowConfidence === 'true',
     limit: q.limit,
     after: cursor.after,
   });

@@ -37,7 +37,7 @@ export async function steeredReply(
   let curatedAnswerId: string | null = null;
   if (decision.kind === 'handoff') {
     await refundCredit(ctx, turn.reservation);
-    await requestHandoff(ctx, conversation, '', decision.rule);
+    await requestHandoff(ctx, conversation, '', { kind: 'rule', rule: decision.rule });
     text = HANDOFF_NOTICE;
     outcome = 'handoff';
   } else if (decision.kind === 'refuse') {
@@ -57,6 +57,9 @@ export async function steeredReply(
       usage: { promptTokens: 0, completionTokens: 0 },
       outcome,
       curatedAnswerId,
+      // The team's own words (a curated answer, a refuse rule) are fully supported; the handoff
+      // notice has none (docs/measuring.md "Confidence").
+      confidence: outcome === 'handoff' ? null : 1,
     },
     decision.kind === 'handoff' ? ['handoff'] : ['open'],
   );

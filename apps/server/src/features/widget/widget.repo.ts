@@ -155,6 +155,7 @@ export async function historyRows(db: Executor, s: SessionRef & { conversationId
         eq(messages.workspaceId, s.workspaceId),
         eq(messages.conversationId, s.conversationId),
         ne(messages.role, 'system'),
+        eq(messages.withheld, false),
       ),
     )
     .orderBy(desc(messages.createdAt), desc(messages.id))
@@ -177,6 +178,7 @@ export async function findReplyMessage(
         eq(messages.workspaceId, s.workspaceId),
         eq(messages.conversationId, s.conversationId),
         inArray(messages.role, ['assistant', 'agent']),
+        eq(messages.withheld, false),
       ),
     )
     .limit(1);

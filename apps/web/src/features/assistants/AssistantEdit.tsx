@@ -55,6 +55,7 @@ function AssistantForm({ ws, assistant }: { ws: string; assistant?: Assistant })
       temperature: Number(f.get('temperature')),
       maxTokens: Number(f.get('maxTokens')),
       welcomeMessage: welcome || null,
+      minConfidence: Number(f.get('minConfidence')),
     });
   };
   return (
@@ -108,6 +109,22 @@ function AssistantForm({ ws, assistant }: { ws: string; assistant?: Assistant })
           Welcome message
           <input name="welcomeMessage" maxLength={2000} defaultValue={assistant?.welcomeMessage ?? ''} />
         </label>
+        <label>
+          Minimum confidence (0 to 1; 0 = off)
+          <input
+            name="minConfidence"
+            type="number"
+            min={0}
+            max={1}
+            step={0.05}
+            defaultValue={assistant?.minConfidence ?? 0}
+            aria-describedby="min-confidence-help"
+          />
+        </label>
+        <p id="min-confidence-help" className="muted">
+          A reply the knowledge supports less than this is not sent: a person is asked to answer, and sees the
+          AI's draft in the inbox to send, edit or replace. Replies then arrive whole instead of word by word.
+        </p>
         <ErrorText error={save.error} />
         <div className="row">
           <button type="submit" className="primary" disabled={save.isPending}>

@@ -20,6 +20,7 @@ import {
   when,
 } from './types.ts';
 import { markSeen } from './unread.ts';
+import { WithheldDraft } from './WithheldDraft.tsx';
 import '../contacts/crm.css';
 import './inbox.css';
 
@@ -71,6 +72,7 @@ export function ConversationPage() {
     }
   });
   const list = uniqueById(messages.data?.pages.flatMap((p) => p.data) ?? []);
+  const [reply, setReply] = useState('');
 
   if (conversation.isPending) return <Loading />;
   if (!c) {
@@ -108,7 +110,23 @@ export function ConversationPage() {
           <ErrorText error={messages.error} />
           <ol className="messages" aria-label="Messages" aria-live="polite">
             {list.map((m) => (
-              <MessageItem key={m.id} message={m} channel={c.channel} />
+              <MessageItem
+                key={m.id}
+                message={m}
+                channel={c.channel}
+                draft={
+                  m.withheld && (
+                    <WithheldDraft
+                      ws={ws}
+                      conversation={c}
+                      message={m}
+                      canAnswer={canAnswer}
+                      onEdit={setReply}
+                      onSent={refresh}
+                    />
+                  )
+                }
+              />
             ))}
           </ol>
           {messages.hasNextPage && (
@@ -121,7 +139,7 @@ export function ConversationPage() {
             </button>
           )}
           {canAnswer ? (
-            <ReplyBox ws={ws} conversation={c} onSent={refresh} />
+            <ReplyBox ws={ws} conversation={c} text={reply} setText={setReply} onSent={refresh} />
           ) : (
             <p className="muted">Guests can read the inbox but not answer.</p>
           )}
@@ -246,13 +264,17 @@ function Assign(props: {
 function ReplyBox({
   ws,
   conversation: c,
+  text,
+  setText,
   onSent,
 }: {
   ws: string;
   conversation: InboxConversation;
+  /** The reply being written, held by the page so a withheld draft can be put here to edit. */
+  text: string;
+  setText(text: string): void;
   onSent(): void;
 }) {
-  const [text, setText] = useState('');
   const send = useMutation({
     mutationFn: (content: string) =>
       post<Data<InboxMessage>>(`${inboxPath}/${c.id}/messages?workspaceId=${ws}`, { content }),

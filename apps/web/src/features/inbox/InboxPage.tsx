@@ -13,7 +13,7 @@ import './inbox.css';
 const LIMIT = 25;
 
 /** The filters, kept in the address (`?status=handoff&assignee=unassigned`), so a view can be shared. */
-const FILTERS = ['status', 'channel', 'assistant', 'assignee'] as const;
+const FILTERS = ['status', 'channel', 'assistant', 'assignee', 'confidence'] as const;
 
 /** The query of `GET /api/inbox/conversations` for the filters in the address. */
 function listQuery(ws: string, params: URLSearchParams, me: string | undefined) {
@@ -25,6 +25,7 @@ function listQuery(ws: string, params: URLSearchParams, me: string | undefined) 
   if (status) q.set('status', status);
   if (channel) q.set('channel', channel);
   if (assistant) q.set('assistantId', assistant);
+  if (params.get('confidence') === 'low') q.set('lowConfidence', 'true');
   if (assignee === 'unassigned') q.set('unassigned', 'true');
   else if (assignee === 'me' && me) q.set('assigneeId', me);
   else if (assignee && assignee !== 'me') q.set('assigneeId', assignee);
@@ -103,6 +104,7 @@ export function InboxPage() {
             <option value="">Any</option>
             <option value="widget">Website widget</option>
             <option value="chat">Internal chat</option>
+            <option value="sms">SMS</option>
           </select>
         </label>
         <label>
@@ -135,6 +137,16 @@ export function InboxPage() {
                   {m.name}
                 </option>
               ))}
+          </select>
+        </label>
+        <label>
+          AI confidence
+          <select
+            value={params.get('confidence') ?? ''}
+            onChange={(e) => setFilter('confidence', e.target.value)}
+          >
+            <option value="">Any</option>
+            <option value="low">Low (a reply below 0.5 or the assistant's minimum)</option>
           </select>
         </label>
         {filtered && (

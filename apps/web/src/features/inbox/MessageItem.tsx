@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { formatTime } from '../../shell/dates.ts';
 import { toolWords } from '../../shell/tool-words.ts';
 import type { Channel, InboxMessage } from './types.ts';
@@ -25,10 +26,32 @@ function deliveryWords(m: InboxMessage) {
   return m.errorCode ? `${words} (provider error ${m.errorCode})` : words;
 }
 
-/** One message of a conversation: the author and role, tool steps in words, text, sources, and an SMS reply's delivery. */
-export function MessageItem({ message: m, channel }: { message: InboxMessage; channel: Channel }) {
+/** An AI reply's confidence in words (docs/dashboard.md "Inbox"): low below 0.5. */
+function confidenceWords(confidence: number) {
+  return `Confidence ${confidence.toFixed(2)}${confidence < 0.5 ? ' (low)' : ''}`;
+}
+
+/**
+ * One message of a conversation: the author and role, tool steps in words, text, sources, an AI
+ * reply's confidence, and an SMS reply's delivery. A withheld draft says so, with `draft` (its
+ * actions) below it.
+ */
+export function MessageItem({
+  message: m,
+  channel,
+  draft,
+}: {
+  message: InboxMessage;
+  channel: Channel;
+  draft?: ReactNode;
+}) {
+  const kind = m.role === 'user' ? 'customer' : m.role;
   return (
-    <li className={`msg ${m.role === 'user' ? 'customer' : m.role}`} data-role={m.role}>
+    <li
+      className={`msg ${kind}${m.withheld ? ' withheld' : ''}`}
+      data-role={m.role}
+      data-withheld={m.withheld}
+    >
       <span className="who">
         {authorOf(m, channel)}
         {m.role === 'agent' && <span className="muted"> (person)</span>}
@@ -47,7 +70,18 @@ export function MessageItem({ message: m, channel }: { message: InboxMessage; ch
           ))}
         </ul>
       )}
+      {m.withheld && (
+        <p className="withheld-note">
+          <strong>Draft withheld:</strong> below the assistant's minimum confidence, so the customer did not
+          see it.
+        </p>
+      )}
       <p className="text">{m.content}</p>
+      {m.role === 'assistant' && m.confidence !== null && (
+        <p className={`muted confidence${m.confidence < 0.5 ? ' low' : ''}`} data-confidence={m.confidence}>
+          {confidenceWords(m.confidence)}
+        </p>
+      )}
       {m.status !== 'complete' && (
         <p className="muted">{m.status === 'partial' ? 'The reply was cut short.' : 'The reply failed.'}</p>
       )}
@@ -75,6 +109,7 @@ export function MessageItem({ message: m, channel }: { message: InboxMessage; ch
           ))}
         </ol>
       )}
+      {draft}
     </li>
   );
 }
