@@ -22,6 +22,7 @@ import { SsoSettingsPage } from './features/sso/SsoSettingsPage.tsx';
 import { SsoTestResult } from './features/sso/SsoTestResult.tsx';
 import { AnswersPage } from './features/steering/AnswersPage.tsx';
 import { GuidancePage } from './features/steering/GuidancePage.tsx';
+import { SuggestionsPage } from './features/steering/SuggestionsPage.tsx';
 import { TestPage } from './features/steering/TestPage.tsx';
 import { TestRunPage } from './features/steering/TestRunPage.tsx';
 import { TestsPage } from './features/steering/TestsPage.tsx';
@@ -80,6 +81,7 @@ export const ROUTES: PageRoute[] = [
   { path: 'w/:ws/assistants/:id/guidance', title: 'Guidance', page: GuidancePage },
   { path: 'w/:ws/assistants/:id/answers', title: 'Curated answers', page: AnswersPage },
   { path: 'w/:ws/assistants/:id/tests', title: 'Tests', page: TestsPage },
+  { path: 'w/:ws/assistants/:id/suggestions', title: 'Suggestions', page: SuggestionsPage },
   { path: 'w/:ws/assistants/:id/tests/:testId', title: 'Test', page: TestPage },
   { path: 'w/:ws/assistants/:id/tests/runs/:runId', title: 'Test run', page: TestRunPage },
   { path: 'w/:ws/inbox', title: 'Inbox', page: InboxPage },

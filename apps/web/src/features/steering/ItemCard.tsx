@@ -24,27 +24,47 @@ export function ItemCard(props: {
   const { name, handlers, confirm } = props;
   const remove = useDeleteItem(props.kind, props.assistantId, props.id, () => handlers?.onDeleted());
   return (
-    <li className="card st-item" aria-label={name}>
+    <CardFrame
+      name={name}
+      error={props.error ?? remove.error}
+      actions={
+        handlers && (
+          <>
+            {props.controls ?? <span />}
+            <span className="links">
+              <button type="button" onClick={handlers.onEdit} aria-label={`Edit ${name}`}>
+                Edit
+              </button>
+              <ConfirmButton
+                label="Delete"
+                ariaLabel={`Delete ${name}`}
+                question={confirm.question}
+                confirmLabel={confirm.label}
+                pending={remove.isPending}
+                onConfirm={() => remove.mutate()}
+              />
+            </span>
+          </>
+        )
+      }
+    >
       {props.children}
-      {handlers && (
-        <div className="row st-actions">
-          {props.controls ?? <span />}
-          <span className="links">
-            <button type="button" onClick={handlers.onEdit} aria-label={`Edit ${name}`}>
-              Edit
-            </button>
-            <ConfirmButton
-              label="Delete"
-              ariaLabel={`Delete ${name}`}
-              question={confirm.question}
-              confirmLabel={confirm.label}
-              pending={remove.isPending}
-              onConfirm={() => remove.mutate()}
-            />
-          </span>
-        </div>
-      )}
-      <ErrorText error={props.error ?? remove.error} />
+    </CardFrame>
+  );
+}
+
+/** An item of a steering list named by `name`: its content, a row of `actions` when there are any, an error. */
+export function CardFrame(props: {
+  name: string;
+  actions?: ReactNode;
+  error?: unknown;
+  children: ReactNode;
+}) {
+  return (
+    <li className="card st-item" aria-label={props.name}>
+      {props.children}
+      {props.actions && <div className="row st-actions">{props.actions}</div>}
+      <ErrorText error={props.error} />
     </li>
   );
 }

@@ -54,6 +54,8 @@ export function ItemForm(props: {
   title: string;
   noun: string;
   editing: boolean;
+  /** The submit button's words when not "Add {noun}" or "Save {noun}" (a suggestion's "Accept"). */
+  submitLabel?: string;
   form: { errors: FieldErrors; save: { error: unknown; isPending: boolean } };
   onSubmit(): void;
   onCancel(): void;
@@ -75,7 +77,7 @@ export function ItemForm(props: {
       <ErrorText error={form.save.error && formError(form.save.error, form.errors)} />
       <div className="row">
         <button type="submit" className="primary" disabled={form.save.isPending}>
-          {editing ? `Save ${noun}` : `Add ${noun}`}
+          {props.submitLabel ?? (editing ? `Save ${noun}` : `Add ${noun}`)}
         </button>
         {editing && (
           <button type="button" onClick={props.onCancel}>

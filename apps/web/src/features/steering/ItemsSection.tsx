@@ -27,9 +27,9 @@ export function useItemsPage<T>(kind: ItemKind, assistantId: string): ItemsPage<
  * for a new item or the one being edited.
  */
 export function ItemsSection<T extends { id: string }>(props: {
-  /** The list's heading, e.g. "Rules": "Rules (3 of at most 100)". */
+  /** The list's heading, e.g. "Rules": "Rules (3 of at most 100)", or "(3)" without a limit. */
   title: string;
-  limit: number;
+  limit?: number;
   page: ItemsPage<T>;
   /** The list's accessible name. */
   label: string;
@@ -50,7 +50,11 @@ export function ItemsSection<T extends { id: string }>(props: {
       <div>
         <h2>
           {title}
-          {page && page.total > 0 ? ` (${page.total} of at most ${limit})` : ''}
+          {page && page.total > 0
+            ? limit === undefined
+              ? ` (${page.total})`
+              : ` (${page.total} of at most ${limit})`
+            : ''}
         </h2>
         {p.query.isPending && <Loading />}
         <ErrorText error={p.query.error} />

@@ -1,0 +1,250 @@
+import type { AcceptSuggestionInput, Suggestion, SuggestionStatus } from '@parley/contract/suggestions';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { type Data, get, type OffsetPage, post } from '../../api.ts';
+import { Field, TextAreaField } from './Field.tsx';
+import { CardFrame } from './ItemCard.tsx';
+import { ItemForm } from './ItemForm.tsx';
+import { type ItemsPage, ItemsSection } from './ItemsSection.tsx';
+import { type ItemHandlers, itemsKey } from './items.ts';
+import { SteeringHeader, useManager } from './shared.tsx';
+import { type FieldErrors, fieldErrorsOf } from './types.ts';
+
+const PAGE_SIZE = 50;
+const STATUSES: ReadonlyArray<{ status: SuggestionStatus; label: string }> = [
+  { status: 'open', label: 'Open' },
+  { status: 'accepted', label: 'Accepted' },
+  { status: 'dismissed', label: 'Dismissed' },
+];
+
+const suggestionsKey = (assistantId: string) => ['suggestions', assistantId];
+const pathOf = (assistantId: string) => `/api/assistants/${assistantId}/suggestions`;
+
+function useSuggestionsPage(assistantId: string, status: SuggestionStatus): ItemsPage<Suggestion> {
+  const [offset, setOffset] = useState(0);
+  const query = useQuery({
+    queryKey: [...suggestionsKey(assistantId), status, offset],
+    queryFn: () =>
+      get<OffsetPage<Suggestion>>(
+        `${pathOf(assistantId)}?status=${status}&limit=${PAGE_SIZE}&offset=${offset}`,
+      ),
+    placeholderData: keepPreviousData,
+  });
+  return { query, setOffset };
+}
+
+/** Accepts a suggestion (with edited words, if any) as a curated answer; reads both lists again. */
+function useAccept(assistantId: string, onAccepted: (question: string) => void) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { suggestion: Suggestion; body: AcceptSuggestionInput }) =>
+      post<Data<{ answerId: string }>>(`${pathOf(assistantId)}/${v.suggestion.id}/accept`, v.body),
+    onSuccess: async (_res, v) => {
+      onAccepted(v.body.question ?? v.suggestion.question);
+      await Promise.all([
+        qc.invalidateQueries({ queryKey: suggestionsKey(assistantId) }),
+        qc.invalidateQueries({ queryKey: itemsKey('answers', assistantId) }),
+      ]);
+    },
+  });
+}
+
+/**
+ * An assistant's suggestions (docs/measuring.md "Suggestions"): questions the AI could not answer
+ * well, with the reply a person gave, newest first; owners and admins accept one as a curated
+ * answer as it is or after editing it, or dismiss it.
+ */
+export function SuggestionsPage() {
+  const { ws = '', id = '' } = useParams();
+  const { manager } = useManager(ws);
+  const [status, setStatus] = useState<SuggestionStatus>('open');
+  const [accepted, setAccepted] = useState<string | null>(null);
+  const page = useSuggestionsPage(id, status);
+  const label = STATUSES.find((s) => s.status === status)?.label ?? status;
+  return (
+    <section>
+      <SteeringHeader ws={ws} id={id} title="Suggestions">
+        Questions the AI declined, handed to a person or answered with little confidence, with the reply a
+        person of the team gave. Accept one to make it a curated answer. Email addresses, phone numbers and
+        the customer’s own details are masked.
+      </SteeringHeader>
+      <fieldset className="tabs">
+        <legend className="sr-only">Status</legend>
+        {STATUSES.map((s) => (
+          <label key={s.status} className="check">
+            <input
+              type="radio"
+              name="suggestion-status"
+              checked={status === s.status}
+              onChange={() => setStatus(s.status)}
+            />
+            {s.label}
+          </label>
+        ))}
+      </fieldset>
+      {accepted && (
+        <p role="status">
+          “{accepted}” is now a curated answer.{' '}
+          <Link to={`/w/${ws}/assistants/${id}/answers`}>See the curated answers</Link>
+        </p>
+      )}
+      <ItemsSection
+        key={status}
+        title={`${label} suggestions`}
+        page={page}
+        label="Suggestions"
+        manager={manager && status === 'open'}
+        empty={{
+          title: `No ${label.toLowerCase()} suggestions`,
+          manager:
+            'When a person answers a question the AI could not, and the conversation is closed, it shows here.',
+          member:
+            'When a person answers a question the AI could not, and the conversation is closed, it shows here.',
+        }}
+        renderItem={(s, handlers) => (
+          <SuggestionItem
+            ws={ws}
+            assistantId={id}
+            suggestion={s}
+            handlers={handlers}
+            onAccepted={setAccepted}
+          />
+        )}
+        renderForm={(editing, onDone) =>
+          editing ? (
+            <SuggestionForm assistantId={id} editing={editing} onAccepted={setAccepted} onDone={onDone} />
+          ) : (
+            <p className="card muted st-form">
+              Choose Edit on a suggestion to change its words before accepting it.
+            </p>
+          )
+        }
+      />
+    </section>
+  );
+}
+
+function SuggestionItem(props: {
+  ws: string;
+  assistantId: string;
+  suggestion: Suggestion;
+  handlers: ItemHandlers | null;
+  onAccepted(question: string): void;
+}) {
+  const { suggestion: s, handlers, assistantId } = props;
+  const qc = useQueryClient();
+  const accept = useAccept(assistantId, props.onAccepted);
+  const dismiss = useMutation({
+    mutationFn: () => post(`${pathOf(assistantId)}/${s.id}/dismiss`),
+    onSuccess: () => {
+      handlers?.onDeleted();
+      return qc.invalidateQueries({ queryKey: suggestionsKey(assistantId) });
+    },
+  });
+  const busy = accept.isPending || dismiss.isPending;
+  return (
+    <CardFrame
+      name={s.question}
+      error={accept.error ?? dismiss.error}
+      actions={
+        handlers && (
+          <>
+            <button
+              type="button"
+              className="primary"
+              disabled={busy}
+              aria-label={`Accept ${s.question}`}
+              onClick={() => accept.mutate({ suggestion: s, body: {} })}
+            >
+              Accept
+            </button>
+            <span className="links">
+              <button type="button" onClick={handlers.onEdit} aria-label={`Edit ${s.question}`}>
+                Edit
+              </button>
+              <button
+                type="button"
+                disabled={busy}
+                aria-label={`Dismiss ${s.question}`}
+                onClick={() => dismiss.mutate()}
+              >
+                Dismiss
+              </button>
+            </span>
+          </>
+        )
+      }
+    >
+      <div className="row st-item-head">
+        <strong className="st-text">{s.question}</strong>
+        <span className="badge">{new Date(s.createdAt).toLocaleDateString('en')}</span>
+      </div>
+      <p className="st-text">{s.answer}</p>
+      {s.conversationId && (
+        <Link className="muted" to={`/w/${props.ws}/inbox/${s.conversationId}`}>
+          The conversation
+        </Link>
+      )}
+    </CardFrame>
+  );
+}
+
+function SuggestionForm(props: {
+  assistantId: string;
+  editing: Suggestion;
+  onAccepted(question: string): void;
+  onDone(): void;
+}) {
+  const { editing } = props;
+  const [draft, setDraft] = useState({ question: editing.question, answer: editing.answer });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const save = useAccept(props.assistantId, (q) => {
+    props.onAccepted(q);
+    props.onDone();
+  });
+  const set = (key: 'question' | 'answer', value: string) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    setErrors((e) => ({ ...e, [key]: '' }));
+  };
+  const onSubmit = () => {
+    setErrors({});
+    save.mutate(
+      { suggestion: editing, body: draft },
+      { onError: (err) => setErrors(fieldErrorsOf(err, ['question', 'answer'])) },
+    );
+  };
+  return (
+    <ItemForm
+      title="Edit, then accept"
+      noun="suggestion"
+      editing
+      submitLabel="Accept as curated answer"
+      form={{ errors, save }}
+      onSubmit={onSubmit}
+      onCancel={props.onDone}
+    >
+      <Field form="suggestion" name="question" label="Question" errors={errors} hint="Up to 500 characters.">
+        {(f) => (
+          <input
+            {...f}
+            value={draft.question}
+            maxLength={500}
+            onChange={(e) => set('question', e.target.value)}
+          />
+        )}
+      </Field>
+      <TextAreaField
+        form="suggestion"
+        name="answer"
+        label="Answer"
+        errors={errors}
+        hint="Sent word for word. Up to 4,000 characters."
+        rows={5}
+        value={draft.answer}
+        maxLength={4000}
+        onChange={(value) => set('answer', value)}
+      />
+    </ItemForm>
+  );
+}
