@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settleDue } from '../../src/features/analytics/ai-resolution.ts';
 import { daysAgo, seedConversation } from '../analytics/helpers.ts';
 import { createAssistant, type TestUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
@@ -11,7 +13,8 @@ import { hasChromium, pageErrors } from './helpers.ts';
  * The analytics page (docs/analytics.md "The dashboard page") in Chromium against the real server, over
  * seeded conversations: the figures, the stacked chart per channel and the credits chart, the
  * knowledge gaps table, messages by channel; the period switch (in the address); a guest reads it
- * all, as the role table lets every role view the workspace.
+ * all, as the role table lets every role view the workspace. The AI section, in a workspace of its
+ * own: its figures, handoffs by reason, its charts, and the assistant picker (in the address).
  */
 
 if (!hasChromium) console.warn('Dashboard analytics tests skipped: /usr/bin/chromium is missing.');
@@ -20,6 +23,7 @@ let t: TestApp;
 let base: string;
 let browser: Browser;
 let w: World;
+let ai: World;
 
 beforeAll(async () => {
   if (!hasChromium) return;
@@ -40,7 +44,35 @@ beforeAll(async () => {
   await seed('sms', 3, 'Can I pay in bitcoin?', true);
   // 20 days ago: 4 more widget conversations, seen only from 30 days up.
   for (let i = 0; i < 4; i++) await seed('widget', 20, 'Is there a student discount?');
+  await seedAi();
 }, 120_000);
+
+/**
+ * The AI section's workspace: "Help desk" answered one conversation today, which ended (pending),
+ * and handed one over; "Billing bot" answered one 10 days ago that ended 9 days ago, settled as
+ * resolved by the job's own step.
+ */
+async function seedAi() {
+  ai = await createWorld(t);
+  const desk = await createAssistant(t, ai.owner, ai.ws, { name: 'Help desk' });
+  const billing = await createAssistant(t, ai.owner, ai.ws, { name: 'Billing bot' });
+  const turns = [{ question: 'When do you open?', reply: {} }];
+  const pending = await seedConversation(t, ai.ws, desk, { channel: 'widget', at: daysAgo(0), turns });
+  await seedConversation(t, ai.ws, desk, { channel: 'widget', at: daysAgo(0), turns, handedOff: true });
+  const resolved = await seedConversation(t, ai.ws, billing, { channel: 'widget', at: daysAgo(10), turns });
+  await t.ctx.db.execute(
+    sql`update messages set outcome = 'answered' where workspace_id = ${ai.ws} and role = 'assistant'`,
+  );
+  for (const [id, at] of [
+    [pending, new Date()],
+    [resolved, daysAgo(9)],
+  ] as const) {
+    await t.ctx.db.execute(
+      sql`update conversations set status = 'closed', ended_at = ${at.toISOString()}::timestamptz where id = ${id}`,
+    );
+  }
+  await settleDue(t.ctx);
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -141,6 +173,50 @@ describe.skipIf(!hasChromium)('analytics page', { timeout: 120_000 }, () => {
     await bars(page).first().waitFor();
     await page.getByRole('cell', { name: 'Do you ship to Mars?' }).waitFor();
     await page.getByRole('link', { name: 'Analytics' }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('the AI section: involvement, resolution (verified and pending), handoffs by reason, per assistant', async () => {
+    const { context, page } = await signedIn(ai.owner);
+    const errors = pageErrors(page);
+    await page.goto(`${base}/w/${ai.ws}/analytics`);
+    const section = page.getByRole('region', { name: 'AI', exact: true });
+    await section.waitFor();
+    await shows(page, 'AI involvement', '100%');
+    expect(await figure(page, 'AI resolution rate')).toBe('100%');
+    expect(await figure(page, 'Pending resolution')).toBe('1');
+    expect(await figure(page, 'Handed to a person')).toBe('1');
+    const reasons = section.getByRole('table', { name: 'Handoffs by reason' });
+    expect(await reasons.getByRole('row', { name: /^The customer asked for a person/ }).textContent()).toBe(
+      'The customer asked for a person1',
+    );
+    const perDay = page.getByRole('figure', { name: 'The AI per day' });
+    await perDay.locator('.recharts-bar-rectangle path').first().waitFor();
+    expect(await perDay.locator('figcaption').textContent()).toBe(
+      'Over the last 30 days: 3 conversations with the AI, 1 resolved by it, 1 handed to a person, by the day they started.',
+    );
+    const outcomes = page.getByRole('figure', { name: 'AI replies by outcome' });
+    expect(await outcomes.locator('figcaption').textContent()).toContain(
+      '3 AI replies over the last 30 days: 3 answered',
+    );
+
+    await section.scrollIntoViewIfNeeded();
+    expect(await checkPage(page, 'analytics-ai')).toEqual([]);
+
+    // One assistant at a time; the pick is in the address, with the period.
+    await section.getByLabel('Assistant').selectOption({ label: 'Help desk' });
+    await page.waitForURL(/assistant=/);
+    await shows(page, 'AI resolution rate', '–');
+    expect(await figure(page, 'Pending resolution')).toBe('1');
+    await section.getByLabel('Assistant').selectOption({ label: 'Billing bot' });
+    await shows(page, 'Handed to a person', '0');
+    expect(await figure(page, 'AI resolution rate')).toBe('100%');
+    expect(await figure(page, 'Pending resolution')).toBe('0');
+    await page.getByRole('radio', { name: '7 days' }).click();
+    await page.waitForURL(/period=7d/);
+    expect(page.url()).toContain('assistant=');
+    await shows(page, 'AI involvement', '–');
     expect(errors).toEqual([]);
     await context.close();
   });

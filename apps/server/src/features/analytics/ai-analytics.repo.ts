@@ -31,14 +31,14 @@ export type AiDayRow = {
 /**
  * The reason a handed-off conversation counts under: the one stored, else (a person released it
  * back to the AI, which clears the reason) the kind of its last change into `handoff`: a
- * takeover is `agent`, the AI's handoff `customer_asked` (docs/decisions/0031-ai-resolution.md).
+ * takeover is `agent`, anything else `customer_asked` (docs/decisions/0031-ai-resolution.md).
  */
 const reason = sql`case when c.handed_off_at is null then null
   when c.handoff_reason is not null then c.handoff_reason
-  else (select case ch.kind when 'takeover' then 'agent' else 'customer_asked' end
-          from conversation_changes ch
-         where ch.conversation_id = c.id and ch.status = 'handoff'
-         order by ch.created_at desc, ch.id desc limit 1) end`;
+  else coalesce((select case ch.kind when 'takeover' then 'agent' else 'customer_asked' end
+                   from conversation_changes ch
+                  where ch.conversation_id = c.id and ch.status = 'handoff'
+                  order by ch.created_at desc, ch.id desc limit 1), 'customer_asked') end`;
 
 const byReason = (r: string) => sql.raw(`count(*) filter (where reason = '${r}')::int as ${r}`);
 

@@ -3,6 +3,8 @@ import { lazy, Suspense } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { type Data, get } from '../../api.ts';
 import { Empty, ErrorText, Loading } from '../../shell/ui.tsx';
+import { AiSection } from './AiSection.tsx';
+import { Figure } from './Figure.tsx';
 import {
   analyticsPath,
   type Channels,
@@ -23,8 +25,8 @@ const isPeriod = (p: string | null): p is Period => PERIODS.some((x) => x.value 
 
 /**
  * The workspace's analytics (docs/analytics.md "The dashboard page"): conversations per day by
- * channel, credits per day, the rates, knowledge gaps and messages per channel, over 7, 30 or 90
- * days. The period is in the address, so a view can be shared. Every member reads it, guests
+ * channel, credits per day, the rates, knowledge gaps, messages per channel and the AI's own
+ * figures, over 7, 30 or 90 days. The period is in the address, so a view can be shared. Every member reads it, guests
  * included.
  */
 export function AnalyticsPage() {
@@ -62,7 +64,16 @@ export function AnalyticsPage() {
                 type="radio"
                 name="period"
                 checked={period === p.value}
-                onChange={() => setParams({ period: p.value }, { replace: true })}
+                onChange={() =>
+                  setParams(
+                    (old) => {
+                      const next = new URLSearchParams(old);
+                      next.set('period', p.value);
+                      return next;
+                    },
+                    { replace: true },
+                  )
+                }
               />
               {p.label}
             </label>
@@ -109,17 +120,8 @@ export function AnalyticsPage() {
         <KnowledgeGaps query={gaps} />
         <ChannelTable query={channels} />
       </div>
+      <AiSection ws={ws} period={period} label={label} />
     </section>
-  );
-}
-
-function Figure({ term, value, hint }: { term: string; value: string; hint?: string }) {
-  return (
-    <div>
-      <dt>{term}</dt>
-      <dd>{value}</dd>
-      {hint && <dd className="muted analytics-hint">{hint}</dd>}
-    </div>
   );
 }
 

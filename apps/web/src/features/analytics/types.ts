@@ -1,3 +1,5 @@
+export type { AiAnalytics } from '@parley/contract/ai-analytics';
+
 import type { channelsSchema, gapsSchema, overviewSchema } from '@parley/contract/analytics';
 import type { Period } from '@parley/contract/periods';
 import type { z } from 'zod';
