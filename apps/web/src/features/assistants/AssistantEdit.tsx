@@ -116,7 +116,7 @@ function AssistantForm({ ws, assistant }: { ws: string; assistant?: Assistant })
             type="number"
             min={0}
             max={1}
-            step={0.05}
+            step={0.01}
             defaultValue={assistant?.minConfidence ?? 0}
             aria-describedby="min-confidence-help"
           />
