@@ -280,7 +280,11 @@ describe('AI analytics requests', () => {
       expect(res.statusCode, id).toBe(404);
       expect(res.json().code).toBe('not_found:api');
     }
-    // Every member reads them, guests included.
-    expect((await figures('period=7d', w.guest)).period).toBe('7d');
+    // Every member reads them, guests included, and sees the same figures.
+    const owners = await figures('period=90d', w.owner);
+    for (const user of [w.admin, w.member, w.guest])
+      expect(await figures('period=90d', user)).toEqual(owners);
+    expect(owners.byDay).toHaveLength(90);
+    expect((await figures('', w.guest)).period).toBe('30d');
   });
 });
