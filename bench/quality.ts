@@ -31,6 +31,7 @@ import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { migrateDatabase } from '../apps/server/src/db/migrate.ts';
 import { memberships, workspaces } from '../apps/server/src/db/schema/index.ts';
+import { replyConfidence } from '../apps/server/src/features/chat/confidence.ts';
 import { ingestionStep } from '../apps/server/src/features/knowledge/ingestion/ingest.jobs.ts';
 import { answerFromPassages, NOT_FOUND } from '../apps/server/src/providers/llm/offline-answers.ts';
 import { scratchDatabase } from './support.ts';
@@ -259,15 +260,36 @@ export async function runQualityBench() {
         }));
         const reply = answerFromPassages(q, passages);
         const cited = reply === NOT_FOUND ? null : /\[(\d+)\]/.exec(reply)?.[1];
-        return { faq: cited ? hits[Number(cited) - 1]?.faq : undefined };
+        const p = cited ? passages[Number(cited) - 1] : undefined;
+        // the chat's own measure (chat/confidence.ts), on the reply as the engine would record it
+        const confidence = replyConfidence({
+          question: q,
+          outcome: p ? 'answered' : 'declined',
+          citations: p
+            ? [{ index: p.index, chunkId: p.chunkId, sourceId: p.sourceId, title: p.title, url: null }]
+            : [],
+          toolCalls: [],
+          passages,
+        });
+        return { faq: p ? hits[p.index - 1]?.faq : undefined, confidence: confidence ?? 0 };
       };
       let answered = 0;
       let right = 0;
+      // calibration: answers by confidence decile, and how many of them cite a right FAQ
+      const deciles = Array.from({ length: 10 }, () => ({ answers: 0, right: 0 }));
       for (const q of set.queries) {
         const r = await respond(all, q.question);
         if (r.faq) answered++;
         if (r.faq && q.faqIds.includes(r.faq)) right++;
+        if (!r.faq) continue;
+        const d = deciles[Math.min(9, Math.floor(r.confidence * 10))]!;
+        d.answers++;
+        if (q.faqIds.includes(r.faq)) d.right++;
       }
+      const confident = deciles.slice(5).reduce((a, d) => ({ n: a.n + d.answers, r: a.r + d.right }), {
+        n: 0,
+        r: 0,
+      });
       const outside = set.queries.filter((q) => q.faqIds.every((id) => !known.has(id)));
       let wrongly = 0;
       for (const q of outside) if ((await respond(firstHalf, q.question)).faq) wrongly++;
@@ -290,6 +312,9 @@ export async function runQualityBench() {
         foreignAnswered: foreignAnswered / Math.max(1, foreign.length),
         answered: answered / set.queries.length,
         citesRight: right / set.queries.length,
+        citesWrong: (answered - right) / set.queries.length,
+        confidentRight: confident.r / Math.max(1, confident.n),
+        deciles,
         halfCitesRight: insideRight / Math.max(1, inside.length),
         outOfScopeAnswered: wrongly / Math.max(1, outside.length),
       };
@@ -297,7 +322,10 @@ export async function runQualityBench() {
         `  responder: answers ${(responder.foreignAnswered * 100).toFixed(1)}% of ${foreign.length} questions of another set (lower is better)`,
       );
       console.log(
-        `  responder: answers ${(responder.answered * 100).toFixed(1)}%, cites the right FAQ ${(responder.citesRight * 100).toFixed(1)}%; half-known assistant: right ${(responder.halfCitesRight * 100).toFixed(1)}% of ${inside.length} in-scope, answers ${(responder.outOfScopeAnswered * 100).toFixed(1)}% of ${outside.length} out-of-scope (lower is better)`,
+        `  responder: answers ${(responder.answered * 100).toFixed(1)}%, cites the right FAQ ${(responder.citesRight * 100).toFixed(1)}%, a wrong one ${(responder.citesWrong * 100).toFixed(1)}%; half-known assistant: right ${(responder.halfCitesRight * 100).toFixed(1)}% of ${inside.length} in-scope, answers ${(responder.outOfScopeAnswered * 100).toFixed(1)}% of ${outside.length} out-of-scope (lower is better)`,
+      );
+      console.log(
+        `  confidence (answers, right share by decile): ${deciles.map((d, i) => `${i / 10}: ${d.right}/${d.answers}`).join('  ')}; >= 0.5: ${(responder.confidentRight * 100).toFixed(1)}% right of ${confident.n}`,
       );
       results.responder = responder;
 

@@ -2,6 +2,9 @@ import type { ReplyOutcome } from '@parley/contract/steering';
 import type { Citation, ToolStep } from '../../db/schema/index.ts';
 import type { Passage } from '../../providers/llm/index.ts';
 import { smallTalk } from '../../providers/llm/offline-answers.ts';
+import { passageSupport } from '../../providers/llm/passage-support.ts';
+
+export { passageSupport };
 
 /** The tools whose result is itself the answer's support: a lookup's rows, a ticket opened. */
 const GROUNDING_TOOLS = new Set(['lookup_store', 'lookup_spreadsheet', 'create_ticket']);
@@ -15,7 +18,8 @@ type Reply = {
 };
 
 /**
- * How well the knowledge supports an AI reply, 0 to 1 (docs/measuring.md "Confidence"); null on
+ * How well the knowledge supports an AI reply, 0 to 1 (docs/measuring.md "Confidence",
+ * docs/performance.md "Confidence"); null on
  * the reply that hands the conversation to a person. A decline is 0; a curated answer, a greeting
  * or thanks (nothing to know), and a reply built on a lookup or ticket tool's result are 1;
  * otherwise it is the support of the passage the reply cites first, or half the best passage's
@@ -34,22 +38,6 @@ export function replyConfidence(reply: Reply): number | null {
   return best ? round(passageSupport(best, reply.passages) / 2) : 0;
 }
 
-/**
- * How likely a passage answers the question, from its relevance and its lead over the best
- * passage of another source: one FAQ far ahead of the rest is a confident pick; two FAQs neck and
- * neck are a coin toss, however relevant both look (docs/performance.md "Confidence").
- */
-export function passageSupport(passage: Passage, passages: Passage[]): number {
-  const relevance = passage.relevance ?? 0;
-  let rival = 0;
-  for (const p of passages) {
-    if (p.sourceId !== passage.sourceId && (p.relevance ?? 0) > rival) rival = p.relevance ?? 0;
-  }
-  const margin = Math.max(0, relevance - rival);
-  return clamp(relevance * (0.4 + 1.5 * margin));
-}
-
 const hasError = (result: unknown) =>
   typeof result === 'object' && result !== null && typeof (result as { error?: unknown }).error === 'string';
-const clamp = (x: number) => Math.min(1, Math.max(0, x));
 const round = (x: number) => Math.round(x * 1000) / 1000;

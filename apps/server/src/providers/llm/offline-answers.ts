@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer';
 import { tokenize } from '../embeddings/offline.ts';
+import { ANSWER_SUPPORT, passageSupport } from './passage-support.ts';
 import type { Passage } from './types.ts';
 
 /**
@@ -42,18 +43,14 @@ const SENTENCE = /[^.!?\n]+(?:[.!?]+|$)/g;
 const stems = (text: string) => tokenize(text).map((w) => (/^[a-z]+$/.test(w) ? stemmer(w) : w));
 
 /**
- * The relevance (retrieval.ts `relevance`: half the share of the question's information the
- * passage contains, or all of it in a small base where they share a telling content word, half
- * the vectors' cosine) below which the best passage is not taken as an answer. Chosen on the development set and a set of unrelated questions (docs/performance.md
- * "Answer quality"): at 0.45 the responder answered 8% of the unrelated questions (0.40: 30%)
- * and cited the right FAQ for 41% of the real ones (the ranking puts it first for 50%).
+ * The answer from retrieved passages, or NOT_FOUND when the best one's support (passage-support.ts:
+ * its relevance and its lead over other sources, the measure the reply's confidence uses) is
+ * below ANSWER_SUPPORT. Passages without a relevance (none was measured) are taken as they come.
  */
-export const RELEVANT = 0.45;
-
-/** The answer from retrieved passages, or NOT_FOUND when none is relevant enough. */
 export function answerFromPassages(question: string, passages: Passage[]): string {
   const top = passages[0];
-  if (!top || (top.relevance !== undefined && top.relevance < RELEVANT)) return NOT_FOUND;
+  if (!top) return NOT_FOUND;
+  if (top.relevance !== undefined && passageSupport(top, passages) < ANSWER_SUPPORT) return NOT_FOUND;
   const qa = /^Q: [\s\S]*?\nA: ([\s\S]+)$/.exec(top.content);
   if (qa?.[1]) return `${qa[1].trim()} [${top.index}]`;
 

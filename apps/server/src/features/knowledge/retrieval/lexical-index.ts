@@ -61,7 +61,8 @@ function words(text: string): string[] {
   );
 }
 
-type Postings = { docs: number[]; tf: number[] };
+/** `heading`: 1 where the term is in the chunk's heading (a Q&A pair's question), else 0. */
+type Postings = { docs: number[]; tf: number[]; heading: number[] };
 export type NamespaceTerms = {
   version: number;
   ids: string[];
@@ -89,10 +90,20 @@ export type NamespaceTerms = {
  * the namespace never uses counting as the rarest) that the chunk contains, in [0, 1]. Unlike the
  * score it does not depend on the other chunks' scores, so it can say "nothing here is about
  * this" (retrieval.ts `relevance`).
+ *
+ * `headingCoverage`: the same share, of the information the chunk's heading contains (for a Q&A
+ * pair, its question): people ask in the words of questions, so a pair whose question holds most
+ * of what was asked is the likely answer, however long the other pairs' answers are.
  */
-export type LexicalHit = { id: string; score: number; coverage: number; telling: boolean };
+export type LexicalHit = {
+  id: string;
+  score: number;
+  coverage: number;
+  headingCoverage: number;
+  telling: boolean;
+};
 
-function build(
+export function build(
   version: number,
   rows: Array<{ id: string; heading: string; title: string; content: string }>,
 ): NamespaceTerms {
@@ -103,16 +114,18 @@ function build(
   const vocabulary = new Set<string>();
   rows.forEach((r, doc) => {
     const tf = new Map<string, number>();
+    const inHeading = new Set<string>();
     let length = 0;
-    const add = (text: string, weight: number) => {
+    const add = (text: string, weight: number, heading = false) => {
       for (const w of words(text)) {
         const t = stemOf(w);
+        if (heading) inHeading.add(t);
         tf.set(t, (tf.get(t) ?? 0) + weight);
         length += weight;
         vocabulary.add(w);
       }
     };
-    add(r.heading, HEADING_WEIGHT);
+    add(r.heading, HEADING_WEIGHT, true);
     add(r.title, 1);
     add(r.content, 1);
     lengths[doc] = length;
@@ -120,11 +133,12 @@ function build(
     for (const [t, f] of tf) {
       let p = postings.get(t);
       if (!p) {
-        p = { docs: [], tf: [] };
+        p = { docs: [], tf: [], heading: [] };
         postings.set(t, p);
       }
       p.docs.push(doc);
       p.tf.push(f);
+      p.heading.push(inHeading.has(t) ? 1 : 0);
       size++;
     }
   });
@@ -239,6 +253,7 @@ export function rank(
   const avg = total / n || 1;
   const scores = entries.map(() => new Map<number, number>());
   const found = entries.map(() => new Map<number, number>());
+  const inHeading = entries.map(() => new Map<number, number>());
   const telling = entries.map(() => new Set<number>());
   let information = 0;
   for (const t of queryTerms) {
@@ -252,12 +267,14 @@ export function rank(
       if (!p) return;
       const s = scores[i]!;
       const c = found[i]!;
+      const h = inHeading[i]!;
       for (let j = 0; j < p.docs.length; j++) {
         const doc = p.docs[j]!;
         const f = p.tf[j]!;
         const norm = K1 * (1 - B + (B * e.lengths[doc]!) / avg);
         s.set(doc, (s.get(doc) ?? 0) + (idf * f * (K1 + 1)) / (f + norm));
         c.set(doc, (c.get(doc) ?? 0) + idf);
+        if (p.heading[j]) h.set(doc, (h.get(doc) ?? 0) + idf);
         if (small && content.has(t)) telling[i]!.add(doc);
       }
     });
@@ -269,6 +286,7 @@ export function rank(
         id: e.ids[doc]!,
         score,
         coverage: (found[i]!.get(doc) ?? 0) / information,
+        headingCoverage: (inHeading[i]!.get(doc) ?? 0) / information,
         telling: telling[i]!.has(doc),
       });
   });
