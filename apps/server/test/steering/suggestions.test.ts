@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { messages, suggestions } from '../../src/db/schema/index.ts';
+import { widgetSweepStep } from '../../src/features/widget/widget.jobs.ts';
+import { setClockOffset } from '../../src/lib/clock.ts';
 import { chat } from '../chat/helpers.ts';
 import { inbox } from '../inbox/helpers.ts';
 import type { TestApp } from '../support/harness.ts';
@@ -205,6 +207,22 @@ describe('other ways a conversation closes', () => {
       ['Do you deliver on Sundays?', 'No, Monday to Saturday.'],
     ]);
     expect(await rowsOf(id)).toHaveLength(2);
+  });
+});
+
+describe('closed by inactivity', () => {
+  afterEach(() => setClockOffset(0));
+
+  it('the widget session idle past its timeout, ended by the widget-inactivity job', async () => {
+    const { id } = await visitorSays(t, asst, ['Can I order a replacement filter?']);
+    await personReplies(t, w.member, id, 'Yes, from the spare parts page.');
+    setClockOffset(31 * 60_000);
+    while (await widgetSweepStep(t.ctx)) {
+      /* until no full batch remains */
+    }
+    expect(await suggestionsOf(t, w.owner, asst, id)).toMatchObject([
+      { question: 'Can I order a replacement filter?', answer: 'Yes, from the spare parts page.' },
+    ]);
   });
 });
 
