@@ -26,8 +26,8 @@ const isPeriod = (p: string | null): p is Period => PERIODS.some((x) => x.value 
 /**
  * The workspace's analytics (docs/analytics.md "The dashboard page"): conversations per day by
  * channel, credits per day, the rates, knowledge gaps, messages per channel and the AI's own
- * figures, over 7, 30 or 90 days. The period is in the address, so a view can be shared. Every member reads it, guests
- * included.
+ * figures, over 7, 30 or 90 days. The period is in the address, so a view can be shared. Every
+ * member reads it, guests included.
  */
 export function AnalyticsPage() {
   const { ws = '' } = useParams();
