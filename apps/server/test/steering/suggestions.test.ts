@@ -143,7 +143,8 @@ describe('no suggestion', () => {
       .where(eq(messages.conversationId, id))
       .orderBy(messages.createdAt)
       .then((m) => m.filter((x) => x.role === 'assistant'));
-    // Until the chat engine stores confidence, the reply is made an answer of a given confidence here.
+    // The boundary exactly: the reply made an answer of 0.5, then 0.49 (the engine's own figures:
+    // suggestions-confidence.test.ts).
     await t.ctx.db
       .update(messages)
       .set({ outcome: 'answered', confidence: 0.5 })
