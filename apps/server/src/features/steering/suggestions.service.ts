@@ -18,8 +18,16 @@ export const listSuggestions = repo.listSuggestions;
  */
 export async function suggestFromClosed(
   tx: Executor,
-  conversation: { id: string; workspaceId: string; assistantId: string; contactId: string | null },
+  conversation: {
+    id: string;
+    workspaceId: string;
+    assistantId: string;
+    contactId: string | null;
+    handedOffAt: Date | null;
+  },
 ): Promise<number> {
+  // A person answers only a conversation handed to them: one the AI kept throughout costs no read.
+  if (!conversation.handedOffAt) return 0;
   const ref = { workspaceId: conversation.workspaceId, conversationId: conversation.id };
   const picked = pickQuestions(await repo.messagesForSuggestions(tx, ref));
   if (picked.length === 0) return 0;
