@@ -41,7 +41,16 @@ export const inboxMessageSchema = messageSchema.extend({
     .nullable(),
 });
 
-export const replyBody = z.strictObject({ content: z.string().trim().min(1).max(8000) });
+/** A person's reply: its text, or a canned response the server renders for the conversation. */
+export const replyBody = z
+  .strictObject({
+    content: z.string().trim().min(1).max(8000).optional(),
+    cannedResponseId: idParam.optional(),
+  })
+  .refine((b) => (b.content === undefined) !== (b.cannedResponseId === undefined), {
+    message: 'Give either content or cannedResponseId',
+    path: ['content'],
+  });
 
 export const assignBody = z.strictObject({ assigneeId: idParam.nullable() });
 

@@ -11,6 +11,8 @@ import { assistantResource } from './assistants/assistants.resource.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import * as credentialsService from './auth/credentials.service.ts';
 import { billingRoutes } from './billing/billing.routes.ts';
+import { cannedResource } from './canned/canned.resource.ts';
+import { cannedRoutes } from './canned/canned.routes.ts';
 import { stripeWebhookRoutes } from './billing/stripe-webhook.routes.ts';
 import { chatResource } from './chat/chat.resource.ts';
 import { chatRoutes } from './chat/chat.routes.ts';
@@ -73,6 +75,7 @@ export const features: Feature[] = [
   stripeWebhookRoutes,
   messagesV1Routes,
   inboxRoutes,
+  cannedRoutes,
   contactsRoutes,
   contactsV1Routes,
   ticketsRoutes,
@@ -115,6 +118,7 @@ export const resourceLoaders: ResourceLoaders = {
   chat: chatResource,
   contact: contactResource,
   ticket: ticketResource,
+  canned: cannedResource,
   ssoConnection: ssoConnectionResource,
   guidance: guidanceResource,
   curatedAnswer: curatedAnswerResource,

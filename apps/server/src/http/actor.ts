@@ -49,6 +49,7 @@ export const PERMISSIONS = {
   'workspace.update': ['owner', 'admin'],
   'apiKeys.manage': ['owner', 'admin'],
   'webhooks.manage': ['owner', 'admin'],
+  'inbox.manage': ['owner', 'admin'],
   'contacts.manage': ['owner', 'admin', 'member'],
   'tickets.manage': ['owner', 'admin', 'member'],
   'billing.manage': ['owner'],

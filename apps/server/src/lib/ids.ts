@@ -53,7 +53,8 @@ export type IdPrefix =
   | 'ans'
   | 'tst'
   | 'run'
-  | 'sug';
+  | 'sug'
+  | 'cnd';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid().toLowerCase()}`;

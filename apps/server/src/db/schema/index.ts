@@ -10,6 +10,7 @@ export * from './notifications.ts';
 export * from './sms.ts';
 export * from './sso.ts';
 export * from './steering.ts';
+export * from './team.ts';
 export * from './webhooks.ts';
 export * from './widget.ts';
 export * from './workspaces.ts';

@@ -7,7 +7,7 @@ import { passageSupport } from '../../providers/llm/passage-support.ts';
 export { passageSupport };
 
 /** The tools whose result is itself the answer's support: a lookup's rows, a ticket opened. */
-const GROUNDING_TOOLS = new Set(['lookup_store', 'lookup_spreadsheet', 'create_ticket']);
+const GROUNDING_TOOLS: readonly string[] = ['lookup_store', 'lookup_spreadsheet', 'create_ticket'];
 
 type Reply = {
   question: string;
@@ -30,7 +30,7 @@ export function replyConfidence(reply: Reply): number | null {
   if (reply.outcome === 'declined') return 0;
   if (reply.outcome === 'curated') return 1;
   if (smallTalk(reply.question) !== null) return 1;
-  if (reply.toolCalls.some((s) => GROUNDING_TOOLS.has(s.toolName) && !hasError(s.result))) return 1;
+  if (reply.toolCalls.some((s) => GROUNDING_TOOLS.includes(s.toolName) && !hasError(s.result))) return 1;
   const first = reply.citations[0];
   const cited = first ? reply.passages[first.index - 1] : undefined;
   if (cited) return round(passageSupport(cited, reply.passages));

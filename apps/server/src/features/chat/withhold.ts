@@ -4,8 +4,8 @@ import {
   announceMessage,
   appendReplyWhile,
   type NewMessage,
-  requestHandoff,
 } from '../conversations/conversations.service.ts';
+import { requestHandoff } from '../conversations/handoff.ts';
 import { HANDOFF_NOTICE } from '../steering/steered-reply.ts';
 import type { ReplyOutcome } from './engine.ts';
 import type { Turn } from './turn.ts';

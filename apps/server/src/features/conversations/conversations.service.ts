@@ -4,7 +4,6 @@ import type { Executor } from '../../db/client.ts';
 import type {
   Channel,
   Citation,
-  HandoffReason,
   MessageRole,
   MessageStatus,
   ToolStep,
@@ -14,7 +13,7 @@ import { conflict } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { eventRow, recordEvent } from '../events/events.service.ts';
-import { announceChange, announceToInbox, applyChange } from './conversation-states.ts';
+import { announceToInbox } from './conversation-states.ts';
 import * as repo from './conversations.repo.ts';
 import { toConversation, toConversationDetail, toMessage } from './conversations.shapes.ts';
 import { inInbox } from './visibility.ts';
@@ -240,61 +239,6 @@ export const deliveriesFor = (
         page.map((m) => m.id),
       )
     : Promise.resolve(new Map());
-
-/**
- * The AI hands the conversation to humans (docs/inbox.md "States"): status `handoff`, so later
- * user messages are stored for a person and get no AI reply, with a system message saying why:
- * the customer's reason, the guidance rule that matched (`rule`: reason `rule`,
- * docs/steering.md "Guidance rules"), or a reply withheld below the assistant's minimum confidence
- * (reason `low_confidence`, docs/measuring.md "Confidence"). The change and the note commit together; the inbox hears
- * of it after commit.
- */
-export async function requestHandoff(
-  ctx: AppContext,
-  conversation: repo.ConversationRow,
-  reason: string,
-  cause?: HandoffCause,
-) {
-  const { result, note } = await ctx.db.transaction(async (tx) => {
-    // Asked for a person right after the AI declined to answer: reason `declined` (docs/steering.md "Outcomes").
-    const why: HandoffReason = cause
-      ? cause.kind
-      : (await repo.lastReplyOutcome(tx, conversation)) === 'declined'
-        ? 'declined'
-        : 'customer_asked';
-    const changed = await applyChange(
-      tx,
-      conversation,
-      { kind: 'handoff', reason: why, ...(cause?.kind === 'rule' ? { ruleId: cause.rule.id } : {}) },
-      {
-        type: 'assistant',
-        id: conversation.assistantId,
-      },
-    );
-    const message = await appendMessage(tx, conversation, {
-      role: 'system',
-      content: handoffNote(reason, cause),
-    });
-    return { result: changed, note: message };
-  });
-  if (result) {
-    await announceChange(ctx, result);
-    await announceMessage(ctx, result.conversation, note);
-  }
-  return result?.conversation;
-}
-
-/** Why the AI handed a conversation over when the customer did not ask: a rule, or a weak reply. */
-export type HandoffCause =
-  | { kind: 'rule'; rule: { id: string; name: string } }
-  | { kind: 'low_confidence'; confidence: number; minConfidence: number };
-
-function handoffNote(reason: string, cause: HandoffCause | undefined): string {
-  if (cause?.kind === 'rule') return `Handed off by rule: ${cause.rule.name}`;
-  if (cause?.kind === 'low_confidence')
-    return `The AI's reply was withheld: its confidence ${cause.confidence.toFixed(2)} is below the assistant's minimum ${cause.minConfidence.toFixed(2)}.`;
-  return reason ? `The customer asked for a person: ${reason}` : 'The customer asked for a person.';
-}
 
 /** The live channel of a conversation (lib/fanout.ts): open widget and chat streams listen on it. */
 export const conversationChannel = (conversationId: string) => `conversation:${conversationId}`;

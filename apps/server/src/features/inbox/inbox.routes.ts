@@ -88,7 +88,7 @@ export const inboxRoutes: Feature = (app, ctx) => {
       schema: {
         tags,
         description:
-          'A human reply, stored as role `agent` and delivered through the conversation’s channel. A conversation the AI holds is taken over first. Closed: 409.',
+          'A human reply, stored as role `agent` and delivered through the conversation’s channel: `content`, or `cannedResponseId` (rendered for this conversation, docs/canned-responses.md). A conversation the AI holds is taken over first. Closed: 409.',
         params: conversationParams,
         querystring: workspaceQuery,
         body: replyBody,
@@ -96,7 +96,7 @@ export const inboxRoutes: Feature = (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const data = await svc.reply(ctx, conversationOf(request), userIdOf(request), request.body.content);
+      const data = await svc.reply(ctx, conversationOf(request), userIdOf(request), request.body);
       return reply.status(201).send({ data });
     },
   );

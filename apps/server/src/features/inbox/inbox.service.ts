@@ -2,6 +2,8 @@ import type { AppContext } from '../../context.ts';
 import type { Channel, ConversationStatus, TicketPriority } from '../../db/schema/index.ts';
 import type { Tenant } from '../../http/actor.ts';
 import { badRequest } from '../../http/errors.ts';
+import { findCanned } from '../canned/canned.repo.ts';
+import { renderCanned } from '../canned/canned.service.ts';
 import {
   announceChange,
   applyChange,
@@ -168,11 +170,24 @@ export async function close(ctx: AppContext, c: ConversationRow, userId: string)
  * conversation's channel (docs/inbox.md "Live delivery"). Replying to a conversation the AI still
  * holds takes it over first, so the AI and a person never both answer.
  */
-export async function reply(ctx: AppContext, c: ConversationRow, userId: string, content: string) {
-  const [current, author] = await Promise.all([
-    c.status === 'open' ? takeOver(ctx, c, userId) : c,
-    repo.userCard(ctx.db, userId),
-  ]);
+export async function reply(
+  ctx: AppContext,
+  c: ConversationRow,
+  userId: string,
+  body: { content?: string; cannedResponseId?: string },
+) {
+  // A canned response of another workspace is refused before anything changes.
+  const canned = body.cannedResponseId
+    ? await findCanned(ctx.db, c.workspaceId, body.cannedResponseId)
+    : undefined;
+  if (body.cannedResponseId && !canned) {
+    throw badRequest('Validation failed', { cannedResponseId: 'No such canned response in this workspace' });
+  }
+  const author = await repo.userCard(ctx.db, userId);
+  const content = canned ? await renderCanned(ctx, canned, c, { name: author?.name ?? null }) : body.content;
+  if (!content)
+    throw badRequest('Validation failed', { cannedResponseId: 'It renders empty for this conversation' });
+  const current = c.status === 'open' ? await takeOver(ctx, c, userId) : c;
   const row = await postAgentMessage(ctx, current, {
     content,
     authorId: userId,
