@@ -61,8 +61,11 @@ function words(text: string): string[] {
   );
 }
 
-/** `heading`: 1 where the term is in the chunk's heading (a Q&A pair's question), else 0. */
-type Postings = { docs: number[]; tf: number[]; heading: number[] };
+/**
+ * `tf`: the weighted frequency, negative where the term is also in the chunk's heading (a Q&A
+ * pair's question): a sign rather than a third array, which would hold as many entries again.
+ */
+type Postings = { docs: number[]; tf: number[] };
 export type NamespaceTerms = {
   version: number;
   ids: string[];
@@ -133,12 +136,11 @@ export function build(
     for (const [t, f] of tf) {
       let p = postings.get(t);
       if (!p) {
-        p = { docs: [], tf: [], heading: [] };
+        p = { docs: [], tf: [] };
         postings.set(t, p);
       }
       p.docs.push(doc);
-      p.tf.push(f);
-      p.heading.push(inHeading.has(t) ? 1 : 0);
+      p.tf.push(inHeading.has(t) ? -f : f);
       size++;
     }
   });
@@ -270,11 +272,12 @@ export function rank(
       const h = inHeading[i]!;
       for (let j = 0; j < p.docs.length; j++) {
         const doc = p.docs[j]!;
-        const f = p.tf[j]!;
+        const signed = p.tf[j]!;
+        const f = Math.abs(signed);
         const norm = K1 * (1 - B + (B * e.lengths[doc]!) / avg);
         s.set(doc, (s.get(doc) ?? 0) + (idf * f * (K1 + 1)) / (f + norm));
         c.set(doc, (c.get(doc) ?? 0) + idf);
-        if (p.heading[j]) h.set(doc, (h.get(doc) ?? 0) + idf);
+        if (signed < 0) h.set(doc, (h.get(doc) ?? 0) + idf);
         if (small && content.has(t)) telling[i]!.add(doc);
       }
     });
