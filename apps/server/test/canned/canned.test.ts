@@ -165,6 +165,30 @@ describe('a reply by canned response', () => {
     expect(conv).toMatchObject({ status: 'handoff', assigneeId: w.owner.id });
   });
 
+  it("the reply box previews it rendered for the conversation; another workspace's is a 404", async () => {
+    const made = await create({ shortcut: 'preview', title: 'Preview', content: 'Dear {{contact.name}},' });
+    const theirs = await create(
+      { shortcut: 'preview', title: 'T', content: 'Not yours' },
+      w.outsider,
+      w.otherWs,
+    );
+    const id = await conversationWith({ name: 'Dana', email: 'dana@example.com' });
+    const url = (cannedId: string) =>
+      `/api/inbox/conversations/${id}/canned-responses/${cannedId}?workspaceId=${w.ws}`;
+    const r = await t.request({ method: 'GET', url: url(made.json().data.id), headers: w.member.headers });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json().data).toMatchObject({ shortcut: 'preview', content: 'Dear Dana,' });
+    const other = await t.request({
+      method: 'GET',
+      url: url(theirs.json().data.id),
+      headers: w.member.headers,
+    });
+    expect(other.statusCode).toBe(404);
+    // A preview changes nothing.
+    const [conv] = await t.ctx.db.select().from(conversations).where(eq(conversations.id, id));
+    expect(conv).toMatchObject({ status: 'open', assigneeId: null });
+  });
+
   it("another workspace's canned response, both or neither field: 400, nothing sent, nothing changed", async () => {
     const theirs = await create(
       { shortcut: 'theirs', title: 'T', content: 'Not yours' },

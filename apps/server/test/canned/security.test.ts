@@ -1,13 +1,16 @@
 import { afterAll, beforeAll } from 'vitest';
 import { cannedResponses } from '../../src/db/schema/index.ts';
 import { newId } from '../../src/lib/ids.ts';
+import { conversationOfSession } from '../inbox/helpers.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { securitySuite } from '../support/security.ts';
+import { ownerOf, type World } from '../support/world.ts';
+import { initWidget, NO_RATE_LIMIT, widgetAssistant, widgetChat } from '../widget/helpers.ts';
 
 /** The security suite over every canned-responses route (docs/canned-responses.md "Endpoints"). */
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp(NO_RATE_LIMIT);
 });
 afterAll(() => t.close());
 
@@ -60,4 +63,23 @@ securitySuite(() => t, {
   minRole: 'admin',
   prepare: withCanned,
   request: (w, { cannedId }) => ({ method: 'DELETE', url: `${base(w)}/${cannedId}` }),
+});
+
+/** A widget conversation and a canned response, both in `workspaceId`. */
+async function withConversationAndCanned(a: TestApp, w: World, workspaceId: string) {
+  const assistantId = await widgetAssistant(a, ownerOf(w, workspaceId), workspaceId);
+  const s = await initWidget(a, assistantId);
+  await widgetChat(a, assistantId, s, 'Where is my order?');
+  return { conversationId: await conversationOfSession(a, s), ...(await withCanned(a, w, workspaceId)) };
+}
+
+securitySuite(() => t, {
+  name: 'GET /api/inbox/conversations/:conversationId/canned-responses/:cannedId',
+  auth: 'session',
+  minRole: 'member',
+  prepare: withConversationAndCanned,
+  request: (w, { conversationId, cannedId }) => ({
+    method: 'GET',
+    url: `/api/inbox/conversations/${conversationId}/canned-responses/${cannedId}?workspaceId=${w}`,
+  }),
 });

@@ -5,11 +5,14 @@ import {
   updateCannedBody,
 } from '@parley/contract/canned-responses';
 import { dataOf, idParam } from '@parley/contract/envelope';
+import { workspaceQuery } from '@parley/contract/inbox';
 import { offsetPage } from '@parley/contract/pagination';
 import { z } from 'zod';
 import { conflictResponse } from '../../http/envelope.ts';
 import type { Feature } from '../../http/feature.ts';
+import { userIdOf } from '../../http/auth.ts';
 import { resourceOf, tenantOf } from '../../http/tenant.ts';
+import { userCard } from '../inbox/inbox.repo.ts';
 import * as service from './canned.service.ts';
 
 const base = '/api/workspaces/:workspaceId/canned-responses';
@@ -98,6 +101,32 @@ export const cannedRoutes: Feature = (app, ctx) => {
     async (request, reply) => {
       await service.deleteCanned(ctx, tenantOf(request).workspaceId, resourceOf(request, 'canned').id);
       return reply.status(204).send();
+    },
+  );
+
+  // The reply box's preview: the text the reply would send, to edit first (docs/canned-responses.md "Endpoints").
+  app.get(
+    '/api/inbox/conversations/:conversationId/canned-responses/:cannedId',
+    {
+      config: {
+        auth: 'session',
+        resources: ['inboxConversation', 'canned'],
+        permission: 'assistants.use',
+      },
+      schema: {
+        tags,
+        params: z.object({ conversationId: idParam, cannedId: idParam }),
+        querystring: workspaceQuery,
+        response: { 200: dataOf(cannedResponseSchema) },
+      },
+    },
+    async (request) => {
+      const canned = resourceOf(request, 'canned');
+      const author = await userCard(ctx.db, userIdOf(request));
+      const content = await service.renderCanned(ctx, canned, resourceOf(request, 'inboxConversation'), {
+        name: author?.name ?? null,
+      });
+      return { data: { ...service.toCanned(canned), content } };
     },
   );
 };
