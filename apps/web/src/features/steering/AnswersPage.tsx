@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { Field, PhraseList, TextAreaField } from './Field.tsx';
+import { PhraseList, QuestionAnswerFields, TextAreaField } from './Field.tsx';
 import { ItemCard } from './ItemCard.tsx';
 import { ItemForm, useItemForm } from './ItemForm.tsx';
 import { ItemsSection, useItemsPage } from './ItemsSection.tsx';
@@ -101,27 +101,7 @@ function AnswerForm(props: { assistantId: string; editing: CuratedAnswer | null;
       onSubmit={onSubmit}
       onCancel={props.onDone}
     >
-      <Field form="answer" name="question" label="Question" errors={errors} hint="Up to 500 characters.">
-        {(f) => (
-          <input
-            {...f}
-            value={draft.question}
-            maxLength={500}
-            onChange={(e) => set('question', e.target.value)}
-          />
-        )}
-      </Field>
-      <TextAreaField
-        form="answer"
-        name="answer"
-        label="Answer"
-        errors={errors}
-        hint="Sent word for word. Up to 4,000 characters."
-        rows={4}
-        value={draft.answer}
-        maxLength={4000}
-        onChange={(value) => set('answer', value)}
-      />
+      <QuestionAnswerFields form="answer" errors={errors} draft={draft} set={set} rows={4} />
       <TextAreaField
         form="answer"
         name="variants"

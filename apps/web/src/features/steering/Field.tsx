@@ -74,3 +74,39 @@ export function TextAreaField(
     </Field>
   );
 }
+
+/** A curated answer's question and answer fields (the answers form, and a suggestion's edit before accepting). */
+export function QuestionAnswerFields(props: {
+  form: string;
+  errors: FieldErrors;
+  draft: { question: string; answer: string };
+  set(key: 'question' | 'answer', value: string): void;
+  rows: number;
+}) {
+  const { form, errors, draft, set } = props;
+  return (
+    <>
+      <Field form={form} name="question" label="Question" errors={errors} hint="Up to 500 characters.">
+        {(f) => (
+          <input
+            {...f}
+            value={draft.question}
+            maxLength={500}
+            onChange={(e) => set('question', e.target.value)}
+          />
+        )}
+      </Field>
+      <TextAreaField
+        form={form}
+        name="answer"
+        label="Answer"
+        errors={errors}
+        hint="Sent word for word. Up to 4,000 characters."
+        rows={props.rows}
+        value={draft.answer}
+        maxLength={4000}
+        onChange={(value) => set('answer', value)}
+      />
+    </>
+  );
+}

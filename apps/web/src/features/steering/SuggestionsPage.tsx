@@ -3,7 +3,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { type Data, get, type OffsetPage, post } from '../../api.ts';
-import { Field, TextAreaField } from './Field.tsx';
+import { QuestionAnswerFields } from './Field.tsx';
 import { CardFrame } from './ItemCard.tsx';
 import { ItemForm } from './ItemForm.tsx';
 import { type ItemsPage, ItemsSection } from './ItemsSection.tsx';
@@ -224,27 +224,7 @@ function SuggestionForm(props: {
       onSubmit={onSubmit}
       onCancel={props.onDone}
     >
-      <Field form="suggestion" name="question" label="Question" errors={errors} hint="Up to 500 characters.">
-        {(f) => (
-          <input
-            {...f}
-            value={draft.question}
-            maxLength={500}
-            onChange={(e) => set('question', e.target.value)}
-          />
-        )}
-      </Field>
-      <TextAreaField
-        form="suggestion"
-        name="answer"
-        label="Answer"
-        errors={errors}
-        hint="Sent word for word. Up to 4,000 characters."
-        rows={5}
-        value={draft.answer}
-        maxLength={4000}
-        onChange={(value) => set('answer', value)}
-      />
+      <QuestionAnswerFields form="suggestion" errors={errors} draft={draft} set={set} rows={5} />
     </ItemForm>
   );
 }
