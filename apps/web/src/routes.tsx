@@ -9,6 +9,7 @@ import { AssistantEdit } from './features/assistants/AssistantEdit.tsx';
 import { AssistantsPage } from './features/assistants/AssistantsPage.tsx';
 import { AuthPage } from './features/auth/AuthPage.tsx';
 import { BillingPage } from './features/billing/BillingPage.tsx';
+import { CannedPage } from './features/canned/CannedPage.tsx';
 import { ChatPage } from './features/chat/ChatPage.tsx';
 import { ContactsPage } from './features/contacts/ContactsPage.tsx';
 import { ConversationPage } from './features/inbox/ConversationPage.tsx';
@@ -87,6 +88,7 @@ export const ROUTES: PageRoute[] = [
   { path: 'w/:ws/inbox', title: 'Inbox', page: InboxPage },
   { path: 'w/:ws/inbox/:id', title: 'Conversation', page: ConversationPage },
   { path: 'w/:ws/contacts', title: 'Contacts', page: ContactsPage },
+  { path: 'w/:ws/canned-responses', title: 'Canned responses', page: CannedPage },
   { path: 'w/:ws/tickets', title: 'Tickets', page: TicketsPage },
   { path: 'w/:ws/analytics', title: 'Analytics', page: AnalyticsPage },
   { path: 'w/:ws/members', title: 'Members', page: MembersPage },

@@ -5,6 +5,7 @@ import { type CursorPage, canManage, type Data, get, patch, post } from '../../a
 import { useSession, useWorkspaces } from '../../session.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { MakeTest, RuleHandoff } from '../steering/InboxSteering.tsx';
+import { CannedPicker } from './CannedPicker.tsx';
 import { ContactCard, Tickets } from './ConversationSide.tsx';
 import { nameOf, useAssistants, useMembers } from './directory.ts';
 import { useInboxStream } from './live.ts';
@@ -292,18 +293,17 @@ function ReplyBox({
   };
   return (
     <form className="card stack reply" onSubmit={onSubmit} aria-label="Reply">
-      <label>
-        Your reply
-        <textarea
-          value={text}
-          rows={3}
-          maxLength={8000}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) onSubmit(e);
-          }}
-        />
-      </label>
+      <label htmlFor="reply-text">Your reply</label>
+      <CannedPicker
+        id="reply-text"
+        ws={ws}
+        conversationId={c.id}
+        text={text}
+        setText={setText}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) onSubmit(e);
+        }}
+      />
       {c.status === 'open' && (
         <p className="muted">
           Sending takes the conversation over: the AI stops answering until you release it.

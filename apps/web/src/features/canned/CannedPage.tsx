@@ -1,0 +1,155 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useParams, useSearchParams } from 'react-router';
+import { canManage, del, get, type OffsetPage } from '../../api.ts';
+import { useWorkspaces } from '../../session.ts';
+import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
+import { ConfirmButton } from '../members/ConfirmButton.tsx';
+import { CannedForm } from './CannedForm.tsx';
+import { type Canned, cannedPath } from './types.ts';
+import '../steering/steering.css';
+import './canned.css';
+
+const LIMIT = 20;
+
+/**
+ * The workspace's canned responses (docs/canned-responses.md; docs/dashboard.md "Pages"): search
+ * (`?q=`, kept in the address), offset pages, and for owners and admins add, edit and delete.
+ * Every member reads them, since everyone who answers uses them in the reply box.
+ */
+export function CannedPage() {
+  const { ws = '' } = useParams();
+  const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
+  const manage = canManage(role);
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const [offset, setOffset] = useState(0);
+  const [editing, setEditing] = useState<Canned | null>(null);
+  const list = useQuery({
+    queryKey: ['canned', ws, 'page', q, offset],
+    queryFn: () =>
+      get<OffsetPage<Canned>>(
+        `${cannedPath(ws)}?limit=${LIMIT}&offset=${offset}${q ? `&q=${encodeURIComponent(q)}` : ''}`,
+      ),
+    placeholderData: keepPreviousData,
+  });
+  // Deleting the last one of a later page would leave an empty page: step back.
+  const past = Boolean(list.data) && offset > 0 && offset >= (list.data?.total ?? 0);
+  useEffect(() => {
+    if (past) setOffset((o) => Math.max(0, o - LIMIT));
+  }, [past]);
+  const onSearch = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const want = String(new FormData(e.currentTarget).get('q') ?? '').trim();
+    setParams(want ? { q: want } : {});
+    setOffset(0);
+  };
+  return (
+    <section>
+      <h1>Canned responses</h1>
+      <p className="muted">
+        Replies your team types once and reuses: in a conversation’s reply box, type / and part of a shortcut
+        or title to put one in, filled in for that conversation, and edit it before sending.
+      </p>
+      <div className="grid">
+        <div>
+          <search>
+            <form className="row canned-search" onSubmit={onSearch} aria-label="Search canned responses">
+              <label className="grow">
+                <span className="sr-only">Search canned responses</span>
+                <input
+                  key={q}
+                  name="q"
+                  type="search"
+                  maxLength={100}
+                  defaultValue={q}
+                  placeholder="Search by shortcut or title"
+                />
+              </label>
+              <button type="submit">Search</button>
+            </form>
+          </search>
+          <h2>
+            {q ? `Matching “${q}”` : 'All canned responses'}
+            {list.data ? ` (${list.data.total})` : ''}
+          </h2>
+          {list.isPending && <Loading />}
+          <ErrorText error={list.error} />
+          {list.data?.total === 0 && (
+            <Empty title={q ? 'No canned response matches' : 'No canned responses yet'}>
+              <p>
+                {q
+                  ? 'Try part of a shortcut or a title.'
+                  : manage
+                    ? 'Add one with the form: a shortcut, a title and the text.'
+                    : 'Owners and admins add them.'}
+              </p>
+            </Empty>
+          )}
+          {list.data && list.data.data.length > 0 && (
+            <ul className="list" aria-label="Canned responses">
+              {list.data.data.map((c) => (
+                <CannedRow
+                  key={c.id}
+                  ws={ws}
+                  canned={c}
+                  manage={manage}
+                  onEdit={() => setEditing(c)}
+                  onDeleted={() => setEditing((e) => (e?.id === c.id ? null : e))}
+                />
+              ))}
+            </ul>
+          )}
+          {list.data && <Pager page={list.data} onChange={setOffset} />}
+        </div>
+        {manage ? (
+          <CannedForm key={editing?.id ?? 'new'} ws={ws} editing={editing} onDone={() => setEditing(null)} />
+        ) : (
+          <p className="muted">Everyone uses canned responses in replies; owners and admins change them.</p>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function CannedRow(props: {
+  ws: string;
+  canned: Canned;
+  manage: boolean;
+  onEdit(): void;
+  onDeleted(): void;
+}) {
+  const { ws, canned: c, manage } = props;
+  const qc = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () => del(`${cannedPath(ws)}/${c.id}`),
+    onSuccess: async () => {
+      props.onDeleted();
+      await qc.invalidateQueries({ queryKey: ['canned', ws] });
+    },
+  });
+  return (
+    <li className="card canned-item">
+      <p>
+        <code className="canned-shortcut">/{c.shortcut}</code> <strong>{c.title}</strong>
+      </p>
+      <p className="canned-content">{c.content}</p>
+      {manage && (
+        <div className="row canned-actions">
+          <button type="button" onClick={props.onEdit} aria-label={`Edit /${c.shortcut}`}>
+            Edit
+          </button>
+          <ConfirmButton
+            label="Delete"
+            ariaLabel={`Delete /${c.shortcut}`}
+            question={`Delete /${c.shortcut}? Replies already sent stay.`}
+            confirmLabel="Delete"
+            pending={remove.isPending}
+            onConfirm={() => remove.mutate()}
+          />
+        </div>
+      )}
+      <ErrorText error={remove.error} />
+    </li>
+  );
+}
