@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { build, rank, terms } from '../../src/features/knowledge/retrieval/lexical-index.ts';
+import { isContentWord } from '../../src/providers/embeddings/word-frequency.ts';
 
 /** The share of a question's information a chunk's heading holds (docs/knowledge.md "Lexical ranking"). */
 const pair = (id: string, question: string, answer: string) => ({
@@ -23,7 +24,9 @@ describe('heading coverage', () => {
     ),
     pair('tests', 'Where can I get tested?', 'Pharmacies and test centres offer free tests.'),
   ]);
-  const ask = (q: string) => rank([index], [...new Set(terms(q))], 10);
+  // as the index's search does: every term, and the content words for what a small base needs
+  const ask = (q: string) =>
+    rank([index], [...new Set(terms(q))], 10, new Set(q.split(/\W+/).filter(isContentWord).flatMap(terms)));
 
   it("counts only the words of the pair's question, not of its answer", () => {
     const hits = ask('do I need a mask when I travel');
@@ -41,6 +44,13 @@ describe('heading coverage', () => {
     expect(best?.id).toBe('tests');
     expect(best?.headingCoverage).toBeCloseTo(1, 5);
     expect(best?.coverage).toBeCloseTo(1, 5);
+  });
+
+  it('in a base this small, counts only a heading that shares a content word with the question', () => {
+    // "can" and "i" are the travel question's, but no content word: no match however flat the IDF
+    const travel = ask('can i have my money back').find((h) => h.id === 'travel');
+    expect(travel?.headingCoverage ?? 0).toBe(0);
+    expect(ask('can i travel').find((h) => h.id === 'travel')?.headingCoverage).toBeGreaterThan(0.5);
   });
 
   it('is never more than the coverage of the whole chunk', () => {

@@ -80,6 +80,8 @@ export type NamespaceTerms = {
   contentMass: number;
   /** Entries held, for the cache bound. */
   size: number;
+  /** The same over the chunks' headings alone (`LexicalHit.headingMatch`). */
+  headings?: NamespaceTerms;
 };
 
 /**
@@ -96,19 +98,27 @@ export type NamespaceTerms = {
  *
  * `headingCoverage`: the same share, of the information the chunk's heading contains (for a Q&A
  * pair, its question): people ask in the words of questions, so a pair whose question holds most
- * of what was asked is the likely answer, however long the other pairs' answers are.
+ * of what was asked is the likely answer, however long the other pairs' answers are. In a small
+ * base (as for `telling`) only where the heading has a content word of the question: there every
+ * word's IDF is alike, and sharing "how" and "my" would count as much as sharing "refund".
+ *
+ * `headingMatch`: BM25 of the question against the chunks' headings alone (their own statistics:
+ * a word rare among questions counts more, a short heading matched is a closer match), over the
+ * best heading's, in [0, 1]: a second view of the same question-to-question match.
  */
 export type LexicalHit = {
   id: string;
   score: number;
   coverage: number;
   headingCoverage: number;
+  headingMatch: number;
   telling: boolean;
 };
 
 export function build(
   version: number,
   rows: Array<{ id: string; heading: string; title: string; content: string }>,
+  withHeadings = true,
 ): NamespaceTerms {
   const postings = new Map<string, Postings>();
   const lengths = new Float32Array(rows.length);
@@ -150,7 +160,15 @@ export function build(
     if (contentMass > CHANCE) break;
     if (isContentWord(w)) contentMass += contentShare(w) ?? 1;
   }
-  return { version, ids: rows.map((r) => r.id), lengths, totalLength, postings, size, contentMass };
+  const headings = withHeadings
+    ? build(
+        version,
+        rows.map((r) => ({ id: r.id, heading: r.heading, title: '', content: '' })),
+        false,
+      )
+    : undefined;
+  if (headings) size += headings.size;
+  return { version, ids: rows.map((r) => r.id), lengths, totalLength, postings, size, contentMass, headings };
 }
 
 /**
@@ -257,6 +275,7 @@ export function rank(
   const found = entries.map(() => new Map<number, number>());
   const inHeading = entries.map(() => new Map<number, number>());
   const telling = entries.map(() => new Set<number>());
+  const headed = entries.map(() => new Set<number>());
   let information = 0;
   for (const t of queryTerms) {
     let df = 0;
@@ -278,6 +297,7 @@ export function rank(
         s.set(doc, (s.get(doc) ?? 0) + (idf * f * (K1 + 1)) / (f + norm));
         c.set(doc, (c.get(doc) ?? 0) + idf);
         if (signed < 0) h.set(doc, (h.get(doc) ?? 0) + idf);
+        if (signed < 0 && content.has(t)) headed[i]!.add(doc);
         if (small && content.has(t)) telling[i]!.add(doc);
       }
     });
@@ -289,9 +309,22 @@ export function rank(
         id: e.ids[doc]!,
         score,
         coverage: (found[i]!.get(doc) ?? 0) / information,
-        headingCoverage: (inHeading[i]!.get(doc) ?? 0) / information,
+        headingCoverage: !small || headed[i]!.has(doc) ? (inHeading[i]!.get(doc) ?? 0) / information : 0,
+        headingMatch: 0,
         telling: telling[i]!.has(doc),
       });
   });
-  return hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, k);
+  const top = hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, k);
+  if (top.length > 0 && entries.every((e) => e.headings)) {
+    const matched = new Set(top.filter((h) => h.headingCoverage > 0).map((h) => h.id));
+    const heads = rank(
+      entries.map((e) => e.headings!),
+      queryTerms,
+      Number.POSITIVE_INFINITY,
+    ).filter((h) => matched.has(h.id));
+    const best = heads[0]?.score ?? 0;
+    const scores = new Map(heads.map((h) => [h.id, h.score]));
+    for (const h of top) h.headingMatch = best > 0 ? (scores.get(h.id) ?? 0) / best : 0;
+  }
+  return top;
 }

@@ -45,12 +45,15 @@ export type RetrievedChunk = {
  */
 export const LEXICAL_WEIGHT = 0.6;
 /**
- * Share of the final score that is the chunk's heading coverage (lexical-index.ts
- * `headingCoverage`: for a Q&A pair, how much of the question's information its question holds);
- * the fused score has the rest. Chosen by 10-fold cross-validation over the development set's
- * questions (docs/performance.md "Answer quality"): every fold gained, from 0.4 to 0.8 alike.
+ * Share of the final score that is the question-to-question match: the chunk's heading coverage
+ * (lexical-index.ts `headingCoverage`: for a Q&A pair, how much of the question's information its
+ * question holds) mixed with its heading BM25 match; the fused score has the rest. Chosen with
+ * HEADING_MATCH by 10-fold cross-validation over the development set's questions
+ * (docs/performance.md "Answer quality"): every fold picked 0.7 and 0.3.
  */
-export const HEADING_SHARE = 0.6;
+export const HEADING_SHARE = 0.7;
+/** Within that share, the part that is the heading BM25 match (lexical-index.ts `headingMatch`). */
+export const HEADING_MATCH = 0.3;
 /** Candidates each side fetches, at least: enough for heading coverage to lift a pair the fusion put lower. */
 const MIN_DEPTH = 40;
 const MAX_TEXT_MATCHES = 300;
@@ -107,6 +110,7 @@ export async function retrieve(
   type Fused = Pick<RetrievedChunk, 'score' | 'vectorScore' | 'textScore' | 'lexicalRank' | 'vectorRank'> & {
     coverage: number | null;
     headingCoverage: number;
+    headingMatch: number;
     telling: boolean;
   };
   const fused = new Map<string, Fused>();
@@ -121,6 +125,7 @@ export async function retrieve(
         vectorRank: null,
         coverage: lexical === null ? null : 0,
         headingCoverage: 0,
+        headingMatch: 0,
         telling: false,
       };
       fused.set(id, e);
@@ -145,6 +150,7 @@ export async function retrieve(
     if (lexical !== null) {
       e.coverage = (hit as LexicalHit).coverage;
       e.headingCoverage = (hit as LexicalHit).headingCoverage;
+      e.headingMatch = (hit as LexicalHit).headingMatch;
       e.telling = (hit as LexicalHit).telling;
     }
     e.lexicalRank = rank + 1;
@@ -161,13 +167,16 @@ export async function retrieve(
   // (every chunk alike; with no headings the order stays the fused one)
   // (a telling word in a small base counts as all of it, as in `relevance`)
   for (const e of fused.values()) {
-    const asked = e.telling && e.vectorScore !== null ? 1 : e.headingCoverage;
+    const asked =
+      e.telling && e.vectorScore !== null
+        ? 1
+        : (1 - HEADING_MATCH) * e.headingCoverage + HEADING_MATCH * e.headingMatch;
     e.score = (1 - HEADING_SHARE) * e.score + HEADING_SHARE * asked;
   }
   return [...fused.entries()]
     .sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1))
     .slice(0, k)
-    .map(([id, { coverage, headingCoverage, telling, ...s }]) => {
+    .map(([id, { coverage, headingCoverage, headingMatch: _, telling, ...s }]) => {
       const r = byId.get(id)!;
       const cosine = Math.max(0, s.vectorScore ?? 0);
       const told = telling && s.vectorScore !== null;
