@@ -53,6 +53,13 @@ describe('heading coverage', () => {
     expect(ask('can i travel').find((h) => h.id === 'travel')?.headingCoverage).toBeGreaterThan(0.5);
   });
 
+  it('heading match: 1 for the best heading BM25, less for a heading that holds fewer of the words', () => {
+    const hits = ask('where can i get tested');
+    expect(hits.find((h) => h.id === 'tests')?.headingMatch).toBeCloseTo(1, 5);
+    const travel = hits.find((h) => h.id === 'travel');
+    expect(travel?.headingMatch ?? 0).toBeLessThan(1);
+  });
+
   it('is never more than the coverage of the whole chunk', () => {
     for (const h of ask('mask abroad tests pharmacy'))
       expect(h.headingCoverage).toBeLessThanOrEqual(h.coverage + 1e-9);
