@@ -171,9 +171,11 @@ describe.skipIf(!hasChromium)('canned responses in the dashboard', () => {
     const axe: string[] = [];
     await signIn(page, owner);
     await page.goto(`${base}/w/${ws}/inbox/${conversationId}`);
-    const box = page.getByRole('combobox', { name: 'Your reply' });
+    // The combobox is the box around the textarea (a textarea may not be one itself).
+    const combo = page.getByRole('combobox', { name: 'Your reply' });
+    const box = combo.getByRole('textbox', { name: 'Your reply' });
     await box.waitFor();
-    expect(await box.getAttribute('aria-expanded')).toBe('false');
+    expect(await combo.getAttribute('aria-expanded')).toBe('false');
     const options = page.getByRole('listbox', { name: 'Canned responses' });
 
     // `/` and part of the shortcut: the list, filtered; ArrowDown makes the first active.
@@ -181,7 +183,8 @@ describe.skipIf(!hasChromium)('canned responses in the dashboard', () => {
     await page.keyboard.type('/GRE');
     await options.getByRole('option', { name: /\/greet/ }).waitFor();
     expect(await options.getByRole('option').count()).toBe(1);
-    expect(await box.getAttribute('aria-expanded')).toBe('true');
+    expect(await combo.getAttribute('aria-expanded')).toBe('true');
+    expect(await box.getAttribute('aria-controls')).toBe(await options.getAttribute('id'));
     await page.keyboard.press('ArrowDown');
     const option = options.getByRole('option', { name: /\/greet/ });
     await expect.poll(() => option.getAttribute('aria-selected')).toBe('true');
@@ -201,7 +204,7 @@ describe.skipIf(!hasChromium)('canned responses in the dashboard', () => {
     await page.keyboard.press('Escape');
     await options.waitFor({ state: 'detached' });
     expect(await box.inputValue()).toBe(`${greeting} /sig`);
-    expect(await box.getAttribute('aria-expanded')).toBe('false');
+    expect(await combo.getAttribute('aria-expanded')).toBe('false');
 
     // A second one in the same message, again by keyboard.
     for (let i = 0; i < 4; i++) await page.keyboard.press('Backspace');

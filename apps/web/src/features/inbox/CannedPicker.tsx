@@ -57,10 +57,12 @@ function useMatches(ws: string, query: string, enabled: boolean) {
  * and ArrowUp move, Enter or a click picks, Escape closes and leaves the text. Picking reads the
  * response rendered for this conversation (docs/canned-responses.md "Endpoints") and puts it in
  * place of the `/query`, to edit before sending. A combobox in the ARIA sense: the textarea keeps
- * focus and names the active option with aria-activedescendant.
+ * the focus and names the active option with aria-activedescendant.
  */
 export function CannedPicker(props: {
   id: string;
+  /** The id of the textarea's label, which names the combobox too. */
+  labelId: string;
   ws: string;
   conversationId: string;
   text: string;
@@ -68,7 +70,7 @@ export function CannedPicker(props: {
   /** Keys the picker does not take (the reply box's Ctrl+Enter). */
   onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>): void;
 }) {
-  const { id, ws, conversationId, text, setText } = props;
+  const { id, labelId, ws, conversationId, text, setText } = props;
   const area = useRef<HTMLTextAreaElement>(null);
   const [caret, setCaret] = useState<number | null>(null);
   // Escape closes the list for this `/`; a `/` elsewhere opens it again.
@@ -77,6 +79,8 @@ export function CannedPicker(props: {
   const token = caret === null ? null : tokenAt(text, caret);
   const open = token !== null && dismissed !== token.start;
   const { matches, loading, error } = useMatches(ws, token?.query ?? '', open);
+  // Expanded while options are shown (a "no match" line is no listbox).
+  const listed = open && matches.length > 0;
   const listId = `${id}-canned`;
   const optionId = (i: number) => `${listId}-${i}`;
   const query = token?.query;
@@ -154,17 +158,26 @@ export function CannedPicker(props: {
 
   return (
     <div className="canned-box">
-      <div className="canned-anchor">
+      {/* The combobox is the box around the textarea and its list (ARIA 1.1's pattern): a
+          textarea may not take the combobox role itself (ARIA in HTML), so it stays a textbox,
+          tied to the list by aria-controls and aria-activedescendant. */}
+      {/* biome-ignore lint/a11y/useFocusableInteractive: the textarea inside takes the focus. */}
+      <div
+        className="canned-anchor"
+        role="combobox"
+        aria-haspopup="listbox"
+        aria-expanded={listed}
+        aria-controls={listed ? listId : undefined}
+        aria-labelledby={labelId}
+      >
         <textarea
           ref={area}
           id={id}
           value={text}
           rows={3}
           maxLength={8000}
-          role="combobox"
           aria-autocomplete="list"
-          aria-expanded={open}
-          aria-controls={open && matches.length > 0 ? listId : undefined}
+          aria-controls={listed ? listId : undefined}
           aria-activedescendant={open && active >= 0 ? optionId(active) : undefined}
           aria-describedby={`${id}-hint`}
           onChange={(e) => {
@@ -181,7 +194,7 @@ export function CannedPicker(props: {
           // Clicks in the list keep the focus, and so the caret, in the textarea.
           // biome-ignore lint/a11y/noStaticElementInteractions: only stops the textarea losing focus.
           <div className="canned-popup" onMouseDown={(e) => e.preventDefault()}>
-            {matches.length > 0 && (
+            {listed && (
               <div id={listId} role="listbox" aria-label="Canned responses" className="canned-options">
                 {matches.map((c, i) => (
                   // The options take no focus: the textarea keeps it and points at the active one

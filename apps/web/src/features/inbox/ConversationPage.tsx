@@ -293,9 +293,12 @@ function ReplyBox({
   };
   return (
     <form className="card stack reply" onSubmit={onSubmit} aria-label="Reply">
-      <label htmlFor="reply-text">Your reply</label>
+      <label htmlFor="reply-text" id="reply-text-label">
+        Your reply
+      </label>
       <CannedPicker
         id="reply-text"
+        labelId="reply-text-label"
         ws={ws}
         conversationId={c.id}
         text={text}
