@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idParam } from './envelope.ts';
+import { labelRef } from './labels.ts';
 import { REPLY_OUTCOMES } from './steering.ts';
 
 export const chatBody = z
@@ -20,6 +21,7 @@ const citation = z.object({
 
 export const conversationSchema = z.object({
   id: z.string(),
+  labels: z.array(labelRef).describe('Its labels (docs/labels.md)'),
   workspaceId: z.string(),
   assistantId: z.string(),
   channel: z.enum(['chat', 'widget', 'sms']),

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { idParam } from './envelope.ts';
+import { labelRef } from './labels.ts';
 import { offsetQuery } from './pagination.ts';
 import { phoneField } from './phone-fields.ts';
 
@@ -42,6 +44,7 @@ export const contactListQuery = offsetQuery
     email: z.string().trim().min(1).max(254).optional(),
     phone: phoneField.optional(),
     q: z.string().trim().min(1).max(200).optional(),
+    labelId: idParam.optional().describe('Only contacts with this label'),
   })
   .strict();
 
@@ -52,6 +55,7 @@ export const contactSchema = z.object({
   phone: z.string().nullable(),
   customFields: z.record(z.string(), z.unknown()),
   source: z.string(),
+  labels: z.array(labelRef).describe('Its labels (docs/labels.md)'),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -17,6 +17,7 @@ export const listQuery = cursorQuery
     assistantId: idParam.optional(),
     assigneeId: idParam.optional(),
     unassigned: z.enum(['true', 'false']).optional(),
+    labelId: idParam.optional().describe('Only conversations with this label'),
     lowConfidence: z
       .enum(['true'])
       .optional()

@@ -23,6 +23,8 @@ import { conversationResource } from './conversations/conversations.resource.ts'
 import { messagesV1Routes } from './conversations/messages.v1.routes.ts';
 import { inboxConversationResource } from './inbox/inbox.resource.ts';
 import { inboxRoutes } from './inbox/inbox.routes.ts';
+import { labelResource } from './labels/labels.resource.ts';
+import { labelsRoutes } from './labels/labels.routes.ts';
 import { documentResource, projectResource, sourceResource } from './knowledge/knowledge.resource.ts';
 import { projectsRoutes } from './knowledge/projects/projects.routes.ts';
 import { assistantSourcesRoutes } from './knowledge/sources/sources.routes.ts';
@@ -76,6 +78,7 @@ export const features: Feature[] = [
   messagesV1Routes,
   inboxRoutes,
   cannedRoutes,
+  labelsRoutes,
   contactsRoutes,
   contactsV1Routes,
   ticketsRoutes,
@@ -119,6 +122,7 @@ export const resourceLoaders: ResourceLoaders = {
   contact: contactResource,
   ticket: ticketResource,
   canned: cannedResource,
+  label: labelResource,
   ssoConnection: ssoConnectionResource,
   guidance: guidanceResource,
   curatedAnswer: curatedAnswerResource,

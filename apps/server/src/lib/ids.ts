@@ -54,7 +54,8 @@ export type IdPrefix =
   | 'tst'
   | 'run'
   | 'sug'
-  | 'cnd';
+  | 'cnd'
+  | 'lbl';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid().toLowerCase()}`;

@@ -62,6 +62,7 @@ describe('POST /api/v1/contacts', () => {
       phone: '+442079460958',
       customFields: { plan: 'gold' },
       source: 'api',
+      labels: [],
       createdAt: expect.stringMatching(/Z$/),
       updatedAt: data.createdAt,
     });

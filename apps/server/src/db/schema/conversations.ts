@@ -4,6 +4,7 @@ import { boolean, index, integer, jsonb, pgTable, real, text, timestamp } from '
 import { users } from './accounts.ts';
 import { assistants } from './assistants.ts';
 import { contacts } from './crm.ts';
+import type { LabelRef } from './team.ts';
 import { workspaces } from './workspaces.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -62,6 +63,8 @@ export const conversations = pgTable(
     /** How the AI's part settled once 7 days passed after it ended (docs/measuring.md "Resolution"). */
     aiResolution: text('ai_resolution').$type<AiResolution>(),
     aiResolutionAt: ts('ai_resolution_at'),
+    /** Its labels (docs/labels.md), kept here so every shape and event carries them. */
+    labels: jsonb('labels').$type<LabelRef[]>().notNull().default(sql`'[]'::jsonb`),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

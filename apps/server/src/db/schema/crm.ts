@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
+import type { LabelRef } from './team.ts';
 import { workspaces } from './workspaces.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -24,6 +25,8 @@ export const contacts = pgTable(
     phone: text('phone'),
     customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
     source: text('source').notNull().default('api'),
+    /** Its labels (docs/labels.md), kept here so every shape and event carries them. */
+    labels: jsonb('labels').$type<LabelRef[]>().notNull().default(sql`'[]'::jsonb`),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, ilike, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { contacts } from '../../db/schema/index.ts';
+import { contactHasLabel } from '../labels/label-filter.ts';
 
 export type ContactRow = typeof contacts.$inferSelect;
 
@@ -61,12 +62,15 @@ export async function countContacts(db: Executor, workspaceId: string): Promise<
   return row?.n ?? 0;
 }
 
-export type ContactFilter = { email?: string; phone?: string; q?: string };
+export type ContactFilter = { email?: string; phone?: string; q?: string; labelId?: string };
 
 /** `%`, `_` and `\` in a search term match themselves. */
 const likeTerm = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Newest first; `email` case-insensitive, `phone` exact (E.164), `q` a substring of name, email or phone. */
+/**
+ * Newest first; `email` case-insensitive, `phone` exact (E.164), `q` a substring of name, email or
+ * phone, `labelId` a label in its set (docs/labels.md "Filters").
+ */
 export async function listContacts(
   db: Executor,
   workspaceId: string,
@@ -80,6 +84,7 @@ export async function listContacts(
     const term = likeTerm(filter.q);
     conditions.push(or(ilike(contacts.name, term), ilike(contacts.email, term), ilike(contacts.phone, term)));
   }
+  if (filter.labelId !== undefined) conditions.push(contactHasLabel(filter.labelId));
   const where = and(...conditions);
   const [rows, [total]] = await Promise.all([
     db

@@ -47,11 +47,11 @@ export function registerContactRoutes(app: FeatureApp, ctx: AppContext, s: Conta
       },
     },
     async (request) => {
-      const { limit, offset, email, phone, q } = request.query;
+      const { limit, offset, email, phone, q, labelId } = request.query;
       const { rows, total } = await service.listContacts(
         ctx,
         tenantOf(request).workspaceId,
-        { email, phone, q },
+        { email, phone, q, labelId },
         { limit, offset },
       );
       return { data: rows.map(service.toContact), total, limit, offset };

@@ -21,6 +21,7 @@ export const toContact = (c: repo.ContactRow) => ({
   phone: c.phone,
   customFields: c.customFields,
   source: c.source,
+  labels: c.labels,
   createdAt: c.createdAt.toISOString(),
   updatedAt: c.updatedAt.toISOString(),
 });

@@ -144,6 +144,7 @@ export function prepareStart(input: NewConversation, first: NewMessage): Pending
     handoffRuleId: null,
     aiResolution: null,
     aiResolutionAt: null,
+    labels: [],
     createdAt: at,
     updatedAt: at,
   };

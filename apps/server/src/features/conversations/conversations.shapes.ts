@@ -6,6 +6,7 @@ import type { ConversationRow, Delivery, MessageRow } from './conversations.repo
  */
 export const toConversation = (c: ConversationRow) => ({
   id: c.id,
+  labels: c.labels,
   workspaceId: c.workspaceId,
   assistantId: c.assistantId,
   channel: c.channel,

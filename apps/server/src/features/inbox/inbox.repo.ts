@@ -13,6 +13,7 @@ import {
 } from '../../db/schema/index.ts';
 import type { CursorKey } from '../../http/pagination.ts';
 import { inInboxSql } from '../conversations/visibility.ts';
+import { conversationHasLabel } from '../labels/label-filter.ts';
 
 // Every inbox request on a conversation runs it: prepared once (db/prepared.ts).
 const conversationForUser = preparedFor((db) =>
@@ -57,6 +58,8 @@ export type InboxFilter = {
   unassigned?: boolean;
   /** Only those with an AI reply below 0.5 or its assistant's minimum, the higher (docs/measuring.md "Confidence"). */
   lowConfidence?: boolean;
+  /** Only those with this label (docs/labels.md "Filters"). */
+  labelId?: string;
 };
 
 /**
@@ -77,6 +80,7 @@ export async function listInbox(
   if (f.unassigned === true) conds.push(isNull(conversations.assigneeId));
   if (f.unassigned === false) conds.push(isNotNull(conversations.assigneeId));
   if (f.lowConfidence) conds.push(weakReplySql);
+  if (f.labelId) conds.push(conversationHasLabel(f.labelId));
   if (f.after) {
     conds.push(
       sql`(${conversations.lastMessageAt}, ${conversations.id}) < (${new Date(f.after.t).toISOString()}::timestamptz, ${f.after.id})`,

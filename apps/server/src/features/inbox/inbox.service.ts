@@ -48,6 +48,7 @@ export type ListQuery = {
   assigneeId?: string;
   unassigned?: 'true' | 'false';
   lowConfidence?: 'true';
+  labelId?: string;
 };
 
 export async function listConversations(ctx: AppContext, tenant: Tenant, q: ListQuery) {
@@ -69,6 +70,7 @@ export async function listConversations(ctx: AppContext, tenant: Tenant, q: List
     assigneeId: q.assigneeId,
     unassigned: q.unassigned === undefined ? undefined : q.unassigned === 'true',
     lowConfidence: q.lowConfidence === 'true',
+    labelId: q.labelId,
     limit: q.limit,
     after: cursor.after,
   });

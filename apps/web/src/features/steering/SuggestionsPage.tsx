@@ -3,6 +3,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { type Data, get, type OffsetPage, post } from '../../api.ts';
+import { formatDate } from '../../shell/dates.ts';
 import { QuestionAnswerFields } from './Field.tsx';
 import { CardFrame } from './ItemCard.tsx';
 import { ItemForm } from './ItemForm.tsx';
@@ -178,7 +179,7 @@ function SuggestionItem(props: {
     >
       <div className="row st-item-head">
         <strong className="st-text">{s.question}</strong>
-        <span className="badge">{new Date(s.createdAt).toLocaleDateString('en')}</span>
+        <span className="badge">{formatDate(s.createdAt)}</span>
       </div>
       <p className="st-text">{s.answer}</p>
       {s.conversationId && (
