@@ -16,6 +16,7 @@ import { ConversationPage } from './features/inbox/ConversationPage.tsx';
 import { InboxPage } from './features/inbox/InboxPage.tsx';
 import { AcceptInvitation } from './features/invitations/AcceptInvitation.tsx';
 import { KnowledgePage } from './features/knowledge/KnowledgePage.tsx';
+import { LabelsPage } from './features/labels/LabelsPage.tsx';
 import { MembersPage } from './features/members/MembersPage.tsx';
 import { NotificationPreferences } from './features/notifications/NotificationPreferences.tsx';
 import { SmsPage } from './features/sms/SmsPage.tsx';
@@ -89,6 +90,7 @@ export const ROUTES: PageRoute[] = [
   { path: 'w/:ws/inbox/:id', title: 'Conversation', page: ConversationPage },
   { path: 'w/:ws/contacts', title: 'Contacts', page: ContactsPage },
   { path: 'w/:ws/canned-responses', title: 'Canned responses', page: CannedPage },
+  { path: 'w/:ws/labels', title: 'Labels', page: LabelsPage },
   { path: 'w/:ws/tickets', title: 'Tickets', page: TicketsPage },
   { path: 'w/:ws/analytics', title: 'Analytics', page: AnalyticsPage },
   { path: 'w/:ws/members', title: 'Members', page: MembersPage },

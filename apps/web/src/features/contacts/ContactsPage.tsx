@@ -1,9 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { type Data, del, get, type OffsetPage, patch, post } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
 import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
+import { LabelChips } from '../labels/LabelChips.tsx';
+import { LabelPicker } from '../labels/LabelPicker.tsx';
+import { useLabels } from '../labels/types.ts';
 import { ConfirmButton } from '../members/ConfirmButton.tsx';
 import { type Contact, contactsPath, explain } from './types.ts';
 import './crm.css';
@@ -21,11 +24,17 @@ export function ContactsPage() {
   const canWrite = role !== undefined && role !== 'guest';
   const [offset, setOffset] = useState(0);
   const [q, setQ] = useState('');
+  // The label filter is kept in the address (`?label=lbl_…`), as the inbox keeps its filters.
+  const [params, setParams] = useSearchParams();
+  const labelId = params.get('label') ?? '';
+  const labels = useLabels(ws);
   const list = useQuery({
-    queryKey: ['contacts', ws, q, offset],
+    queryKey: ['contacts', ws, q, labelId, offset],
     queryFn: () =>
       get<OffsetPage<Contact>>(
-        `${contactsPath(ws)}?limit=${LIMIT}&offset=${offset}${q ? `&q=${encodeURIComponent(q)}` : ''}`,
+        `${contactsPath(ws)}?limit=${LIMIT}&offset=${offset}${q ? `&q=${encodeURIComponent(q)}` : ''}${
+          labelId ? `&labelId=${encodeURIComponent(labelId)}` : ''
+        }`,
       ),
     placeholderData: keepPreviousData,
   });
@@ -56,17 +65,34 @@ export function ContactsPage() {
               <button type="submit">Search</button>
             </form>
           </search>
+          <label className="crm-label-filter">
+            Label
+            <select
+              value={labelId}
+              onChange={(e) => {
+                setParams(e.target.value ? { label: e.target.value } : {}, { replace: true });
+                setOffset(0);
+              }}
+            >
+              <option value="">Any</option>
+              {labels.data?.data.map((l) => (
+                <option key={l.id} value={l.id}>
+                  {l.name}
+                </option>
+              ))}
+            </select>
+          </label>
           <h2>
-            {q ? `Matching “${q}”` : 'All contacts'}
+            {q || labelId ? `Matching${q ? ` “${q}”` : ''}${labelId ? ' the label' : ''}` : 'All contacts'}
             {list.data ? ` (${list.data.total})` : ''}
           </h2>
           {list.isPending && <Loading />}
           <ErrorText error={list.error} />
           {list.data?.total === 0 && (
-            <Empty title={q ? 'No contact matches' : 'No contacts yet'}>
+            <Empty title={q || labelId ? 'No contact matches' : 'No contacts yet'}>
               <p>
-                {q
-                  ? 'Try part of a name, an email or a phone number.'
+                {q || labelId
+                  ? 'Try part of a name, an email or a phone number, or another label.'
                   : 'Add one with the form, or let the widget’s lead form collect them.'}
               </p>
             </Empty>
@@ -153,6 +179,7 @@ function ContactRow({ ws, contact: c, canWrite }: { ws: string; contact: Contact
         {[c.email, c.phone].filter(Boolean).join(' · ') || 'No email or phone'} · added{' '}
         {formatDate(c.createdAt)}
       </p>
+      <LabelChips labels={c.labels} name={`Labels of ${label(c)}`} />
       {Object.keys(c.customFields).length > 0 && (
         <dl className="crm-fields">
           {Object.entries(c.customFields).map(([k, v]) => (
@@ -162,6 +189,19 @@ function ContactRow({ ws, contact: c, canWrite }: { ws: string; contact: Contact
             </div>
           ))}
         </dl>
+      )}
+      {canWrite && (
+        <details className="crm-labels">
+          <summary>Set labels</summary>
+          <LabelPicker
+            ws={ws}
+            path={`${contactsPath(ws)}/${c.id}/labels`}
+            labels={c.labels}
+            canWrite
+            of={label(c)}
+            onSaved={() => void qc.invalidateQueries({ queryKey: ['contacts', ws] })}
+          />
+        </details>
       )}
       {canWrite && (
         <div className="row crm-actions">

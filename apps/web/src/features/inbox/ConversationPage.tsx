@@ -4,8 +4,10 @@ import { Link, useParams } from 'react-router';
 import { type CursorPage, canManage, type Data, get, patch, post } from '../../api.ts';
 import { useSession, useWorkspaces } from '../../session.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
+import { LabelChips } from '../labels/LabelChips.tsx';
 import { MakeTest, RuleHandoff } from '../steering/InboxSteering.tsx';
 import { CannedPicker } from './CannedPicker.tsx';
+import { ConversationLabels } from './ConversationLabels.tsx';
 import { ContactCard, Tickets } from './ConversationSide.tsx';
 import { nameOf, useAssistants, useMembers } from './directory.ts';
 import { useInboxStream } from './live.ts';
@@ -104,7 +106,8 @@ export function ConversationPage() {
         <span className="muted">
           {CHANNEL_WORDS[c.channel]} · {assistant} · started {when(c.createdAt)}
           {c.endedAt && c.status === 'closed' ? ` · closed ${when(c.endedAt)}` : ''}
-        </span>
+        </span>{' '}
+        <LabelChips labels={c.labels} />
       </p>
       <div className="conv-layout">
         <div className="conv-thread">
@@ -159,6 +162,7 @@ export function ConversationPage() {
             {canAnswer && <Actions ws={ws} conversation={c} onChanged={refresh} />}
             <Assign ws={ws} conversation={c} canAnswer={canAnswer} onChanged={refresh} />
           </div>
+          <ConversationLabels ws={ws} conversation={c} canAnswer={canAnswer} />
           {c.contactId && <ContactCard ws={ws} contactId={c.contactId} />}
           <Tickets ws={ws} conversation={c} canAnswer={canAnswer} />
           {canManage(role) && <MakeTest ws={ws} assistantId={c.assistantId} conversationId={c.id} />}

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { type Data, get, type OffsetPage, post } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { type Contact, contactsPath } from '../contacts/types.ts';
+import { LabelChips } from '../labels/LabelChips.tsx';
 import { TicketFields, ticketFieldsOf } from '../tickets/TicketFields.tsx';
 import { PRIORITY_WORDS, type Ticket, type TicketPriority, ticketsPath } from '../tickets/types.ts';
 import { type InboxConversation, inboxPath } from './types.ts';
@@ -90,6 +91,7 @@ export function ContactCard({ ws, contactId }: { ws: string; contactId: string }
   return (
     <div className="card stack">
       <h2>Customer</h2>
+      <LabelChips labels={k.labels} name="Labels of the customer" />
       <dl className="crm-fields" aria-label="Customer">
         {(
           [

@@ -4,6 +4,8 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { type CursorPage, get } from '../../api.ts';
 import { useSession } from '../../session.ts';
 import { Empty, ErrorText, Loading } from '../../shell/ui.tsx';
+import { LabelChips } from '../labels/LabelChips.tsx';
+import { useLabels } from '../labels/types.ts';
 import { nameOf, useAssistants, useMembers } from './directory.ts';
 import { useInboxStream } from './live.ts';
 import { CHANNEL_WORDS, type InboxConversation, inboxPath, statusWords, uniqueById, when } from './types.ts';
@@ -13,7 +15,7 @@ import './inbox.css';
 const LIMIT = 25;
 
 /** The filters, kept in the address (`?status=handoff&assignee=unassigned`), so a view can be shared. */
-const FILTERS = ['status', 'channel', 'assistant', 'assignee', 'confidence'] as const;
+const FILTERS = ['status', 'channel', 'assistant', 'assignee', 'label', 'confidence'] as const;
 
 /** The query of `GET /api/inbox/conversations` for the filters in the address. */
 function listQuery(ws: string, params: URLSearchParams, me: string | undefined) {
@@ -25,6 +27,8 @@ function listQuery(ws: string, params: URLSearchParams, me: string | undefined) 
   if (status) q.set('status', status);
   if (channel) q.set('channel', channel);
   if (assistant) q.set('assistantId', assistant);
+  const label = params.get('label');
+  if (label) q.set('labelId', label);
   if (params.get('confidence') === 'low') q.set('lowConfidence', 'true');
   if (assignee === 'unassigned') q.set('unassigned', 'true');
   else if (assignee === 'me' && me) q.set('assigneeId', me);
@@ -43,6 +47,7 @@ export function InboxPage() {
   const me = useSession().data?.id;
   const members = useMembers(ws);
   const assistants = useAssistants(ws);
+  const labels = useLabels(ws);
   const unread = useUnread(me);
   const qc = useQueryClient();
   const query = listQuery(ws, params, me);
@@ -140,6 +145,17 @@ export function InboxPage() {
           </select>
         </label>
         <label>
+          Label
+          <select value={params.get('label') ?? ''} onChange={(e) => setFilter('label', e.target.value)}>
+            <option value="">Any</option>
+            {labels.data?.data.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
           AI confidence
           <select
             value={params.get('confidence') ?? ''}
@@ -183,6 +199,7 @@ export function InboxPage() {
                   </span>
                 )}
                 <span className={`badge status-${c.status}`}>{statusWords(c)}</span>
+                <LabelChips labels={c.labels} />
                 <span className="inbox-meta muted">
                   {CHANNEL_WORDS[c.channel]} · {assistantName(c.assistantId)} ·{' '}
                   {assignee ? `Assigned to ${c.assigneeId === me ? 'you' : assignee}` : 'Unassigned'} ·{' '}

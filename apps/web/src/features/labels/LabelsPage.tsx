@@ -1,0 +1,107 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useParams } from 'react-router';
+import { canManage, del } from '../../api.ts';
+import { useWorkspaces } from '../../session.ts';
+import { Empty, ErrorText, Loading } from '../../shell/ui.tsx';
+import { ConfirmButton } from '../members/ConfirmButton.tsx';
+import { LabelForm } from './LabelForm.tsx';
+import { type Label, labelsPath, useLabels } from './types.ts';
+import '../steering/steering.css';
+import './labels.css';
+
+/**
+ * The workspace's labels (docs/labels.md; docs/dashboard.md "Pages"): every member reads them and
+ * puts them on conversations and contacts; owners and admins add, edit and delete them.
+ */
+export function LabelsPage() {
+  const { ws = '' } = useParams();
+  const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
+  const manage = canManage(role);
+  const [editing, setEditing] = useState<Label | null>(null);
+  const list = useLabels(ws);
+  const labels = list.data?.data ?? [];
+  return (
+    <section>
+      <h1>Labels</h1>
+      <p className="muted">
+        Colored labels your team puts on conversations and contacts to sort them (“billing”, “VIP”), then
+        filters the inbox and the contacts by.
+      </p>
+      <div className="grid">
+        <div>
+          <h2>All labels{list.data ? ` (${labels.length})` : ''}</h2>
+          {list.isPending && <Loading />}
+          <ErrorText error={list.error} />
+          {list.isSuccess && labels.length === 0 && (
+            <Empty title="No labels yet">
+              <p>{manage ? 'Add one with the form: a name and a color.' : 'Owners and admins add them.'}</p>
+            </Empty>
+          )}
+          {labels.length > 0 && (
+            <ul className="list" aria-label="Labels">
+              {labels.map((l) => (
+                <LabelRow
+                  key={l.id}
+                  ws={ws}
+                  label={l}
+                  manage={manage}
+                  onEdit={() => setEditing(l)}
+                  onDeleted={() => setEditing((e) => (e?.id === l.id ? null : e))}
+                />
+              ))}
+            </ul>
+          )}
+        </div>
+        {manage ? (
+          <LabelForm key={editing?.id ?? 'new'} ws={ws} editing={editing} onDone={() => setEditing(null)} />
+        ) : (
+          <p className="muted">
+            Everyone puts labels on conversations and contacts; owners and admins change them.
+          </p>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function LabelRow(props: { ws: string; label: Label; manage: boolean; onEdit(): void; onDeleted(): void }) {
+  const { ws, label: l, manage } = props;
+  const qc = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () => del(`${labelsPath(ws)}/${l.id}`),
+    onSuccess: async () => {
+      props.onDeleted();
+      await Promise.all([
+        qc.invalidateQueries({ queryKey: ['labels', ws] }),
+        qc.invalidateQueries({ queryKey: ['inbox', ws] }),
+        qc.invalidateQueries({ queryKey: ['contacts', ws] }),
+      ]);
+    },
+  });
+  return (
+    <li className="card label-item">
+      <p>
+        <span className="label-swatch" style={{ background: l.color }} aria-hidden="true" />
+        <strong>{l.name}</strong> <code className="muted">{l.color}</code>
+      </p>
+      {l.description && <p className="muted">{l.description}</p>}
+      {manage && (
+        <div className="row label-actions">
+          <button type="button" onClick={props.onEdit} aria-label={`Edit ${l.name}`}>
+            Edit
+          </button>
+          <ConfirmButton
+            label="Delete"
+            ariaLabel={`Delete ${l.name}`}
+            question={`Delete ${l.name}? It comes off every conversation and contact.`}
+            confirmLabel="Delete"
+            pending={remove.isPending}
+            onConfirm={() => remove.mutate()}
+          />
+        </div>
+      )}
+      <ErrorText error={remove.error} />
+    </li>
+  );
+}
