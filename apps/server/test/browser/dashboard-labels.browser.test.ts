@@ -15,7 +15,7 @@ import { hasChromium, pageErrors } from './helpers.ts';
  * name, edit, delete; a member reads only), a label set on a widget conversation from its page,
  * its chip in the inbox list, the inbox filtered by it (kept in the address), a contact's label
  * and the contacts filtered by it, and a set made through the API by another member reaching an
- * open inbox without a reload. axe in light and dark.
+ * open inbox without a reload; a guest sees the chips and no checkbox. axe in light and dark.
  */
 
 if (!hasChromium) console.warn('Labels browser tests skipped: /usr/bin/chromium is missing.');
@@ -25,6 +25,7 @@ let base: string;
 let browser: Browser;
 let owner: TestUser;
 let member: TestUser;
+let guest: TestUser;
 let ws: string;
 
 beforeAll(async () => {
@@ -33,7 +34,9 @@ beforeAll(async () => {
   owner = await signupUser(t, { name: 'Ada Owner' });
   member = await signupUser(t, { name: 'Max Member' });
   ws = await insertWorkspace(t, owner, { name: 'Kettle Co.' });
+  guest = await signupUser(t, { name: 'Gus Guest' });
   await addMember(t, ws, member, 'member');
+  await addMember(t, ws, guest, 'guest');
 }, 120_000);
 
 afterAll(async () => {
@@ -188,6 +191,15 @@ describe.skipIf(!hasChromium)('labels in the dashboard', { timeout: 180_000 }, (
     expect(put.statusCode, put.body).toBe(200);
     await row(second).getByRole('list', { name: 'Labels' }).getByText('VIP').waitFor({ timeout: 15_000 });
 
+    // A guest sees the conversation's chips, and no checkbox.
+    const other = await browser.newContext();
+    const guestPage = await other.newPage();
+    await signIn(guestPage, guest);
+    await guestPage.goto(`${base}/w/${ws}/inbox/${first}`);
+    await guestPage.getByRole('list', { name: 'Labels of this conversation' }).getByText('Billing').waitFor();
+    expect(await guestPage.getByRole('checkbox').count()).toBe(0);
+    await other.close();
+
     expect(axe).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
@@ -226,7 +238,18 @@ describe.skipIf(!hasChromium)('labels in the dashboard', { timeout: 180_000 }, (
     await page.waitForURL(new RegExp(`[?&]label=${vip}`));
     await expect.poll(() => list.getByRole('listitem').filter({ hasText: 'Bo Chen' }).count()).toBe(0);
     await ana.waitFor();
-    await page.getByRole('heading', { name: /\(1\)$/ }).waitFor();
+    await page.getByRole('heading', { name: 'All contacts labeled VIP (1)' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'All contacts labeled VIP (1)' }).waitFor();
+
+    // A guest sees the chips and is offered no change.
+    const other = await browser.newContext();
+    const guestPage = await other.newPage();
+    await signIn(guestPage, guest);
+    await guestPage.goto(`${base}/w/${ws}/contacts`);
+    await guestPage.getByRole('list', { name: 'Labels of Ana Lima' }).getByText('VIP').waitFor();
+    expect(await guestPage.getByText('Set labels').count()).toBe(0);
+    await other.close();
 
     expect(axe).toEqual([]);
     expect(errors).toEqual([]);

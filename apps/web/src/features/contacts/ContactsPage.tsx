@@ -28,6 +28,7 @@ export function ContactsPage() {
   const [params, setParams] = useSearchParams();
   const labelId = params.get('label') ?? '';
   const labels = useLabels(ws);
+  const labelName = labels.data?.data.find((l) => l.id === labelId)?.name;
   const list = useQuery({
     queryKey: ['contacts', ws, q, labelId, offset],
     queryFn: () =>
@@ -83,7 +84,8 @@ export function ContactsPage() {
             </select>
           </label>
           <h2>
-            {q || labelId ? `Matching${q ? ` “${q}”` : ''}${labelId ? ' the label' : ''}` : 'All contacts'}
+            {q ? `Matching “${q}”` : 'All contacts'}
+            {labelName ? ` labeled ${labelName}` : ''}
             {list.data ? ` (${list.data.total})` : ''}
           </h2>
           {list.isPending && <Loading />}

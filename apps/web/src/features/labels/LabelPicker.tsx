@@ -1,16 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorText } from '../../shell/ui.tsx';
 import { LabelChips } from './LabelChips.tsx';
 import { type LabelRef, putLabels, useLabels } from './types.ts';
 import './labels.css';
 
-/**
- * The workspace's labels as checkboxes; each change PUTs the whole set to `path` (docs/labels.md
- * "Sets") and hands the answer to `onSaved`. Without `canWrite`, the chips only.
- */
-export function LabelPicker(props: {
+type PickerProps = {
   ws: string;
   path: string;
   labels: readonly LabelRef[];
@@ -18,15 +14,22 @@ export function LabelPicker(props: {
   /** Names the group for screen readers: "Labels of …". */
   of: string;
   onSaved(labels: LabelRef[]): void;
-}) {
+};
+
+/**
+ * The workspace's labels as checkboxes; each change PUTs the whole set to `path` (docs/labels.md
+ * "Sets") and hands the answer to `onSaved`. Without `canWrite`, the chips only.
+ */
+export function LabelPicker(props: PickerProps) {
+  // A new set from the server (this change's answer, another member's, live) starts afresh.
+  return <Picker key={props.labels.map((l) => l.id).join(',')} {...props} />;
+}
+
+function Picker(props: PickerProps) {
   const { ws, labels, canWrite } = props;
   const all = useLabels(ws);
   // The set asked for shows at once, until the conversation or the contact comes back with it.
   const [want, setWant] = useState<string[] | null>(null);
-  const known = labels.map((l) => l.id).join(',');
-  useEffect(() => {
-    if (known !== undefined) setWant(null);
-  }, [known]);
   const save = useMutation({
     mutationFn: (ids: string[]) => putLabels(props.path, ids),
     onMutate: (ids) => setWant(ids),
