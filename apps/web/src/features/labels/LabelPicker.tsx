@@ -61,7 +61,7 @@ function Picker(props: PickerProps) {
       {options.length > 0 && (
         <fieldset className="label-picker stack" aria-label={`Labels of ${props.of}`}>
           {options.map((o) => (
-            <label key={o.id}>
+            <label key={o.id} className="check">
               <input
                 type="checkbox"
                 checked={have.has(o.id)}
