@@ -250,7 +250,7 @@ it('contact events carry the contact shape of docs/contacts-and-tickets.md', asy
   expect(rows.length).toBeGreaterThan(0);
   for (const row of rows) {
     expect(Object.keys(row.data).sort()).toEqual(
-      ['createdAt', 'customFields', 'email', 'id', 'name', 'phone', 'source', 'updatedAt'].sort(),
+      ['createdAt', 'customFields', 'email', 'id', 'labels', 'name', 'phone', 'source', 'updatedAt'].sort(),
     );
   }
 });
