@@ -84,7 +84,7 @@ describe.skipIf(!hasChromium)('withheld drafts in the dashboard', () => {
     axe.push(...(await checkPage(page, 'inbox-withheld-draft')));
 
     await draft.getByRole('button', { name: 'Edit before sending' }).click();
-    const box = page.getByLabel('Your reply');
+    const box = page.getByRole('textbox', { name: 'Your reply' });
     await expect.poll(() => box.inputValue()).toContain('30 days');
     expect(await box.inputValue()).not.toContain('[1]');
     await box.fill('');
