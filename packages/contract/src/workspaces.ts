@@ -59,13 +59,19 @@ export const workspaceDetailSchema = workspaceSchema.extend({
   aiProvider: z.enum(['offline', 'openai', 'anthropic']),
 });
 
+export const AVAILABILITIES = ['online', 'busy', 'offline'] as const;
+
 export const memberSchema = z.object({
   userId: z.string(),
   name: z.string(),
   email: z.string(),
   role,
   joinedAt: z.string(),
+  availability: z.enum(AVAILABILITIES).describe('Whether they take conversations now (docs/workspaces.md)'),
 });
+
+/** `PUT /api/workspaces/{ws}/members/me/availability`. */
+export const availabilityBody = z.strictObject({ status: z.enum(AVAILABILITIES) });
 
 export const invitationSchema = z.object({
   id: z.string(),

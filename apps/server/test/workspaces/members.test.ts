@@ -30,6 +30,7 @@ describe('GET /api/workspaces/:workspaceId/members', () => {
       email: w.owner.email,
       role: 'owner',
       joinedAt: expect.any(String),
+      availability: 'offline',
     });
     const rest = await t.request({
       method: 'GET',
@@ -143,5 +144,39 @@ describe('DELETE /api/workspaces/:workspaceId/members/:userId', () => {
     expect((await remove(ws, 'usr_nobody', w.owner.headers)).statusCode).toBe(404);
     expect((await remove(ws, 'x'.repeat(150), w.owner.headers)).statusCode).toBe(400);
     expect(await eventsOf(t, ws, 'member.left')).toHaveLength(0);
+  });
+});
+
+describe('PUT /api/workspaces/:workspaceId/members/me/availability', () => {
+  const put = (headers: Record<string, string>, payload: unknown, ws = w.ws) =>
+    t.request({
+      method: 'PUT',
+      url: `${members(ws)}/me/availability`,
+      headers,
+      payload: payload as Record<string, unknown>,
+    });
+  const listed = async (userId: string) =>
+    (await t.request({ method: 'GET', url: members(w.ws), headers: w.owner.headers }))
+      .json()
+      .data.find((m: { userId: string }) => m.userId === userId)?.availability;
+
+  it('sets your own availability, shown on the members list; only yours, only in that workspace', async () => {
+    const r = await put(w.member.headers, { status: 'online' });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toEqual({ data: { status: 'online' } });
+    expect(await listed(w.member.id)).toBe('online');
+    expect(await listed(w.admin.id)).toBe('offline');
+    expect((await put(w.member.headers, { status: 'busy' })).json().data.status).toBe('busy');
+    expect(await listed(w.member.id)).toBe('busy');
+  });
+
+  it('a guest answers nothing: 403; bad bodies: 400 naming status; another workspace: 404', async () => {
+    expect((await put(w.guest.headers, { status: 'online' })).statusCode).toBe(403);
+    for (const bad of [{ status: 'away' }, { status: 1 }, {}, { status: 'online', extra: true }]) {
+      const r = await put(w.member.headers, bad);
+      expect(r.statusCode, JSON.stringify(bad)).toBe(400);
+    }
+    expect((await put(w.member.headers, { status: 'ONLINE' })).json().details).toHaveProperty('status');
+    expect((await put(w.member.headers, { status: 'online' }, w.otherWs)).statusCode).toBe(404);
   });
 });

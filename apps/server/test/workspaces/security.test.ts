@@ -141,3 +141,14 @@ securitySuite(app, {
   },
   request: (_ws, x) => ({ method: 'POST', url: `/api/invitations/${x.token}/accept` }),
 });
+
+securitySuite(app, {
+  name: 'PUT /api/workspaces/:workspaceId/members/me/availability',
+  auth: 'user',
+  minRole: 'member',
+  request: (ws) => ({
+    method: 'PUT',
+    url: `/api/workspaces/${ws}/members/me/availability`,
+    payload: { status: 'online' },
+  }),
+});

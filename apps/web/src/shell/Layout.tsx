@@ -5,6 +5,7 @@ import { canManage, type Data, patch, post, type Theme, type User } from '../api
 import { NotificationsMenu } from '../features/notifications/NotificationsMenu.tsx';
 import { ROUTES } from '../routes.tsx';
 import { useSetUser, useWorkspaces } from '../session.ts';
+import { AvailabilitySwitch } from './AvailabilitySwitch.tsx';
 import { PageChrome } from './PageChrome.tsx';
 import { SHORTCUTS, useShortcuts } from './shortcuts.tsx';
 import { ErrorText } from './ui.tsx';
@@ -111,6 +112,7 @@ export function Layout({ user }: { user: User }) {
         )}
         {/* The bell and the user's menu stay together at the right end, wrapping as one. */}
         <div className="topbar-end">
+          {ws && <AvailabilitySwitch ws={ws} />}
           <NotificationsMenu />
           <details className="menu" ref={menu}>
             <summary>{user.name}</summary>

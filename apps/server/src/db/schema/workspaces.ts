@@ -27,6 +27,8 @@ export const workspaces = pgTable(
   (t) => [uniqueIndex('workspaces_slug_uq').on(t.slug), index('workspaces_owner_idx').on(t.ownerId)],
 );
 
+export type Availability = 'online' | 'busy' | 'offline';
+
 export const memberships = pgTable(
   'memberships',
   {
@@ -38,6 +40,8 @@ export const memberships = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     role: text('role').$type<Role>().notNull(),
     joinedAt: ts('joined_at').notNull().defaultNow(),
+    /** Whether they take conversations now (docs/workspaces.md "Availability"). */
+    availability: text('availability').$type<Availability>().notNull().default('offline'),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index('memberships_user_idx').on(t.userId)],
 );

@@ -1,6 +1,6 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { memberships, type Role, users } from '../../db/schema/index.ts';
+import { type Availability, memberships, type Role, users } from '../../db/schema/index.ts';
 
 const memberColumns = {
   userId: memberships.userId,
@@ -8,9 +8,32 @@ const memberColumns = {
   email: users.email,
   role: memberships.role,
   joinedAt: memberships.joinedAt,
+  availability: memberships.availability,
 };
 
-export type MemberRow = { userId: string; name: string; email: string; role: string; joinedAt: Date };
+export type MemberRow = {
+  userId: string;
+  name: string;
+  email: string;
+  role: string;
+  joinedAt: Date;
+  availability: Availability;
+};
+
+/** A member's own availability; false when they are not a member. */
+export async function setAvailability(
+  db: Executor,
+  workspaceId: string,
+  userId: string,
+  status: Availability,
+) {
+  const rows = await db
+    .update(memberships)
+    .set({ availability: status })
+    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)))
+    .returning({ userId: memberships.userId });
+  return rows.length > 0;
+}
 
 export async function listMembers(db: Executor, workspaceId: string, limit: number, offset: number) {
   const where = eq(memberships.workspaceId, workspaceId);

@@ -1,6 +1,12 @@
 import { dataOf } from '@parley/contract/envelope';
 import { offsetPage, offsetQuery } from '@parley/contract/pagination';
-import { memberParams, memberSchema, updateMemberBody, wsParams } from '@parley/contract/workspaces';
+import {
+  availabilityBody,
+  memberParams,
+  memberSchema,
+  updateMemberBody,
+  wsParams,
+} from '@parley/contract/workspaces';
 import { z } from 'zod';
 import { can } from '../../http/actor.ts';
 import { userIdOf } from '../../http/auth.ts';
@@ -27,6 +33,28 @@ export const membersRoutes: Feature = (app, ctx) => {
     },
     async (request) =>
       members.listMembers(ctx, tenantOf(request).workspaceId, request.query.limit, request.query.offset),
+  );
+
+  // Those who answer conversations say whether they take them now; a guest answers none.
+  app.put(
+    '/api/workspaces/:workspaceId/members/me/availability',
+    {
+      config: { auth: 'user', permission: 'assistants.use' },
+      schema: {
+        tags,
+        params: wsParams,
+        body: availabilityBody,
+        response: { 200: dataOf(availabilityBody), ...errors },
+      },
+    },
+    async (request) => ({
+      data: await members.setMyAvailability(
+        ctx,
+        tenantOf(request).workspaceId,
+        userIdOf(request),
+        request.body.status,
+      ),
+    }),
   );
 
   app.patch(

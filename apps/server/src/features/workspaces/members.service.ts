@@ -44,7 +44,19 @@ const toMember = (m: repo.MemberRow) => ({
   email: m.email,
   role: m.role as Role,
   joinedAt: m.joinedAt.toISOString(),
+  availability: m.availability,
 });
+
+/** The caller's own availability in the workspace (docs/workspaces.md "Availability"). */
+export async function setMyAvailability(
+  ctx: AppContext,
+  workspaceId: string,
+  userId: string,
+  status: repo.MemberRow['availability'],
+) {
+  if (!(await repo.setAvailability(ctx.db, workspaceId, userId, status))) throw notFound('Workspace');
+  return { status };
+}
 
 export async function listMembers(ctx: AppContext, workspaceId: string, limit: number, offset: number) {
   const { rows, total } = await repo.listMembers(ctx.db, workspaceId, limit, offset);
