@@ -56,6 +56,10 @@ export const conversations = pgTable(
      */
     handedOffAt: ts('handed_off_at'),
     endedAt: ts('ended_at'),
+    /** When it last entered `handoff`: auto-assignment takes the longest waiting first. */
+    waitingSince: ts('waiting_since'),
+    /** A person set or cleared its assignee in this handoff: auto-assignment leaves it alone. */
+    assignmentHeld: boolean('assignment_held').notNull().default(false),
     /** Why it was last handed to a person (docs/steering.md "Guidance rules"); null while the AI holds it. */
     handoffReason: text('handoff_reason').$type<HandoffReason>(),
     /** The guidance rule that handed it over, when `handoffReason` is `rule`. */
@@ -88,6 +92,10 @@ export const conversations = pgTable(
       t.id.desc(),
     ),
     index('conversations_inbox_assistant_idx').on(t.assistantId, t.lastMessageAt.desc(), t.id.desc()),
+    // Conversations waiting for auto-assignment, longest waiting first (docs/inbox.md "Auto-assignment").
+    index('conversations_waiting_idx')
+      .on(t.workspaceId, t.waitingSince, t.id)
+      .where(sql`status = 'handoff' AND assignee_id IS NULL`),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { workspaces } from './workspaces.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -40,3 +40,29 @@ export const labels = pgTable(
   },
   (t) => [uniqueIndex('labels_name_idx').on(t.workspaceId, sql`lower(${t.name})`)],
 );
+
+/** A workspace's inbox settings (docs/inbox.md "Auto-assignment"); no row: the defaults. */
+export const inboxSettings = pgTable('inbox_settings', {
+  workspaceId: text('workspace_id')
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  autoAssign: boolean('auto_assign').notNull().default(false),
+  maxOpenPerAgent: integer('max_open_per_agent').notNull().default(10),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/** One opening of a day, local time "HH:MM". */
+export type OpeningRange = { open: string; close: string };
+export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+
+/** When a workspace's team answers (docs/business-hours.md); no row: always open. */
+export const businessHours = pgTable('business_hours', {
+  workspaceId: text('workspace_id')
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  timezone: text('timezone').notNull(),
+  week: jsonb('week').$type<Record<Weekday, OpeningRange[]>>().notNull(),
+  holidays: jsonb('holidays').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+  outsideHoursMessage: text('outside_hours_message').notNull(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});

@@ -42,6 +42,13 @@ export const memberships = pgTable(
     joinedAt: ts('joined_at').notNull().defaultNow(),
     /** Whether they take conversations now (docs/workspaces.md "Availability"). */
     availability: text('availability').$type<Availability>().notNull().default('offline'),
+    /**
+     * While their inbox stream is open, refreshed every minute; then when it closed. Auto-assignment
+     * counts them present for 5 minutes after (docs/inbox.md "Auto-assignment").
+     */
+    inboxSeenAt: ts('inbox_seen_at'),
+    /** When a conversation was last assigned to them: auto-assignment's tie-break. */
+    lastAssignedAt: ts('last_assigned_at'),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index('memberships_user_idx').on(t.userId)],
 );

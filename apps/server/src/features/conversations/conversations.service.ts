@@ -140,6 +140,8 @@ export function prepareStart(input: NewConversation, first: NewMessage): Pending
     lastMessageAt: at,
     handedOffAt: null,
     endedAt: null,
+    waitingSince: null,
+    assignmentHeld: false,
     handoffReason: null,
     handoffRuleId: null,
     aiResolution: null,
