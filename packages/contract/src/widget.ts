@@ -82,6 +82,10 @@ export const publicConfig = z.object({
   leadFormEnabled: z.boolean(),
   leadFormFields: z.array(z.string()),
   leadFormRequiredFields: z.array(z.string()),
+  /** docs/business-hours.md "Widget": whether a person answers now (true when no hours are set). */
+  teamOnline: z.boolean(),
+  /** When the team opens next (ISO time); null while open, when always open, or with no opening. */
+  nextOpenAt: z.string().nullable(),
 });
 
 /** A person of the team, as the widget shows them. */

@@ -12,6 +12,7 @@ import { authRoutes } from './auth/auth.routes.ts';
 import * as credentialsService from './auth/credentials.service.ts';
 import { billingRoutes } from './billing/billing.routes.ts';
 import { stripeWebhookRoutes } from './billing/stripe-webhook.routes.ts';
+import { businessHoursRoutes } from './business-hours/business-hours.routes.ts';
 import { cannedResource } from './canned/canned.resource.ts';
 import { cannedRoutes } from './canned/canned.routes.ts';
 import { chatResource } from './chat/chat.resource.ts';
@@ -79,6 +80,7 @@ export const features: Feature[] = [
   inboxRoutes,
   cannedRoutes,
   labelsRoutes,
+  businessHoursRoutes,
   contactsRoutes,
   contactsV1Routes,
   ticketsRoutes,

@@ -66,6 +66,9 @@ describe('POST /api/widget/{assistantId}/init', () => {
         leadFormEnabled: true,
         leadFormFields: ['name', 'email'],
         leadFormRequiredFields: [],
+        // No business hours set: always open (docs/business-hours.md "Widget").
+        teamOnline: true,
+        nextOpenAt: null,
       },
       messages: [],
     });

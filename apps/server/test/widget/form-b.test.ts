@@ -49,6 +49,9 @@ describe('GET /api/widget/{assistantId}/config', () => {
         leadFormEnabled: true,
         leadFormFields: ['email', 'company'],
         leadFormRequiredFields: [],
+        // No business hours set: always open (docs/business-hours.md "Widget").
+        teamOnline: true,
+        nextOpenAt: null,
       },
     });
   });

@@ -44,7 +44,7 @@ export const widgetFormBRoutes: Feature = async (app, ctx) => {
     },
     async (request) => {
       const access = resourceOf(request, 'widget');
-      return { data: configOf(access) };
+      return { data: await configOf(ctx, access) };
     },
   );
 

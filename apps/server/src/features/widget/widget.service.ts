@@ -6,6 +6,7 @@ import { AppError } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { randomToken, sha256Hex } from '../../lib/crypto.ts';
 import { newId } from '../../lib/ids.ts';
+import { teamStatusOf } from '../business-hours/business-hours.service.ts';
 import { beginTurn, type Turn } from '../chat/turn.ts';
 import {
   announceChange,
@@ -36,9 +37,13 @@ const sessionOf = (access: WidgetAccess): WidgetSession => {
   return access.session;
 };
 
-/** docs/widget.md "Form A: the init flow": the configuration a page may see. */
-export function publicConfig(access: WidgetAccess) {
+/**
+ * docs/widget.md "Form A: the init flow": the configuration a page may see, with whether a person
+ * answers now and when next (docs/business-hours.md "Widget").
+ */
+export async function publicConfig(ctx: AppContext, access: WidgetAccess) {
   const { config, assistant } = access;
+  const team = await teamStatusOf(ctx, assistant.workspaceId);
   return {
     assistantName: assistant.name,
     // docs/widget.md "Embedding and configuration": the widget's welcome message falls back to the
@@ -49,6 +54,8 @@ export function publicConfig(access: WidgetAccess) {
     leadFormEnabled: config.leadFormEnabled,
     leadFormFields: config.leadFormFields,
     leadFormRequiredFields: config.leadFormRequiredFields,
+    teamOnline: team.teamOnline,
+    nextOpenAt: team.nextOpenAt,
   };
 }
 
@@ -87,12 +94,13 @@ export async function initSession(
     session = created.session;
     sessionToken = created.token;
   }
+  const [config, messages] = await Promise.all([publicConfig(ctx, access), history(ctx, session)]);
   return {
     sessionId: session.id,
     sessionToken: sessionToken as string,
     status: session.status,
-    config: publicConfig(access),
-    messages: await history(ctx, session),
+    config,
+    messages,
   };
 }
 
