@@ -3,6 +3,7 @@ import { conversationSchema, messageSchema } from './chat.ts';
 import { idParam } from './envelope.ts';
 import { cursorQuery } from './pagination.ts';
 import { TICKET_PRIORITIES } from './tickets.ts';
+import { AVAILABILITIES } from './workspaces.ts';
 
 /** Request and response shapes of the inbox (docs/inbox.md "Endpoints"). */
 
@@ -79,7 +80,29 @@ export const inboxEventSchema = z.discriminatedUnion('type', [
     changedBy: changedBySchema,
   }),
   z.object({ type: z.literal('message.created'), conversationId: z.string(), message: inboxMessageSchema }),
+  /** A member's availability changed (docs/workspaces.md "Availability"). */
+  z.object({
+    type: z.literal('member.updated'),
+    member: z.object({ userId: z.string(), availability: z.enum(AVAILABILITIES) }),
+  }),
 ]);
+
+/** A workspace's inbox settings (docs/inbox.md "Auto-assignment"). */
+export const inboxSettingsSchema = z.object({
+  autoAssign: z.boolean(),
+  maxOpenPerAgent: z.number().int().min(1).max(100),
+});
+
+/** A change of them: either field, or both; the other keeps its value. */
+export const inboxSettingsBody = z
+  .strictObject({
+    autoAssign: z.boolean().optional(),
+    maxOpenPerAgent: z.number().int().min(1).max(100).optional(),
+  })
+  .refine((b) => b.autoAssign !== undefined || b.maxOpenPerAgent !== undefined, {
+    message: 'Give autoAssign, maxOpenPerAgent or both',
+    path: ['autoAssign'],
+  });
 
 export type InboxEvent = z.output<typeof inboxEventSchema>;
 export type ChangedBy = z.output<typeof changedBySchema>;

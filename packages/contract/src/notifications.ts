@@ -11,6 +11,7 @@ export const NOTICE_KINDS = [
   'trial.ended',
   'payment.failed',
   'assistant.tests_failed',
+  'conversation.assigned',
 ] as const;
 
 export type NoticeKind = (typeof NOTICE_KINDS)[number];

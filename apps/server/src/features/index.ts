@@ -24,6 +24,7 @@ import { conversationResource } from './conversations/conversations.resource.ts'
 import { messagesV1Routes } from './conversations/messages.v1.routes.ts';
 import { inboxConversationResource } from './inbox/inbox.resource.ts';
 import { inboxRoutes } from './inbox/inbox.routes.ts';
+import { inboxSettingsRoutes } from './inbox/inbox-settings.routes.ts';
 import { documentResource, projectResource, sourceResource } from './knowledge/knowledge.resource.ts';
 import { projectsRoutes } from './knowledge/projects/projects.routes.ts';
 import { assistantSourcesRoutes } from './knowledge/sources/sources.routes.ts';
@@ -80,6 +81,7 @@ export const features: Feature[] = [
   inboxRoutes,
   cannedRoutes,
   labelsRoutes,
+  inboxSettingsRoutes,
   businessHoursRoutes,
   contactsRoutes,
   contactsV1Routes,

@@ -3,6 +3,7 @@ import { aiResolutionJob } from '../features/analytics/ai-resolution.ts';
 import { analyticsRollupJob } from '../features/analytics/rollup.ts';
 import { billingLifecycleJob } from '../features/billing/lifecycle.ts';
 import { creditsResetJob } from '../features/credits/credits.jobs.ts';
+import { autoAssignJob } from '../features/inbox/auto-assign.ts';
 import { ingestionJob } from '../features/knowledge/ingestion/ingest.jobs.ts';
 import { smsInboundJob, smsSendJob, smsSessionsJob } from '../features/sms/sms.jobs.ts';
 import { testRunsJob } from '../features/steering/test-runs.jobs.ts';
@@ -34,7 +35,8 @@ export type JobName =
   | 'sms-sessions'
   | 'analytics-rollup'
   | 'ai-resolution'
-  | 'test-runs';
+  | 'test-runs'
+  | 'auto-assign';
 
 /** One job's work in one process, built by its definition's `create`. */
 export type Job = {
@@ -144,6 +146,13 @@ export const CATALOG: { readonly [N in JobName]: JobDefinition } = {
     everyMs: 1_000,
     wokenBy: ['a manual run queued (test-runs.service.ts)'],
     create: testRunsJob,
+  },
+  'auto-assign': {
+    // Every change that may let it assign runs the assigner at once (docs/inbox.md
+    // "Auto-assignment"); this sweep picks up what a stopped process or a failed run left waiting.
+    everyMs: 60_000,
+    wokenBy: [],
+    create: autoAssignJob,
   },
 };
 

@@ -50,6 +50,7 @@ describe('the job catalog', () => {
         'analytics-rollup',
         'ai-resolution',
         'test-runs',
+        'auto-assign',
       ].sort(),
     );
     for (const name of JOB_NAMES) expect(CATALOG[name].everyMs, name).toBeGreaterThan(0);

@@ -15,6 +15,12 @@ export const MAY_CHANGE_WHEN_REFUSED: Record<string, { columns?: string[]; reaso
       'a key that authenticates is stamped once a minute, after the response and whatever the route ' +
       'then answers (403 missing_scope, 404 of another workspace): features/auth/credentials.service.ts',
   },
+  memberships: {
+    columns: ['inbox_seen_at'],
+    reason:
+      "an inbox stream stores its member's presence when it closes, after its last response: a stream " +
+      'the security suite opened and closed lands during the next request (features/inbox/inbox-stream.ts)',
+  },
   personal_tokens: {
     columns: ['last_used_at'],
     reason: 'the same stamp for personal access tokens (features/auth/credentials.service.ts)',

@@ -15,7 +15,10 @@ import { conflict } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { recordEvent } from '../events/events.service.ts';
+import { assignAfterChange } from '../inbox/auto-assign.ts';
+import { emailLater } from '../notifications/notifications.service.ts';
 import { suggestFromClosed } from '../steering/suggestions.service.ts';
+import { type AssignmentMail, heldAfter, onAssigneeChange } from './assignment.ts';
 import type { ConversationRow } from './conversations.repo.ts';
 import {
   conversationChannel,
@@ -60,6 +63,10 @@ function handoffReasonOf(row: ConversationRow, change: Change, status: Conversat
 
 export type Changed = {
   conversation: ConversationRow;
+  /** Its status and assignee before the change. */
+  before: Pick<ConversationRow, 'status' | 'assigneeId'>;
+  /** The new assignee's email notice, sent after commit (assignment.ts). */
+  mail?: AssignmentMail;
   /** false: the conversation already was in the asked state; nothing was written. */
   changed: boolean;
   kind: ConversationChangeKind;
@@ -115,7 +122,8 @@ export async function applyChange(
     .limit(1);
   if (!row) return undefined;
   const target = next(row, change, by);
-  if (!target) return { conversation: row, changed: false, kind: change.kind, changedBy: by };
+  const before = { status: row.status, assigneeId: row.assigneeId };
+  if (!target) return { conversation: row, before, changed: false, kind: change.kind, changedBy: by };
   const at = extra.at ?? now();
   const [updated] = await tx
     .update(conversations)
@@ -124,6 +132,8 @@ export async function applyChange(
       assigneeId: target.assigneeId,
       updatedAt: at,
       ...(target.status === 'handoff' && !row.handedOffAt ? { handedOffAt: at } : {}),
+      ...(target.status === 'handoff' && row.status !== 'handoff' ? { waitingSince: at } : {}),
+      assignmentHeld: heldAfter(row, change, by, target.status),
       ...handoffReasonOf(row, change, target.status),
       ...(target.status === 'closed' ? { endedAt: at } : {}),
       ...(change.kind === 'reopen' ? { endedAt: null } : {}),
@@ -145,6 +155,7 @@ export async function applyChange(
     actorId: by.id,
     createdAt: at,
   });
+  const mail = await onAssigneeChange(tx, row, conversation, by, at);
   // A private internal chat's changes (its member closing it, say) reach no webhook; its handoff
   // does, as the first event about it (visibility.ts).
   if (inInbox(conversation)) {
@@ -160,7 +171,7 @@ export async function applyChange(
       },
     });
   }
-  return { conversation, changed: true, kind: change.kind, changedBy: by };
+  return { conversation, before, mail, changed: true, kind: change.kind, changedBy: by };
 }
 
 /** applyChange in its own transaction, announced once committed. */
@@ -212,6 +223,8 @@ export async function announceChange(ctx: AppContext, result: Changed) {
       changedBy: result.changedBy,
     }),
   ]);
+  if (result.mail) emailLater(ctx, result.mail.recipients, result.mail.notice, { conversationId: c.id });
+  await assignAfterChange(ctx, result);
 }
 
 /**

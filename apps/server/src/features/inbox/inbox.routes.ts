@@ -194,7 +194,7 @@ export const inboxRoutes: Feature = (app, ctx) => {
       },
     },
     async (request, reply) => {
-      await openInboxStream(ctx, reply, tenantOf(request).workspaceId);
+      await openInboxStream(ctx, reply, tenantOf(request).workspaceId, userIdOf(request));
       return reply;
     },
   );

@@ -24,6 +24,24 @@ export async function workspaceAdmins(db: Executor, workspaceId: string) {
     .where(and(eq(memberships.workspaceId, workspaceId), inArray(memberships.role, ['owner', 'admin'])));
 }
 
+/** One member of a workspace, with their preferences (a conversation's new assignee). */
+export async function memberToNotify(db: Executor, workspaceId: string, userId: string) {
+  const [row] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      emailOff: notificationPreferences.emailOff,
+      inAppOff: notificationPreferences.inAppOff,
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .leftJoin(notificationPreferences, eq(notificationPreferences.userId, users.id))
+    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)))
+    .limit(1);
+  return row;
+}
+
 /** A user by login email, with their preferences (an invitee who already has an account). */
 export async function userByEmail(db: Executor, email: string) {
   const [row] = await db

@@ -56,6 +56,17 @@ export async function notifyWorkspaceAdmins(
   return notifyPeople(tx, await repo.workspaceAdmins(tx, workspaceId), workspaceId, notice);
 }
 
+/** In-app notice to one member of a workspace (a conversation's new assignee). */
+export async function notifyMember(
+  tx: Executor,
+  workspaceId: string,
+  userId: string,
+  notice: Notice,
+): Promise<Recipient[]> {
+  const person = await repo.memberToNotify(tx, workspaceId, userId);
+  return person ? notifyPeople(tx, [person], workspaceId, notice) : [];
+}
+
 /** In-app notice to the account with this email, if there is one (an invitee). */
 export async function notifyEmailOwner(
   tx: Executor,

@@ -20,6 +20,22 @@ export type MemberRow = {
   availability: Availability;
 };
 
+/** When a conversation was last assigned to them: auto-assignment's tie-break (docs/inbox.md "Auto-assignment"). */
+export async function markAssigned(tx: Executor, workspaceId: string, userId: string, at: Date) {
+  await tx
+    .update(memberships)
+    .set({ lastAssignedAt: at })
+    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)));
+}
+
+/** A member's inbox stream is open now (or just closed): present for auto-assignment. */
+export async function markInboxSeen(db: Executor, workspaceId: string, userId: string, at: Date) {
+  await db
+    .update(memberships)
+    .set({ inboxSeenAt: at })
+    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)));
+}
+
 /** A member's own availability; false when they are not a member. */
 export async function setAvailability(
   db: Executor,

@@ -2,7 +2,9 @@ import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import type { Role } from '../../db/schema/index.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { inboxChannel } from '../conversations/conversations.service.ts';
 import { recordEvent } from '../events/events.service.ts';
+import { assignSoon } from '../inbox/auto-assign.ts';
 import * as repo from './members.repo.ts';
 import { lockWorkspace, setRole } from './workspaces.repo.ts';
 
@@ -55,6 +57,11 @@ export async function setMyAvailability(
   status: repo.MemberRow['availability'],
 ) {
   if (!(await repo.setAvailability(ctx.db, workspaceId, userId, status))) throw notFound('Workspace');
+  // Every open inbox hears it; someone now online may take what waits (docs/inbox.md "Auto-assignment").
+  await ctx.fanout
+    .publish(inboxChannel(workspaceId), { type: 'member.updated', member: { userId, availability: status } })
+    .catch(() => undefined);
+  if (status === 'online') await assignSoon(ctx, workspaceId);
   return { status };
 }
 
