@@ -4,24 +4,75 @@
  */
 import { join } from 'node:path';
 
-/** `total` (100,000 by default) conversations over 4 assistants, 3 channels, 3 statuses and 4 assignees (or none). */
+/**
+ * The workspace's 13 labels (docs/labels.md) and the share of conversations, per mille, that
+ * carries each. Each label is drawn on its own for each conversation (a hash of its number), so
+ * the sets are skewed as a team's are: one common label (30%), a few of some percent, a rare one
+ * (0.5%); about 55% of the conversations have none and about 10% two or more. The 13th, a past
+ * campaign's, is only on the oldest tenth of the conversations (10% of them, 1% in all): the case
+ * where walking the list newest first reads most of it before it fills a page.
+ */
+export const benchLabels = [
+  { name: 'Billing', color: '#2563eb', perMille: 300 },
+  { name: 'Shipping', color: '#16a34a', perMille: 60 },
+  { name: 'Returns', color: '#ca8a04', perMille: 40 },
+  { name: 'Bug', color: '#dc2626', perMille: 30 },
+  { name: 'Feature request', color: '#9333ea', perMille: 25 },
+  { name: 'VIP', color: '#db2777', perMille: 20 },
+  { name: 'Refund', color: '#ea580c', perMille: 15 },
+  { name: 'Account', color: '#0891b2', perMille: 12 },
+  { name: 'Onboarding', color: '#65a30d', perMille: 10 },
+  { name: 'Spam', color: '#57534e', perMille: 8 },
+  { name: 'Partner', color: '#4f46e5', perMille: 6 },
+  { name: 'Legal', color: '#be123c', perMille: 5 },
+  { name: 'Summer sale', color: '#0d9488', perMille: 100, oldestTenthOnly: true },
+];
+
+export type BenchLabel = {
+  id: string;
+  name: string;
+  perMille: number;
+  oldestTenthOnly: boolean;
+  count: number;
+};
+
+/**
+ * `total` (100,000 by default) conversations over 4 assistants, 3 channels, 3 statuses and 4
+ * assignees (or none), with label sets drawn from `benchLabels`; returns the labels with the
+ * number of conversations that hold each.
+ */
 export async function seedInbox(
   env: NodeJS.ProcessEnv,
   workspaceId: string,
   assistantIds: string[],
   members: string[],
   total: number,
-) {
+): Promise<BenchLabel[]> {
   const { openDatabase } = await import('../apps/server/src/db/client.ts');
+  const schema = await import('../apps/server/src/db/schema/index.ts');
+  const { newId } = await import('../apps/server/src/lib/ids.ts');
   const { sql } = await import('drizzle-orm');
   const database = env.DATABASE_URL
     ? await openDatabase({ kind: 'postgres', url: env.DATABASE_URL, poolSize: 2 })
     : await openDatabase({ kind: 'pglite', dataDir: join(env.DATA_DIR!, 'pglite') });
   try {
     const list = (xs: string[]) => sql.raw(`array[${xs.map((x) => `'${x}'`).join(',')}]`);
+    const labels = benchLabels.map((l) => ({ ...l, id: newId('lbl') }));
+    await database.db
+      .insert(schema.labels)
+      .values(labels.map(({ id, name, color }) => ({ id, workspaceId, name, color })));
+    // Label k is on conversation g when a hash of (g, k) falls under its share: independent draws.
+    const labelRows = sql.join(
+      labels.map((l, k) => {
+        const afterG = l.oldestTenthOnly ? Math.floor(total * 0.9) : 0;
+        return sql`(${k}::int, ${l.id}::text, ${l.name}::text, ${l.color}::text, ${l.perMille}::int, ${afterG}::int)`;
+      }),
+      sql`, `,
+    );
     await database.db.execute(sql`
       insert into conversations (id, workspace_id, assistant_id, channel, status, assignee_id, title,
-                                 message_count, last_message_at, handed_off_at, created_at, updated_at)
+                                 message_count, last_message_at, handed_off_at, created_at, updated_at,
+                                 labels)
       select 'conv_bench' || lpad(g::text, 8, '0'), ${workspaceId},
              (${list(assistantIds)})[1 + g % 4],
              (array['widget','widget','widget','chat','sms'])[1 + g % 5],
@@ -30,9 +81,35 @@ export async function seedInbox(
              'Bench conversation ' || g, 2,
              now() - (g || ' seconds')::interval,
              case when g % 5 = 3 and g % 2 = 0 then now() - (g || ' seconds')::interval else null end,
-             now() - (g || ' seconds')::interval, now() - (g || ' seconds')::interval
+             now() - (g || ' seconds')::interval, now() - (g || ' seconds')::interval,
+             coalesce((select jsonb_agg(jsonb_build_object('id', l.id, 'name', l.name, 'color', l.color)
+                                        order by l.k)
+                         from (values ${labelRows}) l(k, id, name, color, per_mille, after_g)
+                        where (hashint4extended(g, l.k) & 1048575) % 1000 < l.per_mille
+                          and g > l.after_g), '[]'::jsonb)
         from generate_series(1, ${total}) g`);
     if (env.DATABASE_URL) await database.db.execute(sql`analyze conversations`);
+    const rowsOf = async <T>(q: ReturnType<typeof sql>) =>
+      ((await database.db.execute(q)) as unknown as { rows: T[] }).rows;
+    const rows = await rowsOf<{ id: string; n: number }>(sql`
+      select l.id, count(*)::int as n
+        from conversations c, jsonb_array_elements(c.labels) e
+        join labels l on l.id = e->>'id'
+       where c.workspace_id = ${workspaceId}
+       group by l.id`);
+    const counts = new Map(rows.map((r) => [r.id, Number(r.n)]));
+    const [sets] = await rowsOf<{ none: number; several: number }>(sql`
+      select count(*) filter (where jsonb_array_length(labels) = 0)::int as none,
+             count(*) filter (where jsonb_array_length(labels) >= 2)::int as several
+        from conversations where workspace_id = ${workspaceId}`);
+    console.log(
+      `labels: ${labels.map((l) => `${l.name} ${counts.get(l.id) ?? 0}`).join(', ')}; ` +
+        `${sets?.none} conversations with none, ${sets?.several} with two or more`,
+    );
+    return labels.map(({ id, name, perMille, oldestTenthOnly }) => ({
+      ...{ id, name, perMille, oldestTenthOnly: oldestTenthOnly === true },
+      count: counts.get(id) ?? 0,
+    }));
   } finally {
     await database.close();
   }
@@ -51,10 +128,19 @@ export async function explain(env: NodeJS.ProcessEnv, workspaceId: string, filte
     "from conversations where workspace_id = $1 and (channel <> 'chat' or handed_off_at is not null)";
   const summary = (rows: Array<Record<string, string>>) => {
     const plan = rows.map((r) => r['QUERY PLAN']).join(' / ');
-    const index = /Index (?:Only )?Scan(?: Backward)? using (\w+)/.exec(plan)?.[1] ?? 'no index';
+    // An index walked in order, or bitmaps of one or more indexes (a label's GIN index) then a sort.
+    const walked = /Index (?:Only )?Scan(?: Backward)? using (\w+)/.exec(plan)?.[1];
+    const bitmaps = [...plan.matchAll(/Bitmap Index Scan on (\w+)/g)].map((m) => m[1]);
+    const index = walked ?? (bitmaps.length ? `bitmap of ${bitmaps.join(' and ')}` : 'no index');
     const sort = /Sort/.test(plan) ? ', then a sort' : '';
+    // Rows the scan read and dropped (a filter the index does not hold, as a label on an inbox index).
+    const removed = [...plan.matchAll(/Rows Removed by (?:Filter|Index Recheck): (\d+)/g)].reduce(
+      (n, m) => n + Number(m[1]),
+      0,
+    );
+    const dropped = removed ? `, ${removed} rows read and dropped` : '';
     const time = /Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? '?';
-    return `${index}${sort}; ${time} ms in the database`;
+    return `${index}${sort}${dropped}; ${time} ms in the database`;
   };
   const order = 'order by last_message_at desc nulls last, id desc nulls last'; // as inbox.repo.ts
   try {
@@ -65,12 +151,28 @@ export async function explain(env: NodeJS.ProcessEnv, workspaceId: string, filte
         [workspaceId],
       );
       const pages: Array<[string, string, unknown[]]> = [['first page', '', [workspaceId]]];
-      if (deep[0])
-        pages.push([
-          'rows 2,001-',
-          'and (last_message_at, id) < ($2::timestamptz, $3)',
-          [workspaceId, deep[0].last_message_at, deep[0].id],
+      const after = 'and (last_message_at, id) < ($2::timestamptz, $3)';
+      if (deep[0]) pages.push(['rows 2,001-', after, [workspaceId, deep[0].last_message_at, deep[0].id]]);
+      else {
+        // A shorter list (a rare label): its last page of 25, the one that scans furthest.
+        const { rows: counted } = await client.query(`select count(*)::int as n ${base} ${where}`, [
+          workspaceId,
         ]);
+        const skip = Math.floor((Number(counted[0].n) - 1) / 25) * 25;
+        const { rows: last } =
+          skip > 0
+            ? await client.query(
+                `select last_message_at, id ${base} ${where} ${order} offset ${skip - 1} limit 1`,
+                [workspaceId],
+              )
+            : { rows: [] };
+        if (last[0])
+          pages.push([
+            `last page (rows ${skip + 1}-)`,
+            after,
+            [workspaceId, last[0].last_message_at, last[0].id],
+          ]);
+      }
       for (const [page, cursor, values] of pages) {
         const { rows } = await client.query(
           `explain analyze select * ${base} ${where} ${cursor} ${order} limit 26`,

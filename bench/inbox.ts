@@ -1,7 +1,9 @@
 /**
  * Inbox benchmark (docs/performance.md "Inbox"): the inbox list with 100,000 conversations in the
- * workspace (first pages and cursor pages deep in the list, under every filter), and the time from
- * an agent's reply to the visitor's open widget stream, across two server processes.
+ * workspace (first pages and cursor pages deep in the list, under every filter, labels among them:
+ * a common one, one of a few percent, a rare one, a past campaign's on old conversations only, and
+ * the common and the rare one with status=handoff), and the time from an agent's reply to the
+ * visitor's open widget stream, across two server processes.
  * Targets on PostgreSQL: list p95 under 50 ms; reply → stream p99 under 100 ms.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379 \
@@ -11,7 +13,8 @@
  * INBOX_BENCH_CONVERSATIONS (100000), INBOX_BENCH_REQUESTS (200 per list case),
  * INBOX_BENCH_REPLIES (300), INBOX_BENCH_VISITORS (20).
  *
- * The conversations are written straight into the database (one INSERT ... SELECT): creating
+ * The conversations are written straight into the database (one INSERT ... SELECT, with their
+ * label sets drawn from 13 labels: bench/inbox-seed.ts `benchLabels`): creating
  * 100,000 through real chats would take most of the run. The floor, measured in the same run and
  * process, is `GET /api/account` (the same credential and tenant checks, one small read): the
  * list's cost over it is the inbox's own.
@@ -20,7 +23,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { explain, seedInbox, seedMembers } from './inbox-seed.ts';
+import { type BenchLabel, explain, seedInbox, seedMembers } from './inbox-seed.ts';
 import { seedOwner } from './support.ts';
 import {
   call,
@@ -114,8 +117,17 @@ async function main() {
       `inbox benchmark on ${kind}: ${total} conversations; node ${process.version}; load average ${load()}`,
     );
     const t = performance.now();
-    await seedInbox(env, s.workspaceId, assistantIds, members, total);
+    const labels = await seedInbox(env, s.workspaceId, assistantIds, members, total);
     console.log(`seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    // The most and the least common labels, one of a few percent, and the past campaign's.
+    const byShare = labels.filter((l) => !l.oldestTenthOnly).sort((x, y) => y.perMille - x.perMille);
+    const common = byShare[0]!;
+    const rare = byShare[byShare.length - 1]!;
+    const some = byShare.find((l) => l.perMille <= 30)!;
+    const stale = labels.find((l) => l.oldestTenthOnly)!;
+    const labelSql = (l: { id: string }) => `and labels @> '[{"id":"${l.id}"}]'::jsonb`;
+    const share = (l: BenchLabel) =>
+      l.oldestTenthOnly ? `${l.perMille / 100}%, oldest tenth only` : `${l.perMille / 10}%`;
     await explain(env, s.workspaceId, [
       ['no filter', ''],
       ['status=handoff', "and status = 'handoff'"],
@@ -124,6 +136,12 @@ async function main() {
       ['assigneeId', `and assignee_id = '${members[0]}'`],
       ['assistantId', `and assistant_id = '${assistantIds[1]}'`],
       ['status=open&unassigned=true', "and status = 'open' and assignee_id is null"],
+      [`labelId (${share(common)})`, labelSql(common)],
+      [`labelId (${share(some)})`, labelSql(some)],
+      [`labelId (${share(rare)})`, labelSql(rare)],
+      [`labelId (${share(stale)})`, labelSql(stale)],
+      [`labelId (${share(common)})&status=handoff`, `${labelSql(common)} and status = 'handoff'`],
+      [`labelId (${share(rare)})&status=handoff`, `${labelSql(rare)} and status = 'handoff'`],
     ]);
 
     // The list: first pages and pages deep in the list (a cursor 2,000 rows in), per filter.
@@ -137,6 +155,12 @@ async function main() {
       ['channel=chat', '&channel=chat'],
       ['assistantId', `&assistantId=${assistantIds[1]}`],
       ['status=open&unassigned=true', '&status=open&unassigned=true'],
+      [`labelId (${share(common)})`, `&labelId=${common.id}`],
+      [`labelId (${share(some)})`, `&labelId=${some.id}`],
+      [`labelId (${share(rare)})`, `&labelId=${rare.id}`],
+      [`labelId (${share(stale)})`, `&labelId=${stale.id}`],
+      [`labelId (${share(common)})&status=handoff`, `&labelId=${common.id}&status=handoff`],
+      [`labelId (${share(rare)})&status=handoff`, `&labelId=${rare.id}&status=handoff`],
     ];
     const floorUrl = `${a.base}/api/account`;
     // Warm-up: the first requests of a process compile and prepare what the rest reuse.
@@ -144,12 +168,12 @@ async function main() {
     const rows: Array<Awaited<ReturnType<typeof timed>>> = [];
     for (const [label, filter] of cases) {
       rows.push(await timed(`${label}, first page`, () => `${list}${filter}`, floorUrl, owner));
-      const cursor = await deepCursorOf(list, filter, owner);
-      if (cursor)
+      const deep = await deepCursorOf(list, filter, owner);
+      if (deep)
         rows.push(
           await timed(
-            `${label}, rows 2,001-2,025`,
-            () => `${list}${filter}&cursor=${encodeURIComponent(cursor)}`,
+            `${label}, ${deep.rows < 2000 ? `last page (rows ${(deep.rows + 1).toLocaleString('en')}-)` : 'rows 2,001-2,025'}`,
+            () => `${list}${filter}&cursor=${encodeURIComponent(deep.cursor)}`,
             floorUrl,
             owner,
           ),
@@ -292,17 +316,38 @@ async function main() {
   if (failed) process.exitCode = 1;
 }
 
-/** A cursor 2,000 rows into the filtered list (20 pages of 100). */
+/**
+ * A cursor 2,000 rows into the filtered list (20 pages of 100); in a shorter list (a rare label),
+ * the cursor of its last page of 25, the one that scans furthest. None when the list is one page.
+ */
 async function deepCursorOf(list: string, filter: string, headers: Record<string, string>) {
   let cursor: string | null = null;
+  let rows = 0;
   for (let i = 0; i < 20; i++) {
     const url = `${list.replace('limit=25', 'limit=100')}${filter}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
     const res = await fetch(url, { headers });
-    const body = (await res.json()) as { nextCursor: string | null };
+    const body = (await res.json()) as { data: unknown[]; nextCursor: string | null };
+    if (!body.nextCursor) {
+      const seen = rows + body.data.length;
+      return seen > 25 ? lastPageCursor(list, filter, headers, seen) : null;
+    }
+    cursor = body.nextCursor;
+    rows += body.data.length;
+  }
+  return cursor ? { cursor, rows } : null;
+}
+
+/** The cursor of the last page of 25 of a list of `seen` rows (pages of 25 from the start). */
+async function lastPageCursor(list: string, filter: string, headers: Record<string, string>, seen: number) {
+  const skip = Math.floor((seen - 1) / 25) * 25;
+  let cursor: string | null = null;
+  for (let rows = 0; rows < skip; rows += 25) {
+    const url = `${list}${filter}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const body = (await (await fetch(url, { headers })).json()) as { nextCursor: string | null };
     cursor = body.nextCursor;
     if (!cursor) return null;
   }
-  return cursor;
+  return cursor ? { cursor, rows: skip } : null;
 }
 
 await main();
