@@ -68,7 +68,7 @@ export function ConversationPage() {
   useInboxStream(ws, (e) => {
     if (e.type === 'ready') refresh();
     else if (e.type === 'message.created' && e.conversationId === id) refresh();
-    else if (e.type !== 'message.created' && e.conversation.id === id) {
+    else if ('conversation' in e && e.conversation.id === id) {
       qc.setQueryData<Data<InboxConversation>>(['inbox-conversation', id], (old) =>
         old ? { data: { ...old.data, ...e.conversation } } : old,
       );
