@@ -9,6 +9,7 @@ import {
   appendReplyWhile,
   conversationChannel,
 } from '../conversations/conversations.service.ts';
+import { afterHandoffTool } from '../conversations/handoff.ts';
 import { refundCredit } from '../credits/credits.service.ts';
 import { modelOutcome } from '../steering/outcome.ts';
 import { steeredReply } from '../steering/steered-reply.ts';
@@ -161,6 +162,14 @@ export async function runReply(
   }
 
   const status: 'partial' | 'complete' = failure !== undefined || clientGone ? 'partial' : 'complete';
+  // The customer asked for a person outside business hours: the reply ends with when one is back,
+  // on every channel (docs/business-hours.md "The message").
+  const modelText = text;
+  const after = handedOff ? await afterHandoffTool(ctx, conversation.workspaceId, text) : null;
+  if (after) {
+    text += after;
+    if (!clientGone) send({ type: 'text-delta', textDelta: after });
+  }
   // The text has been sent: storing it is background work, after the chats still waiting for
   // their first event (lib/lanes.ts). `finish` follows the stored message, so it carries its id.
   // Stored only while the AI still holds the conversation (or this reply handed it over): a reply
@@ -169,7 +178,7 @@ export async function runReply(
     role: 'assistant' as const,
     content: text,
     status: takenOver.signal.aborted ? ('partial' as const) : status,
-    citations: book.citedBy(text),
+    citations: book.citedBy(modelText),
     toolCalls: [...steps.values()],
     usage,
     outcome: modelOutcome(handedOff, text),

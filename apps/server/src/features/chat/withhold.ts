@@ -5,8 +5,7 @@ import {
   appendReplyWhile,
   type NewMessage,
 } from '../conversations/conversations.service.ts';
-import { requestHandoff } from '../conversations/handoff.ts';
-import { HANDOFF_NOTICE } from '../steering/steered-reply.ts';
+import { handoffNotice, requestHandoff } from '../conversations/handoff.ts';
 import type { ReplyOutcome } from './engine.ts';
 import type { Turn } from './turn.ts';
 
@@ -14,9 +13,9 @@ import type { Turn } from './turn.ts';
  * A reply below the assistant's minimum confidence (docs/measuring.md "Confidence"): the draft is
  * stored `withheld` (only the inbox lists it; no channel sends it and no `message.created` goes
  * out for it), the conversation is handed to a person with reason `low_confidence`, and the
- * customer is told a person will answer, on their channel, as a handoff rule's notice. The model
- * ran, so the turn's credit is kept. null: a person took the conversation over first (the caller
- * withdraws the turn).
+ * customer is told a person will answer (outside business hours: when one is back), on their
+ * channel, as a handoff rule's notice. The model ran, so the turn's credit is kept. null: a person
+ * took the conversation over first (the caller withdraws the turn).
  */
 export async function withholdReply(
   ctx: AppContext,
@@ -36,10 +35,11 @@ export async function withholdReply(
     confidence: draft.confidence,
     minConfidence: assistant.minConfidence,
   });
+  const text = await handoffNotice(ctx, conversation.workspaceId);
   const notice = await appendReplyWhile(
     ctx.db,
     handedOver ?? conversation,
-    { role: 'assistant', content: HANDOFF_NOTICE, usage: ZERO, outcome: 'handoff' },
+    { role: 'assistant', content: text, usage: ZERO, outcome: 'handoff' },
     ['handoff'],
   );
   if (!notice) {
@@ -49,10 +49,10 @@ export async function withholdReply(
   }
   void announceMessage(ctx, handedOver ?? conversation, notice);
   if (!clientGone) {
-    emit({ type: 'text-delta', textDelta: HANDOFF_NOTICE });
+    emit({ type: 'text-delta', textDelta: text });
     emit({ type: 'finish', messageId: notice.id, usage: draft.usage ?? ZERO });
   }
-  return { messageId: notice.id, status: 'complete', text: HANDOFF_NOTICE };
+  return { messageId: notice.id, status: 'complete', text };
 }
 
 const ZERO = { promptTokens: 0, completionTokens: 0 };

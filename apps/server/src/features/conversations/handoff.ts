@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { HandoffReason } from '../../db/schema/index.ts';
+import { outsideHoursNotice } from '../business-hours/business-hours.service.ts';
 import { announceChange, applyChange } from './conversation-states.ts';
 import * as repo from './conversations.repo.ts';
 import { announceMessage, appendMessage } from './conversations.service.ts';
@@ -57,4 +58,26 @@ function handoffNote(reason: string, cause: HandoffCause | undefined): string {
   if (cause?.kind === 'low_confidence')
     return `The AI's reply was withheld: its confidence ${cause.confidence.toFixed(2)} is below the assistant's minimum ${cause.minConfidence.toFixed(2)}.`;
   return reason ? `The customer asked for a person: ${reason}` : 'The customer asked for a person.';
+}
+
+/** What the customer is told when a rule or a withheld reply hands the conversation to a person. */
+export const HANDOFF_NOTICE = 'Thanks for your message. A person from our team will answer you here shortly.';
+
+/**
+ * The customer's side of a handoff (docs/business-hours.md "The message"): inside business hours
+ * (or with none set) a person answers shortly; outside them, the workspace's outside-hours message
+ * and when a person is back.
+ */
+export async function handoffNotice(ctx: AppContext, workspaceId: string): Promise<string> {
+  return (await outsideHoursNotice(ctx, workspaceId)) ?? HANDOFF_NOTICE;
+}
+
+/**
+ * A reply during which the AI's handoff tool ran (the customer asked for a person): outside
+ * business hours the reply ends with when a person is back; null inside them.
+ */
+export async function afterHandoffTool(ctx: AppContext, workspaceId: string, reply: string) {
+  const notice = await outsideHoursNotice(ctx, workspaceId);
+  if (!notice) return null;
+  return reply.trim() === '' ? notice : `\n\n${notice}`;
 }

@@ -3,18 +3,15 @@ import type { AppContext } from '../../context.ts';
 import type { ReplyOutcome } from '../chat/engine.ts';
 import type { Turn } from '../chat/turn.ts';
 import { announceMessage, appendReplyWhile } from '../conversations/conversations.service.ts';
-import { requestHandoff } from '../conversations/handoff.ts';
+import { handoffNotice, requestHandoff } from '../conversations/handoff.ts';
 import { refundCredit } from '../credits/credits.service.ts';
 import type { SteeringDecision } from './steering.cache.ts';
 import { countAnswerUse } from './steering.repo.ts';
 
-/** What the customer is told when a handoff rule hands the conversation to a person. */
-export const HANDOFF_NOTICE = 'Thanks for your message. A person from our team will answer you here shortly.';
-
 /**
  * A turn answered by a guidance rule or a curated answer, without a model call (docs/steering.md
  * "Order"). A handoff rule hands the conversation over, gives the credit back and tells the
- * customer a person will answer; a refuse rule answers its text (outcome `declined`); a curated
+ * customer a person will answer (outside business hours: when one is back, handoff.ts); a refuse rule answers its text (outcome `declined`); a curated
  * answer answers verbatim (outcome `curated`, its use counted). The reply is stored and streamed
  * as a model's would be: one `text-delta`, then `finish` with its id.
  */
@@ -39,7 +36,7 @@ export async function steeredReply(
   if (decision.kind === 'handoff') {
     await refundCredit(ctx, turn.reservation);
     await requestHandoff(ctx, conversation, '', { kind: 'rule', rule: decision.rule });
-    text = HANDOFF_NOTICE;
+    text = await handoffNotice(ctx, conversation.workspaceId);
     outcome = 'handoff';
   } else if (decision.kind === 'refuse') {
     text = decision.rule.text;

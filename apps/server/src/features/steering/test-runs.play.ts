@@ -10,8 +10,8 @@ import { PassageBook } from '../chat/passages.ts';
 import { systemPrompt, toModelMessages } from '../chat/prompt.ts';
 import { buildTools } from '../chat/tools.ts';
 import type { HistoryMessage } from '../chat/turn.ts';
+import { afterHandoffTool, handoffNotice } from '../conversations/handoff.ts';
 import { modelOutcome } from './outcome.ts';
-import { HANDOFF_NOTICE } from './steered-reply.ts';
 import { decide, type Steering } from './steering.cache.ts';
 import type { AssistantTestRow } from './steering.repo.ts';
 
@@ -77,7 +77,9 @@ const result = (
 
 async function replyTo(s: RunSetting, content: string, history: HistoryMessage[]): Promise<Reply> {
   const decision = decide(s.steering, content);
-  if (decision.kind === 'handoff') return { text: HANDOFF_NOTICE, outcome: 'handoff', sourceIds: [] };
+  // The customer's side of a handoff as it would read now (outside business hours: when a person is back).
+  if (decision.kind === 'handoff')
+    return { text: await handoffNotice(s.ctx, s.assistant.workspaceId), outcome: 'handoff', sourceIds: [] };
   if (decision.kind === 'refuse') return { text: decision.rule.text, outcome: 'declined', sourceIds: [] };
   if (decision.kind === 'curated') return { text: decision.answer.answer, outcome: 'curated', sourceIds: [] };
   const { ctx, assistant } = s;
@@ -107,8 +109,9 @@ async function replyTo(s: RunSetting, content: string, history: HistoryMessage[]
     maxRetries: 0,
     abortSignal: AbortSignal.timeout(ctx.config.ai.timeoutMs),
   });
+  const after = handedOff ? await afterHandoffTool(ctx, assistant.workspaceId, out.text) : null;
   return {
-    text: out.text,
+    text: out.text + (after ?? ''),
     outcome: modelOutcome(handedOff, out.text),
     sourceIds: book.citedBy(out.text).map((c) => c.sourceId),
   };
