@@ -9,6 +9,7 @@ import { AssistantEdit } from './features/assistants/AssistantEdit.tsx';
 import { AssistantsPage } from './features/assistants/AssistantsPage.tsx';
 import { AuthPage } from './features/auth/AuthPage.tsx';
 import { BillingPage } from './features/billing/BillingPage.tsx';
+import { BusinessHoursPage } from './features/business-hours/BusinessHoursPage.tsx';
 import { CannedPage } from './features/canned/CannedPage.tsx';
 import { ChatPage } from './features/chat/ChatPage.tsx';
 import { ContactsPage } from './features/contacts/ContactsPage.tsx';
@@ -91,6 +92,7 @@ export const ROUTES: PageRoute[] = [
   { path: 'w/:ws/contacts', title: 'Contacts', page: ContactsPage },
   { path: 'w/:ws/canned-responses', title: 'Canned responses', page: CannedPage },
   { path: 'w/:ws/labels', title: 'Labels', page: LabelsPage },
+  { path: 'w/:ws/business-hours', title: 'Business hours', page: BusinessHoursPage },
   { path: 'w/:ws/tickets', title: 'Tickets', page: TicketsPage },
   { path: 'w/:ws/analytics', title: 'Analytics', page: AnalyticsPage },
   { path: 'w/:ws/members', title: 'Members', page: MembersPage },

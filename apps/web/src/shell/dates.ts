@@ -28,3 +28,26 @@ export const formatDateTime = formats.dateTime;
 export const formatDate = formats.date;
 export const formatTime = formats.time;
 export const formatDay = formats.day;
+
+/** The reader's own time zone (an IANA name): the first choice for a team's business hours. */
+export function readerTimeZone(): string {
+  return new Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/** Every IANA time zone the browser knows, for a time zone select (docs/business-hours.md). */
+export function timeZones(): string[] {
+  return typeof Intl.supportedValuesOf === 'function'
+    ? Intl.supportedValuesOf('timeZone')
+    : [readerTimeZone()];
+}
+
+/** A calendar date `YYYY-MM-DD` with its year and weekday ("Fri, Dec 25, 2026"): no time zone moves it. */
+export function formatCalendarDate(ymd: string, locale?: string): string {
+  return new Intl.DateTimeFormat(locale, {
+    weekday: 'short',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(`${ymd}T00:00:00Z`));
+}
