@@ -1,10 +1,20 @@
 import type { ReplyOutcome } from '@parley/contract/steering';
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, real, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
 import { assistants } from './assistants.ts';
 import { contacts } from './crm.ts';
-import type { LabelRef } from './team.ts';
+import { type LabelRef, labels } from './team.ts';
 import { workspaces } from './workspaces.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -96,6 +106,30 @@ export const conversations = pgTable(
     index('conversations_waiting_idx')
       .on(t.workspaceId, t.waitingSince, t.id)
       .where(sql`status = 'handoff' AND assignee_id IS NULL`),
+  ],
+);
+
+/**
+ * A conversation's labels as rows, with its `last_message_at` (docs/labels.md "Filters"): the inbox
+ * list filtered by a label walks `conversation_labels_inbox_idx` in the list's order. Written only
+ * by the triggers of migration 0023 from `conversations.labels` and `last_message_at`; never by
+ * the application.
+ */
+export const conversationLabels = pgTable(
+  'conversation_labels',
+  {
+    conversationId: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    labelId: text('label_id')
+      .notNull()
+      .references(() => labels.id, { onDelete: 'cascade' }),
+    workspaceId: text('workspace_id').notNull(),
+    lastMessageAt: ts('last_message_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.conversationId, t.labelId] }),
+    index('conversation_labels_inbox_idx').on(t.labelId, t.lastMessageAt.desc(), t.conversationId.desc()),
   ],
 );
 

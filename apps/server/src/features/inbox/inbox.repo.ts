@@ -1,10 +1,11 @@
-import { and, asc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
 import {
   assistants,
   type Channel,
   type ConversationStatus,
+  conversationLabels,
   conversations,
   memberships,
   messages,
@@ -13,7 +14,7 @@ import {
 } from '../../db/schema/index.ts';
 import type { CursorKey } from '../../http/pagination.ts';
 import { inInboxSql } from '../conversations/visibility.ts';
-import { conversationHasLabel } from '../labels/label-filter.ts';
+import { conversationLabelRows } from '../labels/label-filter.ts';
 
 // Every inbox request on a conversation runs it: prepared once (db/prepared.ts).
 const conversationForUser = preparedFor((db) =>
@@ -66,12 +67,43 @@ export type InboxFilter = {
  * The inbox's conversations, newest activity first, keyset on (last_message_at, id) so that every
  * filter walks one of the inbox indexes (db/schema/conversations.ts; bench/inbox.ts). Internal
  * chats only once handed to a person (docs/inbox.md "Which conversations the inbox shows";
- * the one rule in features/conversations/visibility.ts).
+ * the one rule in features/conversations/visibility.ts). With a label, the walk starts from the
+ * label's rows of `conversation_labels` instead (labels/label-filter.ts), the rest unchanged.
  */
 export async function listInbox(
   db: Executor,
   f: InboxFilter & { limit: number; after: CursorKey | undefined },
 ) {
+  const conds = inboxConditions(f);
+  const key = f.labelId
+    ? { at: conversationLabels.lastMessageAt, id: conversationLabels.conversationId }
+    : { at: conversations.lastMessageAt, id: conversations.id };
+  if (f.labelId) conds.push(conversationLabelRows(f.workspaceId, f.labelId));
+  if (f.after) {
+    conds.push(
+      sql`(${key.at}, ${key.id}) < (${new Date(f.after.t).toISOString()}::timestamptz, ${f.after.id})`,
+    );
+  }
+  const columns = getTableColumns(conversations);
+  const from = f.labelId
+    ? db
+        .select(columns)
+        .from(conversationLabels)
+        .innerJoin(conversations, eq(conversations.id, conversationLabels.conversationId))
+        .$dynamic()
+    : db.select(columns).from(conversations).$dynamic();
+  return (
+    from
+      .where(and(...conds))
+      // `nulls last` on both, as in the indexes: a plain `id desc` (nulls first) makes PostgreSQL sort
+      // again after the index scan (bench/inbox.ts prints the plans).
+      .orderBy(sql`${key.at} desc nulls last`, sql`${key.id} desc nulls last`)
+      .limit(f.limit + 1)
+  );
+}
+
+/** Every filter of the list but the label and the cursor, on the conversation's own columns. */
+function inboxConditions(f: InboxFilter): SQL[] {
   const conds: SQL[] = [eq(conversations.workspaceId, f.workspaceId), inInboxSql()];
   if (f.status) conds.push(eq(conversations.status, f.status));
   if (f.channel) conds.push(eq(conversations.channel, f.channel));
@@ -80,22 +112,7 @@ export async function listInbox(
   if (f.unassigned === true) conds.push(isNull(conversations.assigneeId));
   if (f.unassigned === false) conds.push(isNotNull(conversations.assigneeId));
   if (f.lowConfidence) conds.push(weakReplySql);
-  if (f.labelId) conds.push(conversationHasLabel(f.labelId));
-  if (f.after) {
-    conds.push(
-      sql`(${conversations.lastMessageAt}, ${conversations.id}) < (${new Date(f.after.t).toISOString()}::timestamptz, ${f.after.id})`,
-    );
-  }
-  return (
-    db
-      .select()
-      .from(conversations)
-      .where(and(...conds))
-      // `nulls last` on both, as in the indexes: a plain `id desc` (nulls first) makes PostgreSQL sort
-      // again after the index scan (bench/inbox.ts prints the plans).
-      .orderBy(sql`${conversations.lastMessageAt} desc nulls last`, sql`${conversations.id} desc nulls last`)
-      .limit(f.limit + 1)
-  );
+  return conds;
 }
 
 const weakReplySql = sql`exists (
