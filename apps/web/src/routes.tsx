@@ -13,6 +13,7 @@ import { BusinessHoursPage } from './features/business-hours/BusinessHoursPage.t
 import { CannedPage } from './features/canned/CannedPage.tsx';
 import { ChatPage } from './features/chat/ChatPage.tsx';
 import { ContactsPage } from './features/contacts/ContactsPage.tsx';
+import { AutoAssignmentPage } from './features/inbox/AutoAssignmentPage.tsx';
 import { ConversationPage } from './features/inbox/ConversationPage.tsx';
 import { InboxPage } from './features/inbox/InboxPage.tsx';
 import { AcceptInvitation } from './features/invitations/AcceptInvitation.tsx';
@@ -93,6 +94,7 @@ export const ROUTES: PageRoute[] = [
   { path: 'w/:ws/canned-responses', title: 'Canned responses', page: CannedPage },
   { path: 'w/:ws/labels', title: 'Labels', page: LabelsPage },
   { path: 'w/:ws/business-hours', title: 'Business hours', page: BusinessHoursPage },
+  { path: 'w/:ws/auto-assignment', title: 'Auto-assignment', page: AutoAssignmentPage },
   { path: 'w/:ws/tickets', title: 'Tickets', page: TicketsPage },
   { path: 'w/:ws/analytics', title: 'Analytics', page: AnalyticsPage },
   { path: 'w/:ws/members', title: 'Members', page: MembersPage },

@@ -1,11 +1,12 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { type CursorPage, canManage, type Data, get, patch, post } from '../../api.ts';
+import { type CursorPage, canManage, type Data, get, post } from '../../api.ts';
 import { useSession, useWorkspaces } from '../../session.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { LabelChips } from '../labels/LabelChips.tsx';
 import { MakeTest, RuleHandoff } from '../steering/InboxSteering.tsx';
+import { Assign } from './Assign.tsx';
 import { CannedPicker } from './CannedPicker.tsx';
 import { ConversationLabels } from './ConversationLabels.tsx';
 import { ContactCard, Tickets } from './ConversationSide.tsx';
@@ -216,52 +217,6 @@ function Actions({
         )}
       </div>
       <ErrorText error={act.error} />
-    </>
-  );
-}
-
-function Assign(props: {
-  ws: string;
-  conversation: InboxConversation;
-  canAnswer: boolean;
-  onChanged(): void;
-}) {
-  const { ws, conversation: c, canAnswer } = props;
-  const qc = useQueryClient();
-  const members = useMembers(ws);
-  const assign = useMutation({
-    mutationFn: (assigneeId: string | null) =>
-      patch<Data<InboxConversation>>(`${inboxPath}/${c.id}?workspaceId=${ws}`, { assigneeId }),
-    onSuccess: (res) => {
-      qc.setQueryData(['inbox-conversation', c.id], res);
-      props.onChanged();
-    },
-  });
-  const name = nameOf(members.data?.data, c.assigneeId);
-  if (!canAnswer) return <p>Assignee: {name ?? 'nobody'}</p>;
-  // People who can answer; guests cannot be assigned (the API refuses them).
-  const who = members.data?.data.filter((m) => m.role !== 'guest') ?? [];
-  return (
-    <>
-      <label>
-        Assignee
-        <select
-          value={c.assigneeId ?? ''}
-          disabled={assign.isPending || c.status === 'closed'}
-          onChange={(e) => assign.mutate(e.target.value || null)}
-        >
-          <option value="">Nobody</option>
-          {c.assigneeId && !who.some((m) => m.userId === c.assigneeId) && (
-            <option value={c.assigneeId}>{name}</option>
-          )}
-          {who.map((m) => (
-            <option key={m.userId} value={m.userId}>
-              {m.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <ErrorText error={assign.error} />
     </>
   );
 }

@@ -62,11 +62,11 @@ export function InboxPage() {
   });
   // Any change re-reads the list (the filters decide where a conversation now belongs); a burst of
   // changes (a streamed AI reply, several visitors at once) costs one read. A read in flight ("Load
-  // more") is waited for, not cancelled.
+  // more") is waited for, not cancelled. A member's availability changes no row (live.ts keeps it).
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => clearTimeout(pending.current ?? undefined), []);
-  useInboxStream(ws, () => {
-    if (pending.current) return;
+  useInboxStream(ws, (e) => {
+    if (e.type === 'member.updated' || pending.current) return;
     const reread = () => {
       if (qc.isFetching({ queryKey: ['inbox', ws] }) > 0) {
         pending.current = setTimeout(reread, 150);

@@ -1,0 +1,89 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type Data, patch } from '../../api.ts';
+import { ErrorText } from '../../shell/ui.tsx';
+import { type Availability, AvailabilityTag } from './Availability.tsx';
+import { nameOf, useMembers } from './directory.ts';
+import { type InboxConversation, inboxPath } from './types.ts';
+
+const ORDER: Record<Availability, number> = { online: 0, busy: 1, offline: 2 };
+/** The menu's groups, in that order: a screen reader names each person's group with them. */
+const GROUPS: Array<[Availability, string]> = [
+  ['online', 'Online'],
+  ['busy', 'Busy'],
+  ['offline', 'Offline'],
+];
+
+/**
+ * The conversation's assignee, and who can take it now: each person's availability (docs/workspaces.md
+ * "Availability") as the menu's groups and in a list with a dot and the word, live from the inbox
+ * stream's `member.updated` (live.ts keeps the members' cache). Guests see the assignee only.
+ */
+export function Assign(props: {
+  ws: string;
+  conversation: InboxConversation;
+  canAnswer: boolean;
+  onChanged(): void;
+}) {
+  const { ws, conversation: c, canAnswer } = props;
+  const qc = useQueryClient();
+  const members = useMembers(ws);
+  const assign = useMutation({
+    mutationFn: (assigneeId: string | null) =>
+      patch<Data<InboxConversation>>(`${inboxPath}/${c.id}?workspaceId=${ws}`, { assigneeId }),
+    onSuccess: (res) => {
+      qc.setQueryData(['inbox-conversation', c.id], res);
+      props.onChanged();
+    },
+  });
+  const name = nameOf(members.data?.data, c.assigneeId);
+  if (!canAnswer) return <p>Assignee: {name ?? 'nobody'}</p>;
+  // People who can answer; guests cannot be assigned (the API refuses them).
+  const who = members.data?.data.filter((m) => m.role !== 'guest') ?? [];
+  const byAvailability = [...who].sort((a, b) => ORDER[a.availability] - ORDER[b.availability]);
+  return (
+    <>
+      <label>
+        Assignee
+        <select
+          value={c.assigneeId ?? ''}
+          disabled={assign.isPending || c.status === 'closed'}
+          onChange={(e) => assign.mutate(e.target.value || null)}
+        >
+          <option value="">Nobody</option>
+          {c.assigneeId && !who.some((m) => m.userId === c.assigneeId) && (
+            <option value={c.assigneeId}>{name}</option>
+          )}
+          {GROUPS.map(([availability, label]) => {
+            const group = who.filter((m) => m.availability === availability);
+            return (
+              group.length > 0 && (
+                <optgroup key={availability} label={label}>
+                  {group.map((m) => (
+                    <option key={m.userId} value={m.userId}>
+                      {m.name}
+                    </option>
+                  ))}
+                </optgroup>
+              )
+            );
+          })}
+        </select>
+      </label>
+      <ErrorText error={assign.error} />
+      {byAvailability.length > 0 && (
+        <p className="muted team-caption" id={`team-${c.id}`}>
+          Team availability
+        </p>
+      )}
+      {byAvailability.length > 0 && (
+        <ul className="team-availability" aria-labelledby={`team-${c.id}`}>
+          {byAvailability.map((m) => (
+            <li key={m.userId}>
+              <span className="team-name">{m.name}</span> <AvailabilityTag availability={m.availability} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
