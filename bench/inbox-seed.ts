@@ -88,7 +88,7 @@ export async function seedInbox(
                         where (hashint4extended(g, l.k) & 1048575) % 1000 < l.per_mille
                           and g > l.after_g), '[]'::jsonb)
         from generate_series(1, ${total}) g`);
-    if (env.DATABASE_URL) await database.db.execute(sql`analyze conversations`);
+    if (env.DATABASE_URL) await database.db.execute(sql`analyze conversations, conversation_labels`);
     const rowsOf = async <T>(q: ReturnType<typeof sql>) =>
       ((await database.db.execute(q)) as unknown as { rows: T[] }).rows;
     const rows = await rowsOf<{ id: string; n: number }>(sql`
@@ -115,17 +115,30 @@ export async function seedInbox(
   }
 }
 
+/** One case of `explain`: its name, its filter on the conversations, and the label it filters by if any. */
+export type ExplainCase = [label: string, where: string, labelId?: string];
+
 /**
  * The plan PostgreSQL picks for the list's query under a few filters, on the first page and 2,000
- * rows in, with its time in the database (EXPLAIN ANALYZE), printed with the results.
+ * rows in, with its time in the database (EXPLAIN ANALYZE), printed with the results. With a label,
+ * the list's query walks that label's `conversation_labels` rows (features/inbox/inbox.repo.ts);
+ * the plan of the filter on `conversations.labels` it replaced is printed under it ("before").
  */
-export async function explain(env: NodeJS.ProcessEnv, workspaceId: string, filters: Array<[string, string]>) {
+export async function explain(env: NodeJS.ProcessEnv, workspaceId: string, filters: ExplainCase[]) {
   if (!env.DATABASE_URL) return;
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: env.DATABASE_URL });
   await client.connect();
-  const base =
-    "from conversations where workspace_id = $1 and (channel <> 'chat' or handed_off_at is not null)";
+  const visible = "(c.channel <> 'chat' or c.handed_off_at is not null)";
+  const onConversations = {
+    from: `from conversations c where c.workspace_id = $1 and ${visible}`,
+    key: ['c.last_message_at', 'c.id'],
+  };
+  const onLabelRows = (labelId: string) => ({
+    from: `from conversation_labels cl join conversations c on c.id = cl.conversation_id
+            where cl.workspace_id = $1 and cl.label_id = '${labelId}' and c.workspace_id = $1 and ${visible}`,
+    key: ['cl.last_message_at', 'cl.conversation_id'],
+  });
   const summary = (rows: Array<Record<string, string>>) => {
     const plan = rows.map((r) => r['QUERY PLAN']).join(' / ');
     // An index walked in order, or bitmaps of one or more indexes (a label's GIN index) then a sort.
@@ -142,51 +155,55 @@ export async function explain(env: NodeJS.ProcessEnv, workspaceId: string, filte
     const time = /Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? '?';
     return `${index}${sort}${dropped}; ${time} ms in the database`;
   };
-  const order = 'order by last_message_at desc nulls last, id desc nulls last'; // as inbox.repo.ts
+  // As inbox.repo.ts: `nulls last` on both, the cursor a row comparison on the same two columns.
+  const order = (key: string[], idNulls = ' nulls last') =>
+    `order by ${key[0]} desc nulls last, ${key[1]} desc${idNulls}`;
+  const after = (key: string[]) => `and (${key[0]}, ${key[1]}) < ($2::timestamptz, $3)`;
   try {
     console.log('\nquery plans (EXPLAIN ANALYZE, 26 rows):');
-    for (const [label, where] of filters) {
+    for (const [label, where, labelId] of filters) {
+      const q = labelId ? onLabelRows(labelId) : onConversations;
+      const at = `${q.key[0]} as at, ${q.key[1]} as id`;
       const { rows: deep } = await client.query(
-        `select last_message_at, id ${base} ${where} ${order} offset 2000 limit 1`,
+        `select ${at} ${q.from} ${where} ${order(q.key)} offset 2000 limit 1`,
         [workspaceId],
       );
-      const pages: Array<[string, string, unknown[]]> = [['first page', '', [workspaceId]]];
-      const after = 'and (last_message_at, id) < ($2::timestamptz, $3)';
-      if (deep[0]) pages.push(['rows 2,001-', after, [workspaceId, deep[0].last_message_at, deep[0].id]]);
+      const pages: Array<[string, boolean, unknown[]]> = [['first page', false, [workspaceId]]];
+      if (deep[0]) pages.push(['rows 2,001-', true, [workspaceId, deep[0].at, deep[0].id]]);
       else {
         // A shorter list (a rare label): its last page of 25, the one that scans furthest.
-        const { rows: counted } = await client.query(`select count(*)::int as n ${base} ${where}`, [
+        const { rows: counted } = await client.query(`select count(*)::int as n ${q.from} ${where}`, [
           workspaceId,
         ]);
         const skip = Math.floor((Number(counted[0].n) - 1) / 25) * 25;
         const { rows: last } =
           skip > 0
             ? await client.query(
-                `select last_message_at, id ${base} ${where} ${order} offset ${skip - 1} limit 1`,
+                `select ${at} ${q.from} ${where} ${order(q.key)} offset ${skip - 1} limit 1`,
                 [workspaceId],
               )
             : { rows: [] };
         if (last[0])
-          pages.push([
-            `last page (rows ${skip + 1}-)`,
-            after,
-            [workspaceId, last[0].last_message_at, last[0].id],
-          ]);
+          pages.push([`last page (rows ${skip + 1}-)`, true, [workspaceId, last[0].at, last[0].id]]);
       }
-      for (const [page, cursor, values] of pages) {
-        const { rows } = await client.query(
-          `explain analyze select * ${base} ${where} ${cursor} ${order} limit 26`,
-          values,
-        );
-        console.log(`  ${label}, ${page}: ${summary(rows)}`);
-        if (label === 'no filter') {
-          // Before: `id desc` (nulls first) against the indexes' `nulls last` added a sort step.
-          const { rows: before } = await client.query(
-            `explain analyze select * ${base} ${where} ${cursor} ${order.replace(/ nulls last$/, '')} limit 26`,
-            values,
+      for (const [page, paged, values] of pages) {
+        const plan = async (p: { from: string; key: string[] }, extra = '', idNulls?: string) =>
+          summary(
+            (
+              await client.query(
+                `explain analyze select c.* ${p.from} ${where} ${extra} ${paged ? after(p.key) : ''} ${order(p.key, idNulls)} limit 26`,
+                values,
+              )
+            ).rows,
           );
-          console.log(`    before, ordered "id desc": ${summary(before)}`);
-        }
+        console.log(`  ${label}, ${page}: ${await plan(q)}`);
+        // Before: the filter on `conversations.labels` (its GIN index) over the inbox indexes.
+        if (labelId)
+          console.log(
+            `    before, labels @> jsonb: ${await plan(onConversations, `and c.labels @> '[{"id":"${labelId}"}]'::jsonb`)}`,
+          );
+        // Before: `id desc` (nulls first) against the indexes' `nulls last` added a sort step.
+        if (label === 'no filter') console.log(`    before, ordered "id desc": ${await plan(q, '', '')}`);
       }
     }
   } finally {
