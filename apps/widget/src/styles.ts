@@ -48,6 +48,7 @@ header .x{border:0;padding:4px;display:grid;place-items:center}
 .typing i{width:7px;height:7px;border-radius:50%;background:#9ca3af;animation:b 1.2s infinite}
 .typing i:nth-child(2){animation-delay:.2s}.typing i:nth-child(3){animation-delay:.4s}
 .person{padding:8px 16px;font-size:13px;background:#f3f4f6;color:#374151;border-bottom:1px solid #e5e7eb}
+.away{margin:0}
 .typing span{font-size:13px;color:#6b7280;margin-left:6px}
 @keyframes b{0%,60%,100%{opacity:.3}30%{opacity:1}}
 .card{border:1px solid #e5e7eb;border-radius:12px;padding:12px;display:flex;flex-direction:column;gap:8px}

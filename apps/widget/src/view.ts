@@ -20,6 +20,8 @@ export type View = {
   typingLabel: HTMLSpanElement;
   /** "Ada is answering": a person holds the conversation (docs/widget.md "Live agent replies"). */
   person: HTMLDivElement;
+  /** Outside business hours: when a person is back (docs/business-hours.md "Widget"). */
+  away: HTMLParagraphElement;
   alert: HTMLDivElement;
   alertText: HTMLSpanElement;
   alertAction: HTMLButtonElement;
@@ -80,6 +82,7 @@ export function buildView(shadow: ShadowRoot, config: WidgetConfig): View {
     typingLabel,
   );
   const person = h('div', { class: 'person', role: 'status', hidden: true });
+  const away = h('p', { class: 'person away', hidden: true });
   const slot = h('div', { class: 'c' });
   const list = h('div', { class: 'c' });
   const log = h(
@@ -119,6 +122,7 @@ export function buildView(shadow: ShadowRoot, config: WidgetConfig): View {
     'div',
     { class: 'panel', id, role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': `${id}-t`, hidden: true },
     h('header', {}, title, endButton, closeButton),
+    away,
     person,
     log,
     alert,
@@ -143,6 +147,7 @@ export function buildView(shadow: ShadowRoot, config: WidgetConfig): View {
     typing,
     typingLabel,
     person,
+    away,
     alert,
     alertText,
     alertAction,

@@ -174,8 +174,31 @@ export class Widget {
     view.launcher.setAttribute('aria-label', 'Close chat');
     view.badge.hidden = true;
     view.log.scrollTop = view.log.scrollHeight;
+    this.showAway(view);
     this.store.update({ open: true });
     if (focus) (view.compose.hidden ? view.restart : view.input).focus();
+  }
+
+  /**
+   * Outside business hours the panel says when a person is back (docs/business-hours.md "Widget"),
+   * in the visitor's language and time zone; the assistant answers meanwhile.
+   */
+  private showAway(view: View) {
+    const { teamOnline, nextOpenAt } = this.config;
+    const next = nextOpenAt ? new Date(nextOpenAt) : null;
+    // A next opening already past (a page left open for hours): the line is no longer true.
+    const away = teamOnline === false && !(next && next.getTime() <= Date.now());
+    view.away.hidden = !away;
+    const when = next
+      ? new Intl.DateTimeFormat(undefined, { weekday: 'long', hour: 'numeric', minute: '2-digit' }).format(
+          next,
+        )
+      : '';
+    view.away.textContent = !away
+      ? ''
+      : when
+        ? `Our team is away until ${when}. The assistant can help you now.`
+        : 'Our team is away. The assistant can help you now.';
   }
 
   close() {
