@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { csatSchema } from './csat.ts';
 import { idParam } from './envelope.ts';
 import { labelRef } from './labels.ts';
 import { REPLY_OUTCOMES } from './steering.ts';
@@ -35,6 +36,9 @@ export const conversationSchema = z.object({
     .nullable()
     .describe('Why a person was last asked to answer; null while the AI holds the conversation'),
   handoffRuleId: z.string().nullable().describe('The guidance rule that handed it over (reason `rule`)'),
+  csat: csatSchema
+    .nullable()
+    .describe("The customer's rating after a person's conversation closed (docs/csat.md)"),
   lastMessageAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),

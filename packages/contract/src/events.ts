@@ -16,6 +16,8 @@ export const FORMAT_A_EVENTS = [
   'member.left',
   // Added by docs/billing.md "Events": a workspace's plan in force changed.
   'workspace.plan_changed',
+  // Added by docs/csat.md: a customer rated a conversation.
+  'conversation.rated',
 ] as const;
 
 /**

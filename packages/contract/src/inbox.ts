@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { conversationSchema, messageSchema } from './chat.ts';
+import { csatSettingsBody, csatSettingsSchema } from './csat.ts';
 import { idParam } from './envelope.ts';
 import { cursorQuery } from './pagination.ts';
 import { TICKET_PRIORITIES } from './tickets.ts';
@@ -91,16 +92,18 @@ export const inboxEventSchema = z.discriminatedUnion('type', [
 export const inboxSettingsSchema = z.object({
   autoAssign: z.boolean(),
   maxOpenPerAgent: z.number().int().min(1).max(100),
+  csat: csatSettingsSchema,
 });
 
-/** A change of them: either field, or both; the other keeps its value. */
+/** A change of them: any of the fields; the others keep their value. */
 export const inboxSettingsBody = z
   .strictObject({
     autoAssign: z.boolean().optional(),
     maxOpenPerAgent: z.number().int().min(1).max(100).optional(),
+    csat: csatSettingsBody.optional(),
   })
-  .refine((b) => b.autoAssign !== undefined || b.maxOpenPerAgent !== undefined, {
-    message: 'Give autoAssign, maxOpenPerAgent or both',
+  .refine((b) => b.autoAssign !== undefined || b.maxOpenPerAgent !== undefined || b.csat !== undefined, {
+    message: 'Give autoAssign, maxOpenPerAgent, csat or some of them',
     path: ['autoAssign'],
   });
 

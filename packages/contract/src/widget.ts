@@ -144,6 +144,10 @@ export const widgetLiveEventSchema = z.discriminatedUnion('type', [
     status: z.enum(['open', 'handoff', 'closed']),
     agent: agentSchema.nullable(),
   }),
-  z.object({ type: z.literal('ended') }),
+  z.object({
+    type: z.literal('ended'),
+    /** The satisfaction question, when the conversation asks for a rating (docs/csat.md). */
+    csat: z.object({ question: z.string() }).optional(),
+  }),
 ]);
 export type WidgetLiveEvent = z.output<typeof widgetLiveEventSchema>;

@@ -22,6 +22,7 @@ import { contactsRoutes } from './contacts/contacts.routes.ts';
 import { contactsV1Routes } from './contacts/contacts.v1.routes.ts';
 import { conversationResource } from './conversations/conversations.resource.ts';
 import { messagesV1Routes } from './conversations/messages.v1.routes.ts';
+import { csatRoutes } from './csat/csat.routes.ts';
 import { inboxConversationResource } from './inbox/inbox.resource.ts';
 import { inboxRoutes } from './inbox/inbox.routes.ts';
 import { inboxSettingsRoutes } from './inbox/inbox-settings.routes.ts';
@@ -82,6 +83,7 @@ export const features: Feature[] = [
   cannedRoutes,
   labelsRoutes,
   inboxSettingsRoutes,
+  csatRoutes,
   businessHoursRoutes,
   contactsRoutes,
   contactsV1Routes,

@@ -190,5 +190,15 @@ describe.skipIf(!runs)('auto-assignment across two processes', () => {
     const after = new Map<string, number>();
     for (const c of await handedOff()) after.set(c.assigneeId!, (after.get(c.assigneeId!) ?? 0) + 1);
     expect([...after.values()]).toEqual(Array(AGENTS).fill(40));
+
+    // A change of availability on one process reaches an inbox open on the other.
+    await call(a, 'PUT', `/api/workspaces/${ws}/members/me/availability`, people[1]!.cookie, {
+      status: 'busy',
+    });
+    const heard = await streams[0]!.until((e) => e.type === 'member.updated');
+    expect(heard).toEqual({
+      type: 'member.updated',
+      member: { userId: people[1]!.id, availability: 'busy' },
+    });
   }, 180_000);
 });

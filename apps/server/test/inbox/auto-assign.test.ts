@@ -18,6 +18,7 @@ import { type InboxApp, startInbox, visitorOf } from './setup.ts';
 let app: InboxApp;
 const streams: Array<{ s: SseStream; user: TestUser }> = [];
 const TRIGGER = 'a human please';
+const CSAT_OFF = { enabled: false, question: 'How would you rate the help you received?' };
 
 beforeAll(async () => {
   app = await startInbox();
@@ -104,16 +105,21 @@ beforeEach(async () => {
 describe('GET/PUT /api/workspaces/:ws/inbox-settings', () => {
   it('defaults; owners and admins change what they name; every member reads', async () => {
     expect((await settings(app.w.guest)).json()).toEqual({
-      data: { autoAssign: false, maxOpenPerAgent: 10 },
+      data: { autoAssign: false, maxOpenPerAgent: 10, csat: CSAT_OFF },
     });
     const r = await settings(app.w.admin, { maxOpenPerAgent: 3 });
     expect(r.statusCode, r.body).toBe(200);
-    expect(r.json().data).toEqual({ autoAssign: false, maxOpenPerAgent: 3 });
+    expect(r.json().data).toEqual({ autoAssign: false, maxOpenPerAgent: 3, csat: CSAT_OFF });
     expect((await settings(app.w.owner, { autoAssign: true })).json().data).toEqual({
       autoAssign: true,
       maxOpenPerAgent: 3,
+      csat: CSAT_OFF,
     });
-    expect((await settings(app.w.member)).json().data).toEqual({ autoAssign: true, maxOpenPerAgent: 3 });
+    expect((await settings(app.w.member)).json().data).toEqual({
+      autoAssign: true,
+      maxOpenPerAgent: 3,
+      csat: CSAT_OFF,
+    });
   });
 
   it('members and guests may not change them (403); another workspace is not found (404)', async () => {
@@ -136,7 +142,11 @@ describe('GET/PUT /api/workspaces/:ws/inbox-settings', () => {
     const r = await settings(app.w.owner, body);
     expect(r.statusCode, r.body).toBe(400);
     if (field) expect(JSON.stringify(r.json().error.details ?? r.json())).toContain(field);
-    expect((await settings(app.w.owner)).json().data).toEqual({ autoAssign: false, maxOpenPerAgent: 10 });
+    expect((await settings(app.w.owner)).json().data).toEqual({
+      autoAssign: false,
+      maxOpenPerAgent: 10,
+      csat: CSAT_OFF,
+    });
   });
 });
 

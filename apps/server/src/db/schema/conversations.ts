@@ -70,6 +70,12 @@ export const conversations = pgTable(
     waitingSince: ts('waiting_since'),
     /** A person set or cleared its assignee in this handoff: auto-assignment leaves it alone. */
     assignmentHeld: boolean('assignment_held').notNull().default(false),
+    /** The customer's rating, 1-5, once (docs/csat.md). */
+    csatRating: integer('csat_rating'),
+    csatComment: text('csat_comment'),
+    csatRatedAt: ts('csat_rated_at'),
+    /** When the question went out by SMS: the customer's next message within 24 hours may answer it. */
+    csatAskedAt: ts('csat_asked_at'),
     /** Why it was last handed to a person (docs/steering.md "Guidance rules"); null while the AI holds it. */
     handoffReason: text('handoff_reason').$type<HandoffReason>(),
     /** The guidance rule that handed it over, when `handoffReason` is `rule`. */
@@ -102,6 +108,7 @@ export const conversations = pgTable(
       t.id.desc(),
     ),
     index('conversations_inbox_assistant_idx').on(t.assistantId, t.lastMessageAt.desc(), t.id.desc()),
+    index('conversations_csat_idx').on(t.workspaceId, t.csatRatedAt).where(sql`csat_rated_at IS NOT NULL`),
     // Conversations waiting for auto-assignment, longest waiting first (docs/inbox.md "Auto-assignment").
     index('conversations_waiting_idx')
       .on(t.workspaceId, t.waitingSince, t.id)

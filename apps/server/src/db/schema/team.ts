@@ -48,6 +48,9 @@ export const inboxSettings = pgTable('inbox_settings', {
     .references(() => workspaces.id, { onDelete: 'cascade' }),
   autoAssign: boolean('auto_assign').notNull().default(false),
   maxOpenPerAgent: integer('max_open_per_agent').notNull().default(10),
+  /** The satisfaction survey after a person's conversation closes (docs/csat.md). */
+  csatEnabled: boolean('csat_enabled').notNull().default(false),
+  csatQuestion: text('csat_question').notNull().default('How would you rate the help you received?'),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 

@@ -14,6 +14,7 @@ import {
 import { conflict } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
+import { askAfterClose } from '../csat/csat.service.ts';
 import { recordEvent } from '../events/events.service.ts';
 import { assignAfterChange } from '../inbox/auto-assign.ts';
 import { emailLater } from '../notifications/notifications.service.ts';
@@ -225,6 +226,7 @@ export async function announceChange(ctx: AppContext, result: Changed) {
   ]);
   if (result.mail) emailLater(ctx, result.mail.recipients, result.mail.notice, { conversationId: c.id });
   await assignAfterChange(ctx, result);
+  await askAfterClose(ctx, result);
 }
 
 /**

@@ -17,6 +17,10 @@ export const toConversation = (c: ConversationRow) => ({
   messageCount: c.messageCount,
   handoffReason: c.handoffReason,
   handoffRuleId: c.handoffRuleId,
+  csat:
+    c.csatRating !== null && c.csatRatedAt
+      ? { rating: c.csatRating, comment: c.csatComment, ratedAt: c.csatRatedAt.toISOString() }
+      : null,
   lastMessageAt: c.lastMessageAt?.toISOString() ?? null,
   createdAt: c.createdAt.toISOString(),
   updatedAt: c.updatedAt.toISOString(),

@@ -5,31 +5,6 @@ import type { ConversationRow } from '../conversations/conversations.repo.ts';
 
 /** The SQL of auto-assignment (docs/inbox.md "Auto-assignment"). */
 
-export type InboxSettings = { autoAssign: boolean; maxOpenPerAgent: number };
-
-export const DEFAULT_INBOX_SETTINGS: InboxSettings = { autoAssign: false, maxOpenPerAgent: 10 };
-
-export async function findInboxSettings(db: Executor, workspaceId: string): Promise<InboxSettings> {
-  const [row] = await db
-    .select({ autoAssign: inboxSettings.autoAssign, maxOpenPerAgent: inboxSettings.maxOpenPerAgent })
-    .from(inboxSettings)
-    .where(eq(inboxSettings.workspaceId, workspaceId))
-    .limit(1);
-  return row ?? DEFAULT_INBOX_SETTINGS;
-}
-
-export async function saveInboxSettings(
-  db: Executor,
-  workspaceId: string,
-  settings: InboxSettings,
-  at: Date,
-) {
-  await db
-    .insert(inboxSettings)
-    .values({ workspaceId, ...settings, updatedAt: at })
-    .onConflictDoUpdate({ target: inboxSettings.workspaceId, set: { ...settings, updatedAt: at } });
-}
-
 /**
  * Holds the workspace's assignment lock until the transaction ends: one assigner at a time per
  * workspace, in every process, so counts read under it stay true until it commits.

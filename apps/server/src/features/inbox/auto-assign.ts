@@ -4,6 +4,7 @@ import type { Job } from '../../jobs/catalog.ts';
 import { now } from '../../lib/clock.ts';
 import { announceChange, applyChange, type Changed } from '../conversations/conversation-states.ts';
 import * as repo from './auto-assign.repo.ts';
+import { findInboxSettings } from './inbox-settings.repo.ts';
 
 /**
  * Auto-assignment (docs/inbox.md "Auto-assignment"). With it on, a conversation waiting in
@@ -40,7 +41,7 @@ function choose(people: repo.Candidate[], max: number): repo.Candidate | undefin
 export async function assignWaiting(ctx: AppContext, workspaceId: string): Promise<number> {
   const assigned = await ctx.db.transaction(async (tx) => {
     await repo.lockAssignments(tx, workspaceId);
-    const settings = await repo.findInboxSettings(tx, workspaceId);
+    const settings = await findInboxSettings(tx, workspaceId);
     if (!settings.autoAssign) return [];
     const at = now();
     const max = settings.maxOpenPerAgent;

@@ -25,6 +25,7 @@ import {
   type MessageRow,
   prepareStart,
 } from '../conversations/conversations.service.ts';
+import { takeSmsRating } from '../csat/csat.service.ts';
 import { planStanding } from '../workspaces/plan.ts';
 import { queueReply } from './sms.outbound.ts';
 import * as repo from './sms.repo.ts';
@@ -169,6 +170,11 @@ export async function answerInbound(ctx: AppContext, id: string): Promise<void> 
     return;
   }
   const { assistant } = found;
+  // The answer to the satisfaction question is a rating, not a message for the AI (docs/csat.md "By SMS").
+  if (row.state === 'pending' && (await takeSmsRating(ctx, assistant, row.fromNumber, row.body))) {
+    await repo.updateInbound(ctx.db, id, { state: 'done' });
+    return;
+  }
   let turn: Extract<Turn, { kind: 'reply' }>;
   if (row.state === 'pending') {
     const begun = await storeInbound(ctx, found, row);

@@ -32,6 +32,7 @@ const TO_B: Record<string, string | null> = {
   'member.joined': null,
   'member.left': null,
   'workspace.plan_changed': null,
+  'conversation.rated': null,
   'lead.captured': 'lead.captured',
 };
 const TO_A: Record<string, string | null> = { 'lead.captured': null };

@@ -8,6 +8,7 @@ import { resourceOf } from '../../http/tenant.ts';
 import { trackStream } from '../../lib/metrics.ts';
 import { agentOf } from '../conversations/conversation-states.ts';
 import { conversationChannel, findConversation } from '../conversations/conversations.service.ts';
+import { csatQuestionFor } from '../csat/csat.service.ts';
 import { corsHeaders } from './widget-access.ts';
 import { widgetSessionChannel } from './widget-live.ts';
 import { tokenSecurity } from './widget-surface.ts';
@@ -46,8 +47,6 @@ function encode(ctx: AppContext, payload: Live): string | null {
         author: { type: 'agent', name: payload.authorName ?? 'Support agent', avatarUrl: null },
       },
     };
-  } else if (payload.type === 'ended') {
-    out = { type: 'ended' };
   } else if (payload.type === 'status') {
     out = statusEvent(payload.status, payload.agent);
   }
@@ -69,7 +68,7 @@ const statusEvent = (status: ConversationStatus, agent: Agent | null): WidgetLiv
 /**
  * `GET /api/widget/{id}/sessions/{sid}/events` (docs/widget.md "Live agent replies"): server-sent events
  * carrying human agents' replies to an open widget as they are posted, on any instance (lib/fanout.ts), and
- * `{type: "ended"}` when the session ends. Same three-layer check as every widget route; GET, so
+ * `{type: "ended"}` when the session ends (with `csat: {question}` when the conversation asks for a rating). Same three-layer check as every widget route; GET, so
  * it does not count against the per-IP POST budget. Messages missed while disconnected are in the
  * history.
  */
@@ -102,10 +101,24 @@ export const widgetEventsRoutes: Feature = (app, ctx) => {
       // A subscription that completes after the visitor left is dropped at once.
       const keep = (off: () => void) => (closed ? off() : unsubscribes.push(off));
       let following: string | null = null;
+      let ending = false;
       const deliver = (payload: unknown) => {
+        // After `ended` nothing more is said (its question may still be being read).
+        if (ending) return;
+        if ((payload as Live).type === 'ended') return void sendEnded();
         const json = encode(ctx, payload as Live);
         if (json) stream.sendEncoded(json);
-        if ((payload as Live).type === 'ended') stream.end();
+      };
+      // The last event, with the satisfaction question when the conversation asks one (docs/csat.md).
+      const sendEnded = async () => {
+        ending = true;
+        const id = following ?? session?.conversationId;
+        const c = id
+          ? await findConversation(ctx, access.assistant.workspaceId, id).catch(() => undefined)
+          : undefined;
+        const question = c ? await csatQuestionFor(ctx.db, c).catch(() => null) : null;
+        stream.send(question ? { type: 'ended', csat: { question } } : { type: 'ended' });
+        stream.end();
       };
       const follow = async (conversationId: string) => {
         if (following === conversationId) return;
@@ -128,10 +141,7 @@ export const widgetEventsRoutes: Feature = (app, ctx) => {
         }
       }
       // A session already ended has nothing more to say.
-      if (session?.status === 'ended') {
-        stream.sendEncoded(JSON.stringify({ type: 'ended' }));
-        stream.end();
-      }
+      if (session?.status === 'ended') await sendEnded();
       return reply;
     },
   );

@@ -26,6 +26,7 @@ const MEANING: Record<WebhookEvent, string> = {
   'member.joined': 'someone joins the workspace',
   'member.left': 'someone leaves the workspace',
   'workspace.plan_changed': "the workspace's plan changes (upgrade, downgrade, trial end)",
+  'conversation.rated': 'a customer rates a conversation after a person helped (satisfaction survey)',
 };
 export const EVENTS = Object.entries(MEANING).map(([name, what]) => ({ name, what }));
 
