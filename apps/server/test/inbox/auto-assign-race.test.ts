@@ -195,7 +195,9 @@ describe.skipIf(!runs)('auto-assignment across two processes', () => {
     await call(a, 'PUT', `/api/workspaces/${ws}/members/me/availability`, people[1]!.cookie, {
       status: 'busy',
     });
-    const heard = await streams[0]!.until((e) => e.type === 'member.updated');
+    const heard = await streams[0]!.until(
+      (e) => e.type === 'member.updated' && (e.member as { availability: string }).availability === 'busy',
+    );
     expect(heard).toEqual({
       type: 'member.updated',
       member: { userId: people[1]!.id, availability: 'busy' },
