@@ -5,6 +5,7 @@ import { setClockOffset } from '../../src/lib/clock.ts';
 import { addRule } from '../steering/helpers.ts';
 import type { TestUser } from '../support/factories.ts';
 import { waitFor } from '../support/receiver.ts';
+import { type SmtpStandIn, startSmtpServer } from '../support/smtp-server.ts';
 import { changesOf, conversationEvents, inbox, openSse, type SseStream } from './helpers.ts';
 import { type InboxApp, startInbox, visitorOf } from './setup.ts';
 
@@ -20,8 +21,10 @@ const streams: Array<{ s: SseStream; user: TestUser }> = [];
 const TRIGGER = 'a human please';
 const CSAT_OFF = { enabled: false, question: 'How would you rate the help you received?' };
 
+let smtp: SmtpStandIn;
 beforeAll(async () => {
-  app = await startInbox();
+  smtp = await startSmtpServer();
+  app = await startInbox({ SMTP_URL: smtp.url, MAIL_FROM: 'Parley <no-reply@parley.test>' });
   await addRule(app.t, app.w.owner, app.asst, {
     name: 'people',
     kind: 'handoff',
@@ -32,6 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const { s } of streams) s.close();
   await app.t.close();
+  await smtp.close();
 });
 afterEach(() => setClockOffset(0));
 
@@ -183,6 +187,30 @@ describe('auto-assignment', () => {
       .from(notifications)
       .where(eq(notifications.userId, app.w.member.id));
     expect(notes.find((n) => n.type === 'conversation.assigned' && n.body.includes(id))).toBeTruthy();
+    await waitFor(
+      () => smtp.mails.some((m) => m.to.includes(app.w.member.email) && m.raw.includes(id)),
+      5000,
+      'the email',
+    );
+    // Email turned off for this kind: the next one is in the app only.
+    const off = await app.t.request({
+      method: 'PATCH',
+      url: '/api/account/notification-preferences',
+      headers: app.w.member.headers,
+      payload: { 'conversation.assigned': { email: false } },
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    await inbox(app.t, app.w.owner, 'POST', `/${id}/close`);
+    const next = await handoff();
+    await waitFor(async () => (await assigneeOf(next)) === app.w.member.id, 5000, 'assigned');
+    const noted = await app.t.ctx.db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.userId, app.w.member.id));
+    expect(noted.some((n) => n.body.includes(next))).toBe(true);
+    // The first one's email came within the wait above; give this one the same chance to (wrongly) come.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(smtp.mails.some((m) => m.raw.includes(next))).toBe(false);
   });
 
   it('nobody present, busy, offline, a guest, or a stream closed over 5 minutes ago: it waits', async () => {

@@ -10,8 +10,8 @@ import { conversationOfSession, listen } from './helpers.ts';
  */
 export type InboxApp = { t: TestApp; w: World; asst: string; base: string };
 
-export async function startInbox(): Promise<InboxApp> {
-  const t = await createTestApp({ ...NO_RATE_LIMIT, CHAT_KEEPALIVE_MS: '100' });
+export async function startInbox(env: Record<string, string> = {}): Promise<InboxApp> {
+  const t = await createTestApp({ ...NO_RATE_LIMIT, CHAT_KEEPALIVE_MS: '100', ...env });
   const w = await createWorld(t);
   const asst = await widgetAssistant(t, w.owner, w.ws);
   const base = await listen(t);
