@@ -14,7 +14,7 @@ import {
 import { users } from './accounts.ts';
 import { assistants } from './assistants.ts';
 import { contacts } from './crm.ts';
-import { type LabelRef, labels } from './team.ts';
+import { type LabelRef, labels, type SlaBreach, slaPolicies } from './team.ts';
 import { workspaces } from './workspaces.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -76,6 +76,16 @@ export const conversations = pgTable(
     csatRatedAt: ts('csat_rated_at'),
     /** When the question went out by SMS: the customer's next message within 24 hours may answer it. */
     csatAskedAt: ts('csat_asked_at'),
+    /** The SLA policy chosen when it last entered handoff, and its clocks (docs/sla.md). */
+    slaPolicyId: text('sla_policy_id').references(() => slaPolicies.id, { onDelete: 'set null' }),
+    slaStartedAt: ts('sla_started_at'),
+    slaFirstDueAt: ts('sla_first_due_at'),
+    slaNextDueAt: ts('sla_next_due_at'),
+    slaResolutionDueAt: ts('sla_resolution_due_at'),
+    /** A person's first reply since the clock started; the customer's oldest message waiting for a reply since. */
+    slaRepliedAt: ts('sla_replied_at'),
+    slaWaitingSince: ts('sla_waiting_since'),
+    slaBreaches: jsonb('sla_breaches').$type<SlaBreach[]>().notNull().default(sql`'[]'::jsonb`),
     /** Why it was last handed to a person (docs/steering.md "Guidance rules"); null while the AI holds it. */
     handoffReason: text('handoff_reason').$type<HandoffReason>(),
     /** The guidance rule that handed it over, when `handoffReason` is `rule`. */
@@ -108,6 +118,9 @@ export const conversations = pgTable(
       t.id.desc(),
     ),
     index('conversations_inbox_assistant_idx').on(t.assistantId, t.lastMessageAt.desc(), t.id.desc()),
+    index('conversations_sla_open_idx')
+      .on(t.workspaceId)
+      .where(sql`sla_policy_id IS NOT NULL AND status = 'handoff'`),
     index('conversations_csat_idx').on(t.workspaceId, t.csatRatedAt).where(sql`csat_rated_at IS NOT NULL`),
     // Conversations waiting for auto-assignment, longest waiting first (docs/inbox.md "Auto-assignment").
     index('conversations_waiting_idx')

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { workspaces } from './workspaces.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -69,3 +69,28 @@ export const businessHours = pgTable('business_hours', {
   outsideHoursMessage: text('outside_hours_message').notNull(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
+
+export type SlaKind = 'first_response' | 'next_response' | 'resolution';
+export type SlaBreach = { kind: SlaKind; at: string };
+export type SlaAppliesTo = { channels?: Array<'chat' | 'widget' | 'sms'>; labelIds?: string[] };
+
+/** A workspace's service-level targets (docs/sla.md). */
+export const slaPolicies = pgTable(
+  'sla_policies',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    firstResponseMinutes: integer('first_response_minutes'),
+    nextResponseMinutes: integer('next_response_minutes'),
+    resolutionMinutes: integer('resolution_minutes'),
+    businessHoursOnly: boolean('business_hours_only').notNull().default(true),
+    appliesTo: jsonb('applies_to').$type<SlaAppliesTo>().notNull().default(sql`'{}'::jsonb`),
+    priority: integer('priority').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('sla_policies_workspace_idx').on(t.workspaceId, t.priority)],
+);
