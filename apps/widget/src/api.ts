@@ -97,15 +97,32 @@ export class Api {
     return this.call('POST', `/sessions/${sessionId}/end`, {});
   }
 
-  /** Agent replies as server-sent events (docs/widget.md "Live agent replies"); the caller reconnects. */
-  events(sessionId: string, signal: AbortSignal) {
-    return this.call('GET', `/sessions/${sessionId}/events`, undefined, signal);
+  /**
+   * Agent replies as server-sent events (docs/widget.md "Live agent replies"); the caller reconnects.
+   * `token`: an ended session's, kept for its satisfaction survey after the widget let it go.
+   */
+  events(sessionId: string, signal: AbortSignal, token = this.token) {
+    return this.call('GET', `/sessions/${sessionId}/events`, undefined, signal, token);
   }
 
-  async call(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
+  /**
+   * The visitor's rating of their closed conversation (docs/csat.md "In the widget"), with the
+   * token of its session, which has ended: the widget holds no session by then.
+   */
+  async csat(token: string, rating: number, comment: string): Promise<void> {
+    await this.call('POST', '/csat', comment ? { rating, comment } : { rating }, undefined, token);
+  }
+
+  async call(
+    method: string,
+    path: string,
+    body?: unknown,
+    signal?: AbortSignal,
+    token = this.token,
+  ): Promise<Response> {
     const headers: Record<string, string> = {};
     if (body !== undefined) headers['content-type'] = 'application/json';
-    if (this.token) headers.authorization = `Widget ${this.token}`;
+    if (token) headers.authorization = `Widget ${token}`;
     let res: Response;
     try {
       res = await fetch(`${this.base}/api/widget/${encodeURIComponent(this.assistantId)}${path}`, {

@@ -2,6 +2,7 @@ import { ApiError, type HistoryMessage } from './api.ts';
 import { LiveUpdates, type Person } from './live.ts';
 import { differs, drawBody, drawItem, type Item, itemFrom, type Rating } from './message-view.ts';
 import { friendly, toolStep, waitText } from './messages.ts';
+import { Survey } from './survey.ts';
 import type { View } from './view.ts';
 import type { Widget } from './widget.ts';
 
@@ -18,19 +19,33 @@ export class Conversation {
   private seq = 0;
   private rated: Record<string, Rating>;
   private readonly live: LiveUpdates;
+  private readonly survey: Survey;
 
   constructor(
     private readonly w: Widget,
     private readonly v: View,
   ) {
     this.rated = (w.store.read().rated ?? {}) as Record<string, Rating>;
+    this.survey = new Survey(w.api, v);
     this.live = new LiveUpdates(
       w.api,
       () => void this.sync(),
-      // The session ended (End chat in another tab, or inactivity): offer a new chat.
-      (session) => w.session === session && w.showEnded(false),
+      // The session ended (closed by a member, End chat in another tab, or inactivity): offer a
+      // new chat, and ask for a rating when the conversation does (docs/csat.md).
+      (session, question) => {
+        if (w.session !== session) return;
+        w.showEnded(false);
+        if (question) this.survey.ask(session, question);
+      },
       (person) => this.showPerson(person),
     );
+    // End chat here (widget.ts stops listening once it has ended): a conversation a person
+    // answered may ask for a rating. Runs before widget.ts's own listener, with the session.
+    v.endButton.addEventListener('click', () => {
+      const session = w.session;
+      if (!session || !this.items.some((i) => i.author)) return;
+      void this.survey.afterEnd(session, () => !w.session || w.session === session);
+    });
     v.compose.addEventListener('submit', (e) => {
       e.preventDefault();
       this.send(v.input.value);
@@ -54,6 +69,7 @@ export class Conversation {
     this.stop();
     this.items = this.pending ? [this.pending] : [];
     this.rated = {};
+    this.survey.clear();
     this.v.list.replaceChildren();
     this.v.endButton.hidden = true;
     this.showPerson(false);

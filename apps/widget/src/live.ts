@@ -22,7 +22,8 @@ export class LiveUpdates {
   constructor(
     private readonly api: Api,
     private readonly onEvent: () => void,
-    private readonly onEnded: (session: Session) => void,
+    /** `question`: the satisfaction survey's, when the closed conversation asks (docs/csat.md). */
+    private readonly onEnded: (session: Session, question?: string) => void,
     /**
      * A person holds the conversation: `assigned` once someone took it (their name, or null when
      * unnamed), not yet while a person has only been asked for (no agent); back with the AI: `false`.
@@ -71,7 +72,7 @@ export class LiveUpdates {
           if (event.type === 'ended') {
             if (this.session !== session) return;
             this.session = null;
-            this.onEnded(session);
+            this.onEnded(session, event.csat?.question);
             return;
           }
         }

@@ -34,7 +34,7 @@ header .x{border:0;padding:4px;display:grid;place-items:center}
 .msg code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em}
 .msg blockquote{border-left:3px solid #d1d5db;padding-left:8px;color:#4b5563}
 .msg a{color:inherit;text-decoration:underline}
-.who{font-size:12px;font-weight:600;color:#6b7280;margin-bottom:2px}
+.who{font-size:12px;font-weight:600;color:#4b5563;margin-bottom:2px}
 .ref{font-size:.75em;color:#6b7280}
 .msg .sources{margin:8px 0 0;padding:6px 0 0;border-top:1px solid #e5e7eb;font-size:13px;list-style:none}
 .sources li{margin:2px 0}
@@ -57,6 +57,16 @@ header .x{border:0;padding:4px;display:grid;place-items:center}
 .card label{font-size:13px;font-weight:500}
 .card input{border:1px solid #d1d5db;border-radius:8px;padding:7px 9px;font-size:16px}
 .card input[aria-invalid=true]{border-color:#dc2626}
+.card textarea{flex:none;min-height:60px;resize:vertical}
+fieldset{border:0;margin:0;padding:0;min-width:0}
+legend{font-size:14px;font-weight:600;padding:0;margin-bottom:8px}
+.scale{display:flex;gap:6px}
+.scale label{flex:1;position:relative;font-weight:400}
+.scale input{position:absolute;inset:0;width:100%;height:100%;margin:0;opacity:0;cursor:pointer}
+.scale .o{display:flex;flex-direction:column;align-items:center;gap:2px;border:1px solid #6b7280;border-radius:8px;padding:6px 2px;font-size:11px;color:#374151;text-align:center}
+.scale b{font-size:16px}
+.scale input:checked+.o{background:var(--p);color:var(--pt);border-color:var(--p)}
+.scale input:focus-visible+.o{outline:3px solid var(--p);outline-offset:2px}
 .err{color:#b91c1c;font-size:12px}
 .card p{margin:0}
 .err:empty{display:none}
