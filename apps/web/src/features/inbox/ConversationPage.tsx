@@ -10,6 +10,7 @@ import { Assign } from './Assign.tsx';
 import { CannedPicker } from './CannedPicker.tsx';
 import { ConversationLabels } from './ConversationLabels.tsx';
 import { ContactCard, Tickets } from './ConversationSide.tsx';
+import { CsatRating } from './CsatRating.tsx';
 import { nameOf, useAssistants, useMembers } from './directory.ts';
 import { useInboxStream } from './live.ts';
 import { MessageItem } from './MessageItem.tsx';
@@ -164,6 +165,7 @@ export function ConversationPage() {
             <Assign ws={ws} conversation={c} canAnswer={canAnswer} onChanged={refresh} />
           </div>
           <ConversationLabels ws={ws} conversation={c} canAnswer={canAnswer} />
+          <CsatRating conversation={c} />
           {c.contactId && <ContactCard ws={ws} contactId={c.contactId} />}
           <Tickets ws={ws} conversation={c} canAnswer={canAnswer} />
           {canManage(role) && <MakeTest ws={ws} assistantId={c.assistantId} conversationId={c.id} />}
