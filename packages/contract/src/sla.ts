@@ -6,8 +6,13 @@ import { idParam } from './envelope.ts';
 export const SLA_KINDS = ['first_response', 'next_response', 'resolution'] as const;
 export const SLA_CHANNELS = ['chat', 'widget', 'sms'] as const;
 
+/** A workspace holds at most this many policies (docs/sla.md "Policies"). */
+export const MAX_SLA_POLICIES = 50;
+/** The longest target: 43,200 minutes (30 days). */
+export const MAX_SLA_MINUTES = 43_200;
+
 /** A target in minutes: 1 to 43,200 (30 days). */
-const minutes = z.number().int().min(1).max(43_200);
+const minutes = z.number().int().min(1).max(MAX_SLA_MINUTES);
 
 const appliesTo = z.strictObject({
   channels: z.array(z.enum(SLA_CHANNELS)).max(3).optional(),

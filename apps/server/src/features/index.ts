@@ -32,6 +32,8 @@ import { assistantSourcesRoutes } from './knowledge/sources/sources.routes.ts';
 import { labelResource } from './labels/labels.resource.ts';
 import { labelsRoutes } from './labels/labels.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
+import { slaPolicyResource } from './sla/sla-policies.resource.ts';
+import { slaPoliciesRoutes } from './sla/sla-policies.routes.ts';
 import { smsRoutes } from './sms/sms.routes.ts';
 import { ssoConnectionResource } from './sso/sso.resource.ts';
 import { ssoRoutes } from './sso/sso.routes.ts';
@@ -85,6 +87,7 @@ export const features: Feature[] = [
   inboxSettingsRoutes,
   csatRoutes,
   businessHoursRoutes,
+  slaPoliciesRoutes,
   contactsRoutes,
   contactsV1Routes,
   ticketsRoutes,
@@ -129,6 +132,7 @@ export const resourceLoaders: ResourceLoaders = {
   ticket: ticketResource,
   canned: cannedResource,
   label: labelResource,
+  slaPolicy: slaPolicyResource,
   ssoConnection: ssoConnectionResource,
   guidance: guidanceResource,
   curatedAnswer: curatedAnswerResource,

@@ -27,7 +27,7 @@ export type AuthMode =
   | 'key' // workspace API key only (`/api/v1/*`)
   | 'widget'; // the public widget: its assistant, the page's origin and the widget token (features/widget/widget-access.ts)
 
-export type PlanFeature = 'api_v1_write' | 'channels' | 'sso';
+export type PlanFeature = 'api_v1_write' | 'channels' | 'sla' | 'sso';
 
 /** The workspace a request addresses and the caller's standing in it (the tenant guard's output). */
 export type Tenant = {
@@ -67,8 +67,8 @@ export function can(role: Role | null, permission: Permission): boolean {
 /** Plan features (docs/api.md "Plans"). */
 const PLAN_FEATURES: Record<Plan, readonly PlanFeature[]> = {
   free: [],
-  pro: ['api_v1_write', 'channels'],
-  enterprise: ['api_v1_write', 'channels', 'sso'],
+  pro: ['api_v1_write', 'channels', 'sla'],
+  enterprise: ['api_v1_write', 'channels', 'sla', 'sso'],
 };
 
 export function planHas(plan: Plan, feature: PlanFeature): boolean {

@@ -55,7 +55,8 @@ export type IdPrefix =
   | 'run'
   | 'sug'
   | 'cnd'
-  | 'lbl';
+  | 'lbl'
+  | 'sla';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid().toLowerCase()}`;
