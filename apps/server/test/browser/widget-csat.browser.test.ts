@@ -109,6 +109,16 @@ const active = (page: Page) =>
     return el ? `${el.tagName.toLowerCase()}:${el.type ?? ''}:${el.value ?? ''}` : '';
   });
 
+async function signIn(user: TestUser): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${base}/signin`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Kettle Co.' }).waitFor();
+  return page;
+}
+
 const card = (page: Page) => page.getByRole('form', { name: 'Rate this conversation' });
 
 describe.skipIf(!hasChromium)('the satisfaction survey', { timeout: 180_000 }, () => {
@@ -174,12 +184,7 @@ describe.skipIf(!hasChromium)('the satisfaction survey', { timeout: 180_000 }, (
     expect(errors).toEqual([]);
 
     // The dashboard's conversation page.
-    const dash = await (await browser.newContext()).newPage();
-    await dash.goto(`${base}/signin`);
-    await dash.getByLabel('Email').fill(member.email);
-    await dash.getByLabel('Password').fill(member.password);
-    await dash.getByRole('button', { name: 'Sign in' }).click();
-    await dash.getByRole('heading', { level: 1, name: 'Kettle Co.' }).waitFor();
+    const dash = await signIn(member);
     await dash.goto(`${base}/w/${ws}/inbox/${id}`);
     const rating = dash.getByRole('region', { name: 'Satisfaction' });
     await rating.getByText('Customer rating: 4/5').waitFor();
@@ -244,5 +249,37 @@ describe.skipIf(!hasChromium)('the satisfaction survey', { timeout: 180_000 }, (
     await page.getByRole('button', { name: 'Start a new chat' }).click();
     await expect.poll(() => page.getByText('Thank you for your feedback!').count()).toBe(0);
     expect(errors).toEqual([]);
+  });
+
+  it('the inbox settings page: an owner turns the survey off and words the question; a member reads it', async () => {
+    const page = await signIn(owner);
+    const errors = pageErrors(page);
+    await page.goto(`${base}/w/${ws}/auto-assignment`);
+    const form = page.getByRole('form', { name: 'Satisfaction survey' });
+    const toggle = form.getByRole('switch', { name: 'Ask customers to rate the help they received' });
+    const question = form.getByLabel('Question');
+    await expect.poll(() => question.inputValue()).toBe(QUESTION);
+    expect(await toggle.isChecked()).toBe(true);
+    await question.fill('   ');
+    await form.getByRole('button', { name: 'Save survey' }).click();
+    await form.getByText('Enter the question, up to 200 characters.').waitFor();
+    expect(await question.getAttribute('aria-invalid')).toBe('true');
+    await toggle.uncheck();
+    await question.fill('Did we help?');
+    await form.getByRole('button', { name: 'Save survey' }).click();
+    await form.getByText('Survey saved.').waitFor();
+    const saved = await t.request({ url: `/api/workspaces/${ws}/inbox-settings`, headers: owner.headers });
+    expect(saved.json().data.csat).toEqual({ enabled: false, question: 'Did we help?' });
+    const axe = await checkPage(page, 'csat-settings');
+    expect(errors).toEqual([]);
+
+    const reader = await signIn(member);
+    await reader.goto(`${base}/w/${ws}/auto-assignment`);
+    const read = reader.getByRole('region', { name: 'Satisfaction survey' });
+    await read.getByText('Question: Did we help?').waitFor();
+    await read.getByText('Asking for a rating: off').waitFor();
+    expect(await reader.getByRole('form', { name: 'Satisfaction survey' }).count()).toBe(0);
+    axe.push(...(await checkPage(reader, 'csat-settings-read')));
+    expect(axe).toEqual([]);
   });
 });

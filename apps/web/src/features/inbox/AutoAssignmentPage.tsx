@@ -6,6 +6,7 @@ import { useWorkspaces } from '../../session.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { Field } from '../steering/Field.tsx';
 import { type FieldErrors, fieldErrorsOf, formError } from '../steering/types.ts';
+import { CsatSettings } from './CsatSettings.tsx';
 import { type InboxSettings, inboxSettingsPath, MAX_OPEN, useInboxSettings } from './settings.ts';
 import '../steering/steering.css';
 import './inbox.css';
@@ -52,6 +53,7 @@ export function AutoAssignmentPage() {
             <p className="muted">Owners and admins change these settings.</p>
           </div>
         ))}
+      {s && role && <CsatSettings ws={ws} csat={s.csat} canEdit={canManage(role)} />}
     </section>
   );
 }
