@@ -21,6 +21,7 @@ import { KnowledgePage } from './features/knowledge/KnowledgePage.tsx';
 import { LabelsPage } from './features/labels/LabelsPage.tsx';
 import { MembersPage } from './features/members/MembersPage.tsx';
 import { NotificationPreferences } from './features/notifications/NotificationPreferences.tsx';
+import { SlaPage } from './features/sla/SlaPage.tsx';
 import { SmsPage } from './features/sms/SmsPage.tsx';
 import { SsoSettingsPage } from './features/sso/SsoSettingsPage.tsx';
 import { SsoTestResult } from './features/sso/SsoTestResult.tsx';
@@ -94,6 +95,7 @@ export const ROUTES: PageRoute[] = [
   { path: 'w/:ws/canned-responses', title: 'Canned responses', page: CannedPage },
   { path: 'w/:ws/labels', title: 'Labels', page: LabelsPage },
   { path: 'w/:ws/business-hours', title: 'Business hours', page: BusinessHoursPage },
+  { path: 'w/:ws/sla-policies', title: 'SLA policies', page: SlaPage },
   { path: 'w/:ws/auto-assignment', title: 'Auto-assignment', page: AutoAssignmentPage },
   { path: 'w/:ws/tickets', title: 'Tickets', page: TicketsPage },
   { path: 'w/:ws/analytics', title: 'Analytics', page: AnalyticsPage },

@@ -102,6 +102,7 @@ export function Layout({ user }: { user: User }) {
             <NavLink to={`/w/${ws}/canned-responses`}>Canned responses</NavLink>
             <NavLink to={`/w/${ws}/labels`}>Labels</NavLink>
             <NavLink to={`/w/${ws}/business-hours`}>Business hours</NavLink>
+            <NavLink to={`/w/${ws}/sla-policies`}>SLA policies</NavLink>
             <NavLink to={`/w/${ws}/auto-assignment`}>Auto-assignment</NavLink>
             <NavLink to={`/w/${ws}/tickets`}>Tickets</NavLink>
             <NavLink to={`/w/${ws}/analytics`}>Analytics</NavLink>

@@ -1,10 +1,10 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { canManage, del, get, type OffsetPage } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
+import { SettingsItem } from '../../shell/SettingsItem.tsx';
 import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
-import { ConfirmButton } from '../members/ConfirmButton.tsx';
 import { CannedForm } from './CannedForm.tsx';
 import { type Canned, cannedPath } from './types.ts';
 import '../steering/steering.css';
@@ -119,37 +119,25 @@ function CannedRow(props: {
   onEdit(): void;
   onDeleted(): void;
 }) {
-  const { ws, canned: c, manage } = props;
+  const { ws, canned: c } = props;
   const qc = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () => del(`${cannedPath(ws)}/${c.id}`),
-    onSuccess: async () => {
-      props.onDeleted();
-      await qc.invalidateQueries({ queryKey: ['canned', ws] });
-    },
-  });
   return (
-    <li className="card canned-item">
+    <SettingsItem
+      className="canned-item"
+      name={`/${c.shortcut}`}
+      manage={props.manage}
+      question={`Delete /${c.shortcut}? Replies already sent stay.`}
+      onEdit={props.onEdit}
+      onDelete={async () => {
+        await del(`${cannedPath(ws)}/${c.id}`);
+        props.onDeleted();
+        await qc.invalidateQueries({ queryKey: ['canned', ws] });
+      }}
+    >
       <p>
         <code className="canned-shortcut">/{c.shortcut}</code> <strong>{c.title}</strong>
       </p>
       <p className="canned-content">{c.content}</p>
-      {manage && (
-        <div className="row canned-actions">
-          <button type="button" onClick={props.onEdit} aria-label={`Edit /${c.shortcut}`}>
-            Edit
-          </button>
-          <ConfirmButton
-            label="Delete"
-            ariaLabel={`Delete /${c.shortcut}`}
-            question={`Delete /${c.shortcut}? Replies already sent stay.`}
-            confirmLabel="Delete"
-            pending={remove.isPending}
-            onConfirm={() => remove.mutate()}
-          />
-        </div>
-      )}
-      <ErrorText error={remove.error} />
-    </li>
+    </SettingsItem>
   );
 }

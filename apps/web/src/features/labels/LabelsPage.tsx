@@ -1,10 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { canManage, del } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
+import { SettingsItem } from '../../shell/SettingsItem.tsx';
 import { Empty, ErrorText, Loading } from '../../shell/ui.tsx';
-import { ConfirmButton } from '../members/ConfirmButton.tsx';
 import { LabelForm } from './LabelForm.tsx';
 import { type Label, labelsPath, useLabels } from './types.ts';
 import '../steering/steering.css';
@@ -66,42 +66,30 @@ export function LabelsPage() {
 }
 
 function LabelRow(props: { ws: string; label: Label; manage: boolean; onEdit(): void; onDeleted(): void }) {
-  const { ws, label: l, manage } = props;
+  const { ws, label: l } = props;
   const qc = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () => del(`${labelsPath(ws)}/${l.id}`),
-    onSuccess: async () => {
-      props.onDeleted();
-      await Promise.all([
-        qc.invalidateQueries({ queryKey: ['labels', ws] }),
-        qc.invalidateQueries({ queryKey: ['inbox', ws] }),
-        qc.invalidateQueries({ queryKey: ['contacts', ws] }),
-      ]);
-    },
-  });
   return (
-    <li className="card label-item">
+    <SettingsItem
+      className="label-item"
+      name={l.name}
+      manage={props.manage}
+      question={`Delete ${l.name}? It comes off every conversation and contact.`}
+      onEdit={props.onEdit}
+      onDelete={async () => {
+        await del(`${labelsPath(ws)}/${l.id}`);
+        props.onDeleted();
+        await Promise.all([
+          qc.invalidateQueries({ queryKey: ['labels', ws] }),
+          qc.invalidateQueries({ queryKey: ['inbox', ws] }),
+          qc.invalidateQueries({ queryKey: ['contacts', ws] }),
+        ]);
+      }}
+    >
       <p>
         <span className="label-swatch" style={{ background: l.color }} aria-hidden="true" />
         <strong>{l.name}</strong> <code className="muted">{l.color}</code>
       </p>
       {l.description && <p className="muted">{l.description}</p>}
-      {manage && (
-        <div className="row label-actions">
-          <button type="button" onClick={props.onEdit} aria-label={`Edit ${l.name}`}>
-            Edit
-          </button>
-          <ConfirmButton
-            label="Delete"
-            ariaLabel={`Delete ${l.name}`}
-            question={`Delete ${l.name}? It comes off every conversation and contact.`}
-            confirmLabel="Delete"
-            pending={remove.isPending}
-            onConfirm={() => remove.mutate()}
-          />
-        </div>
-      )}
-      <ErrorText error={remove.error} />
-    </li>
+    </SettingsItem>
   );
 }
