@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { csatSchema } from './csat.ts';
 import { idParam } from './envelope.ts';
 import { labelRef } from './labels.ts';
+import { conversationSlaSchema } from './sla.ts';
 import { REPLY_OUTCOMES } from './steering.ts';
 
 export const chatBody = z
@@ -39,6 +40,9 @@ export const conversationSchema = z.object({
   csat: csatSchema
     .nullable()
     .describe("The customer's rating after a person's conversation closed (docs/csat.md)"),
+  sla: conversationSlaSchema
+    .nullable()
+    .describe('Its SLA clocks, under the policy chosen when it entered handoff (docs/sla.md)'),
   lastMessageAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -18,6 +18,8 @@ export const FORMAT_A_EVENTS = [
   'workspace.plan_changed',
   // Added by docs/csat.md: a customer rated a conversation.
   'conversation.rated',
+  // Added by docs/sla.md: a conversation's SLA clock ran out.
+  'sla.breached',
 ] as const;
 
 /**

@@ -20,6 +20,16 @@ export const listQuery = cursorQuery
     assigneeId: idParam.optional(),
     unassigned: z.enum(['true', 'false']).optional(),
     labelId: idParam.optional().describe('Only conversations with this label'),
+    slaBreached: z
+      .enum(['true'])
+      .optional()
+      .describe('Only conversations whose SLA clocks recorded a breach'),
+    sort: z
+      .enum(['recent', 'sla'])
+      .optional()
+      .describe(
+        '`recent` (default): newest activity first; `sla`: the soonest SLA due time first, those with none last',
+      ),
     lowConfidence: z
       .enum(['true'])
       .optional()

@@ -12,6 +12,7 @@ export const NOTICE_KINDS = [
   'payment.failed',
   'assistant.tests_failed',
   'conversation.assigned',
+  'sla.breached',
 ] as const;
 
 export type NoticeKind = (typeof NOTICE_KINDS)[number];

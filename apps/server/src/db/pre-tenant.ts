@@ -53,6 +53,7 @@ export const PRE_TENANT_LOOKUPS: Readonly<Record<string, PreTenantReason>> = {
   'features/sso/sso.repo.ts#rememberAssertion': 'credential',
   // Jobs: claims across workspaces, then the claimed row by its own id.
   'features/inbox/auto-assign.repo.ts#workspacesWaiting': 'job',
+  'features/sla/sla-clocks.repo.ts#claimDueClocks': 'job',
   'features/sms/sms.repo.ts#claimInbound': 'job',
   'features/sms/sms.repo.ts#findInbound': 'job',
   'features/sms/sms.repo.ts#updateInbound': 'job',

@@ -11,6 +11,7 @@ export type CursorKey = { t: number; id: string };
  */
 export const CURSOR_LISTS = {
   'inbox.conversations': 'bad_request:api',
+  'inbox.conversations.sla': 'bad_request:api',
   'inbox.messages': 'bad_request:api',
   'v1.messages': 'bad_request:api',
   'chat.conversations': 'bad_request:chat',

@@ -86,9 +86,12 @@ describe('the survey in the widget', () => {
     });
     const r = await rate(s, { rating: 4, comment: '  Quick and kind 👍  ' });
     expect(r.statusCode, r.body).toBe(201);
+    // The widget on the site reads the answer: CORS for its origin, as on every widget route.
+    expect(r.headers['access-control-allow-origin']).toBe(SITE);
     expect(r.json().data).toEqual({ rating: 4, comment: 'Quick and kind 👍', ratedAt: expect.any(String) });
     const again = await rate(s, { rating: 1 });
     expect(again.statusCode).toBe(409);
+    expect(again.headers['access-control-allow-origin']).toBe(SITE);
     const c = (await inbox(app.t, app.w.guest, 'GET', `/${id}`)).json().data;
     expect(c.csat).toEqual(r.json().data);
     const rated = (

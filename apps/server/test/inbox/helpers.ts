@@ -80,7 +80,7 @@ export async function listen(t: TestApp): Promise<string> {
 export function inbox(
   t: TestApp,
   user: TestUser,
-  method: 'GET' | 'POST' | 'PATCH',
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT',
   path: string,
   payload?: Record<string, unknown>,
 ) {

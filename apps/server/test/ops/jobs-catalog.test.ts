@@ -51,6 +51,7 @@ describe('the job catalog', () => {
         'ai-resolution',
         'test-runs',
         'auto-assign',
+        'sla-breaches',
       ].sort(),
     );
     for (const name of JOB_NAMES) expect(CATALOG[name].everyMs, name).toBeGreaterThan(0);

@@ -118,6 +118,12 @@ export const conversations = pgTable(
       t.id.desc(),
     ),
     index('conversations_inbox_assistant_idx').on(t.assistantId, t.lastMessageAt.desc(), t.id.desc()),
+    // The inbox's `sort=sla` (inbox.repo.ts `slaDueSql`).
+    index('conversations_sla_due_idx').on(
+      t.workspaceId,
+      sql`coalesce(least(sla_first_due_at, sla_next_due_at, sla_resolution_due_at), 'infinity'::timestamptz)`,
+      t.id,
+    ),
     index('conversations_sla_open_idx')
       .on(t.workspaceId)
       .where(sql`sla_policy_id IS NOT NULL AND status = 'handoff'`),

@@ -18,6 +18,7 @@ import { askAfterClose } from '../csat/csat.service.ts';
 import { recordEvent } from '../events/events.service.ts';
 import { assignAfterChange } from '../inbox/auto-assign.ts';
 import { emailLater } from '../notifications/notifications.service.ts';
+import { SLA_STOP, slaStart } from '../sla/sla-state.ts';
 import { suggestFromClosed } from '../steering/suggestions.service.ts';
 import { type AssignmentMail, heldAfter, onAssigneeChange } from './assignment.ts';
 import type { ConversationRow } from './conversations.repo.ts';
@@ -133,7 +134,10 @@ export async function applyChange(
       assigneeId: target.assigneeId,
       updatedAt: at,
       ...(target.status === 'handoff' && !row.handedOffAt ? { handedOffAt: at } : {}),
-      ...(target.status === 'handoff' && row.status !== 'handoff' ? { waitingSince: at } : {}),
+      ...(target.status === 'handoff' && row.status !== 'handoff'
+        ? { waitingSince: at, ...(await slaStart(tx, row, at)) }
+        : {}),
+      ...(target.status !== 'handoff' && row.status === 'handoff' ? SLA_STOP : {}),
       assignmentHeld: heldAfter(row, change, by, target.status),
       ...handoffReasonOf(row, change, target.status),
       ...(target.status === 'closed' ? { endedAt: at } : {}),

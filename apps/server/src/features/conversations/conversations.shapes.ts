@@ -1,3 +1,4 @@
+import { toSla } from '../sla/sla-state.ts';
 import type { ConversationRow, Delivery, MessageRow } from './conversations.repo.ts';
 
 /**
@@ -21,6 +22,7 @@ export const toConversation = (c: ConversationRow) => ({
     c.csatRating !== null && c.csatRatedAt
       ? { rating: c.csatRating, comment: c.csatComment, ratedAt: c.csatRatedAt.toISOString() }
       : null,
+  sla: toSla(c),
   lastMessageAt: c.lastMessageAt?.toISOString() ?? null,
   createdAt: c.createdAt.toISOString(),
   updatedAt: c.updatedAt.toISOString(),

@@ -5,7 +5,7 @@ import { conflict } from '../../http/errors.ts';
 import type { Feature } from '../../http/feature.ts';
 import { resourceOf } from '../../http/tenant.ts';
 import { findConversation } from '../conversations/conversations.service.ts';
-import { tokenSecurity } from '../widget/widget-surface.ts';
+import { registerWidgetSurface, tokenSecurity } from '../widget/widget-surface.ts';
 import { rateConversation } from './csat.service.ts';
 
 /**
@@ -13,7 +13,9 @@ import { rateConversation } from './csat.service.ts';
  * conversation of their session, with the session's token (the session may have ended: it ends
  * when the conversation closes). 409 when it asks no rating or was rated; 400 outside 1-5.
  */
-export const csatRoutes: Feature = (app, ctx) => {
+export const csatRoutes: Feature = async (app, ctx) => {
+  // CORS on every answer and the per-IP budget, as on every widget route file (widget-surface.ts).
+  await registerWidgetSurface(app, ctx);
   app.post(
     '/api/widget/:assistantId/csat',
     {

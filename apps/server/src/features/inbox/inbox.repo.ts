@@ -59,9 +59,51 @@ export type InboxFilter = {
   unassigned?: boolean;
   /** Only those with an AI reply below 0.5 or its assistant's minimum, the higher (docs/measuring.md "Confidence"). */
   lowConfidence?: boolean;
+  /** With an SLA breach on its clocks (docs/sla.md "Breaches"). */
+  slaBreached?: boolean;
   /** Only those with this label (docs/labels.md "Filters"). */
   labelId?: string;
 };
+
+/**
+ * The soonest SLA due time of a conversation, `infinity` when no clock runs: the order of
+ * `sort=sla` (docs/sla.md "In the inbox"), the expression of `conversations_sla_due_idx`.
+ */
+export const slaDueSql = sql`coalesce(least(${conversations.slaFirstDueAt}, ${conversations.slaNextDueAt}, ${conversations.slaResolutionDueAt}), 'infinity'::timestamptz)`;
+
+/** A cursor's time for the SLA order: the due time, or the largest number for `infinity`. */
+export const NO_DUE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The inbox's conversations by the soonest SLA due time, then id (those with no clock last),
+ * keyset on that pair; every filter as `listInbox`.
+ */
+export async function listInboxBySla(
+  db: Executor,
+  f: InboxFilter & { limit: number; after: CursorKey | undefined },
+) {
+  const conds = inboxConditions(f);
+  if (f.labelId) conds.push(conversationLabelRows(f.workspaceId, f.labelId));
+  if (f.after) {
+    const t =
+      f.after.t >= NO_DUE
+        ? sql`'infinity'::timestamptz`
+        : sql`${new Date(f.after.t).toISOString()}::timestamptz`;
+    conds.push(sql`(${slaDueSql}, ${conversations.id}) > (${t}, ${f.after.id})`);
+  }
+  const columns = getTableColumns(conversations);
+  const from = f.labelId
+    ? db
+        .select(columns)
+        .from(conversationLabels)
+        .innerJoin(conversations, eq(conversations.id, conversationLabels.conversationId))
+        .$dynamic()
+    : db.select(columns).from(conversations).$dynamic();
+  return from
+    .where(and(...conds))
+    .orderBy(slaDueSql, asc(conversations.id))
+    .limit(f.limit + 1);
+}
 
 /**
  * The inbox's conversations, newest activity first, keyset on (last_message_at, id) so that every
@@ -112,6 +154,7 @@ function inboxConditions(f: InboxFilter): SQL[] {
   if (f.unassigned === true) conds.push(isNull(conversations.assigneeId));
   if (f.unassigned === false) conds.push(isNotNull(conversations.assigneeId));
   if (f.lowConfidence) conds.push(weakReplySql);
+  if (f.slaBreached) conds.push(sql`jsonb_array_length(${conversations.slaBreaches}) > 0`);
   return conds;
 }
 

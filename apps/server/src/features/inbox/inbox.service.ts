@@ -48,8 +48,22 @@ export type ListQuery = {
   assigneeId?: string;
   unassigned?: 'true' | 'false';
   lowConfidence?: 'true';
+  slaBreached?: 'true';
+  sort?: 'recent' | 'sla';
   labelId?: string;
 };
+
+/** The SLA order's key of a row, as `slaDueSql` computes it. */
+function slaDueOf(c: {
+  slaFirstDueAt: Date | null;
+  slaNextDueAt: Date | null;
+  slaResolutionDueAt: Date | null;
+}): number {
+  const times = [c.slaFirstDueAt, c.slaNextDueAt, c.slaResolutionDueAt].flatMap((d) =>
+    d ? [d.getTime()] : [],
+  );
+  return times.length ? Math.min(...times) : repo.NO_DUE;
+}
 
 export async function listConversations(ctx: AppContext, tenant: Tenant, q: ListQuery) {
   if (q.unassigned !== undefined && q.assigneeId !== undefined) {
@@ -57,12 +71,17 @@ export async function listConversations(ctx: AppContext, tenant: Tenant, q: List
       unassigned: 'Cannot be combined with assigneeId',
     });
   }
-  // Bound to the workspace's inbox, not to its filters: a position is as good under any of them.
+  const bySla = q.sort === 'sla';
+  // Bound to the workspace's inbox and its order, not to its filters: a position is as good under any of them.
   const cursor = ctx.cursors.open(
-    { list: 'inbox.conversations', workspaceId: tenant.workspaceId, parentId: null },
+    {
+      list: bySla ? 'inbox.conversations.sla' : 'inbox.conversations',
+      workspaceId: tenant.workspaceId,
+      parentId: null,
+    },
     q.cursor,
   );
-  const rows = await repo.listInbox(ctx.db, {
+  const filter = {
     workspaceId: tenant.workspaceId,
     status: q.status,
     channel: q.channel,
@@ -70,14 +89,15 @@ export async function listConversations(ctx: AppContext, tenant: Tenant, q: List
     assigneeId: q.assigneeId,
     unassigned: q.unassigned === undefined ? undefined : q.unassigned === 'true',
     lowConfidence: q.lowConfidence === 'true',
+    slaBreached: q.slaBreached === 'true',
     labelId: q.labelId,
     limit: q.limit,
     after: cursor.after,
-  });
-  const page = cursor.page(rows, q.limit, (r) => ({
-    t: (r.lastMessageAt ?? r.createdAt).getTime(),
-    id: r.id,
-  }));
+  };
+  const rows = bySla ? await repo.listInboxBySla(ctx.db, filter) : await repo.listInbox(ctx.db, filter);
+  const page = cursor.page(rows, q.limit, (r) =>
+    bySla ? { t: slaDueOf(r), id: r.id } : { t: (r.lastMessageAt ?? r.createdAt).getTime(), id: r.id },
+  );
   return { ...page, data: page.data.map(toInboxConversation) };
 }
 

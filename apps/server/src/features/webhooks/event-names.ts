@@ -33,6 +33,7 @@ const TO_B: Record<string, string | null> = {
   'member.left': null,
   'workspace.plan_changed': null,
   'conversation.rated': null,
+  'sla.breached': null,
   'lead.captured': 'lead.captured',
 };
 const TO_A: Record<string, string | null> = { 'lead.captured': null };

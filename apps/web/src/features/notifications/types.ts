@@ -18,6 +18,7 @@ export const KIND_NAMES: Record<string, string> = {
   'trial.ending': 'The trial ends in 3 days',
   'trial.ended': 'The trial ended',
   'payment.failed': 'A payment failed',
+  'sla.breached': 'An SLA target ran out',
   'conversation.assigned': 'A conversation was assigned to you',
 };
 
@@ -30,7 +31,7 @@ export function pageOf(n: Notification): string | null {
   }
   if (n.type.startsWith('webhook')) return `${w}/webhooks`;
   if (n.type.startsWith('ingestion')) return `${w}/assistants`;
-  if (n.type === 'conversation.assigned') {
+  if (n.type === 'conversation.assigned' || n.type === 'sla.breached') {
     // The body names the conversation as "(conv_…)" after its title: the last id named is it.
     const id = n.body.match(/\bconv_[0-9A-Za-z]+\b/g)?.at(-1);
     return id ? `${w}/inbox/${id}` : `${w}/inbox`;

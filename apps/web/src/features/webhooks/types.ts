@@ -27,6 +27,7 @@ const MEANING: Record<WebhookEvent, string> = {
   'member.left': 'someone leaves the workspace',
   'workspace.plan_changed': "the workspace's plan changes (upgrade, downgrade, trial end)",
   'conversation.rated': 'a customer rates a conversation after a person helped (satisfaction survey)',
+  'sla.breached': "a conversation's SLA target runs out (first response, next response or resolution)",
 };
 export const EVENTS = Object.entries(MEANING).map(([name, what]) => ({ name, what }));
 
