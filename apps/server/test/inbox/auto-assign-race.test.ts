@@ -1,13 +1,11 @@
-import { rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationChanges, conversations, memberships } from '../../src/db/schema/index.ts';
-import { type Server, serverEnv, startServer } from '../ops/process.ts';
-import { freshDatabase, onPostgres, type TestDatabase } from '../support/database.ts';
-import { REDIS_URL, redisAnswers } from '../support/redis.ts';
+import { onPostgres } from '../support/database.ts';
+import { redisAnswers } from '../support/redis.ts';
 import { waitFor } from '../support/wait.ts';
 import { openSse, type SseStream } from './helpers.ts';
+import { memberCall, startTwoServers, type TwoServers } from './two-servers.ts';
 
 /**
  * docs/inbox.md "Auto-assignment", race-proof: two server processes sharing PostgreSQL hand off
@@ -20,61 +18,29 @@ const runs = onPostgres() && (await redisAnswers());
 if (!runs)
   console.warn('two-process auto-assignment test skipped: it needs DATABASE_URL (PostgreSQL) and a Redis');
 
-const serverDir = fileURLToPath(new URL('../..', import.meta.url));
 const SITE = 'https://shop.example.com';
 const TOTAL = 200;
 const AGENTS = 5;
 const MAX = 30;
 
 describe.skipIf(!runs)('auto-assignment across two processes', () => {
-  const servers: Server[] = [];
   const streams: SseStream[] = [];
-  let pg: TestDatabase;
+  let two: TwoServers;
   let a: string;
   let b: string;
 
   beforeAll(async () => {
-    pg = await freshDatabase();
-    const start = () => {
-      const env = serverEnv({
-        DATABASE_URL: pg.url as string,
-        REDIS_URL,
-        WIDGET_RATE_LIMIT_PER_MINUTE: '100000',
-        AUTH_RATE_LIMIT_PER_MINUTE: '100000',
-      });
-      const server = startServer(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-        cwd: serverDir,
-        env,
-      });
-      servers.push(server);
-      return server.ready.then((url) => url.replace('localhost', '127.0.0.1'));
-    };
-    [a, b] = await Promise.all([start(), start()]);
+    two = await startTwoServers();
+    ({ a, b } = two);
   }, 120_000);
 
   afterAll(async () => {
     for (const s of streams) s.close();
-    for (const s of servers) s.kill();
-    await Promise.all(servers.map((s) => s.exited));
-    await pg?.database.close();
-    await pg?.drop();
-    for (const s of servers) rmSync(s.dataDir, { recursive: true, force: true });
+    await two?.stop();
   });
 
-  const call = async (base: string, method: string, path: string, cookie: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        origin: base,
-        cookie,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
+  const call = async (base: string, method: string, path: string, cookie: string, body?: unknown) =>
+    (await memberCall(base, method, path, cookie, body)).json;
 
   const signup = async (base: string, n: number) => {
     const res = await fetch(`${base}/api/auth/signup`, {
@@ -118,7 +84,7 @@ describe.skipIf(!runs)('auto-assignment across two processes', () => {
     const owner = people[0]!;
     const ws = (await call(a, 'POST', '/api/workspaces', owner.cookie, { name: 'Acme' })).data.id as string;
     // Setup straight in the database: the other four join as members.
-    const db = pg.database.db;
+    const db = two.pg.database.db;
     await db
       .insert(memberships)
       .values(people.slice(1).map((p) => ({ workspaceId: ws, userId: p.id, role: 'member' as const })));

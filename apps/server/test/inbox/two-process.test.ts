@@ -1,10 +1,8 @@
-import { rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Server, serverEnv, startServer } from '../ops/process.ts';
-import { freshDatabase, onPostgres, type TestDatabase } from '../support/database.ts';
-import { REDIS_URL, redisAnswers } from '../support/redis.ts';
+import { onPostgres } from '../support/database.ts';
+import { redisAnswers } from '../support/redis.ts';
 import { openSse } from './helpers.ts';
+import { memberCall, startTwoServers, type TwoServers } from './two-servers.ts';
 
 /**
  * docs/inbox.md "Live delivery": on PostgreSQL with REDIS_URL, a reply written on one server
@@ -16,57 +14,20 @@ import { openSse } from './helpers.ts';
 const runs = onPostgres() && (await redisAnswers());
 if (!runs) console.warn('two-process inbox test skipped: it needs DATABASE_URL (PostgreSQL) and a Redis');
 
-const serverDir = fileURLToPath(new URL('../..', import.meta.url));
 const SITE = 'https://shop.example.com';
 
 describe.skipIf(!runs)('two server processes sharing PostgreSQL and Redis', () => {
-  const servers: Server[] = [];
-  let pg: TestDatabase;
+  let two: TwoServers;
   let a: string;
   let b: string;
 
   beforeAll(async () => {
-    pg = await freshDatabase();
-    await pg.database.close();
-    const start = () => {
-      const env = serverEnv({
-        DATABASE_URL: pg.url as string,
-        REDIS_URL,
-        WIDGET_RATE_LIMIT_PER_MINUTE: '100000',
-        AUTH_RATE_LIMIT_PER_MINUTE: '100000',
-      });
-      const server = startServer(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-        cwd: serverDir,
-        env,
-      });
-      servers.push(server);
-      return server.ready.then((url) => url.replace('localhost', '127.0.0.1'));
-    };
-    [a, b] = await Promise.all([start(), start()]);
+    two = await startTwoServers();
+    ({ a, b } = two);
   }, 120_000);
+  afterAll(() => two?.stop());
 
-  afterAll(async () => {
-    for (const s of servers) s.kill();
-    await Promise.all(servers.map((s) => s.exited));
-    await pg?.drop();
-    for (const s of servers) rmSync(s.dataDir, { recursive: true, force: true });
-  });
-
-  /** A JSON call as a signed-in member (the cookie), with the process's own Origin. */
-  const call = async (base: string, method: string, path: string, cookie: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        origin: base,
-        cookie,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-    return { res, json: text ? JSON.parse(text) : undefined };
-  };
+  const call = memberCall;
 
   it('an agent reply on one process reaches the visitor and the inbox on the other', async () => {
     // Setup through process A: a member, a workspace, an assistant with its widget on SITE.
