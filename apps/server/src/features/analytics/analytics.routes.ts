@@ -9,11 +9,18 @@ import {
   overviewSchema,
 } from '@parley/contract/analytics';
 import { dataOf } from '@parley/contract/envelope';
+import {
+  serviceAnalyticsQuery,
+  serviceAnalyticsSchema,
+  serviceCsvQuery,
+} from '@parley/contract/service-analytics';
+import { z } from 'zod';
 import type { Feature } from '../../http/feature.ts';
 import { tenantOf } from '../../http/tenant.ts';
 import { assistantResource } from '../assistants/assistants.resource.ts';
 import { aiAnalytics } from './ai-analytics.service.ts';
 import * as svc from './analytics.service.ts';
+import { serviceAnalytics, serviceCsv } from './service-analytics.service.ts';
 
 const tags = ['analytics'];
 /**
@@ -88,6 +95,46 @@ export const analyticsRoutes: Feature = (app, ctx) => {
         if (!(await assistantResource.load(ctx, scope, assistantId))) throw assistantResource.notFound();
       }
       return { data: await aiAnalytics(ctx, tenant.workspaceId, period, assistantId) };
+    },
+  );
+
+  app.get(
+    '/api/workspaces/:workspaceId/analytics/service',
+    {
+      config: read,
+      schema: {
+        tags,
+        description: `Satisfaction ratings (overall, by the person who held the conversation, by assistant), SLA policies met and breached, the median times from the handoff to a person's first reply and to closing, and per day the ratings and breaches. ${PERIOD_TEXT}`,
+        params: analyticsParams,
+        querystring: serviceAnalyticsQuery,
+        response: { 200: dataOf(serviceAnalyticsSchema) },
+      },
+    },
+    async (request) => ({
+      data: await serviceAnalytics(ctx, tenantOf(request).workspaceId, request.query.period),
+    }),
+  );
+
+  app.get(
+    '/api/workspaces/:workspaceId/analytics/service/conversations.csv',
+    {
+      config: read,
+      schema: {
+        tags,
+        description: `The conversations one figure of the service report counts, as CSV (\`figure\`: csat, sla_breached, sla_met, first_response or resolution), at most 10,000 rows. ${PERIOD_TEXT}`,
+        params: analyticsParams,
+        querystring: serviceCsvQuery,
+        response: { 200: z.string().describe('text/csv') },
+      },
+    },
+    async (request, reply) => {
+      const { period, figure } = request.query;
+      const csv = await serviceCsv(ctx, tenantOf(request).workspaceId, period, figure);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="service-${figure}-${period}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(csv);
     },
   );
 
