@@ -11,7 +11,14 @@
  *   npx tsx bench/inbox.ts         # PGlite: one process (it cannot be shared), no cross-process part
  *
  * INBOX_BENCH_CONVERSATIONS (100000), INBOX_BENCH_REQUESTS (200 per list case),
- * INBOX_BENCH_REPLIES (300), INBOX_BENCH_VISITORS (20).
+ * INBOX_BENCH_REPLIES (300), INBOX_BENCH_VISITORS (20); INBOX_BENCH_ONLY=sla runs only the SLA
+ * order's and filter's cases (no other list case, no reply part).
+ *
+ * The SLA cases (docs/sla.md "In the inbox"): `sort=sla` (the soonest due time first, those with
+ * no clock last) on its first page, 2,000 rows into the part with due times and 2,000 rows into
+ * the no-clock tail, alone, with a common and a rare label and with status=handoff; and
+ * `slaBreached=true`, in the default order and with `sort=sla`. The conversations in handoff
+ * carry SLA clocks and some a breach (bench/inbox-seed.ts `benchSlaPolicies`).
  *
  * The conversations are written straight into the database (one INSERT ... SELECT, with their
  * label sets drawn from 13 labels: bench/inbox-seed.ts `benchLabels`): creating
@@ -23,7 +30,14 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BenchLabel, explain, seedInbox, seedMembers } from './inbox-seed.ts';
+import {
+  type BenchLabel,
+  type ExplainCase,
+  explain,
+  explainSla,
+  seedInbox,
+  seedMembers,
+} from './inbox-seed.ts';
 import { seedOwner } from './support.ts';
 import {
   call,
@@ -44,6 +58,7 @@ const total = Number(process.env.INBOX_BENCH_CONVERSATIONS ?? 100_000);
 const requests = Number(process.env.INBOX_BENCH_REQUESTS ?? 200);
 const replies = Number(process.env.INBOX_BENCH_REPLIES ?? 300);
 const visitors = Number(process.env.INBOX_BENCH_VISITORS ?? 20);
+const slaOnly = process.env.INBOX_BENCH_ONLY === 'sla';
 
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 /** The machine is shared: its load (1-minute average) goes with the figures. */
@@ -127,39 +142,61 @@ async function main() {
     const stale = labels.find((l) => l.oldestTenthOnly)!;
     const share = (l: BenchLabel) =>
       l.oldestTenthOnly ? `${l.perMille / 100}%, oldest tenth only` : `${l.perMille / 10}%`;
-    await explain(env, s.workspaceId, [
-      ['no filter', ''],
-      ['status=handoff', "and status = 'handoff'"],
-      ['unassigned=true', 'and assignee_id is null'],
-      ['channel=chat', "and channel = 'chat'"],
-      ['assigneeId', `and assignee_id = '${members[0]}'`],
-      ['assistantId', `and assistant_id = '${assistantIds[1]}'`],
-      ['status=open&unassigned=true', "and status = 'open' and assignee_id is null"],
-      [`labelId (${share(common)})`, '', common.id],
-      [`labelId (${share(some)})`, '', some.id],
-      [`labelId (${share(rare)})`, '', rare.id],
-      [`labelId (${share(stale)})`, '', stale.id],
-      [`labelId (${share(common)})&status=handoff`, "and status = 'handoff'", common.id],
-      [`labelId (${share(rare)})&status=handoff`, "and status = 'handoff'", rare.id],
+    const breached: ExplainCase = ['slaBreached=true', 'and jsonb_array_length(c.sla_breaches) > 0'];
+    if (slaOnly) await explain(env, s.workspaceId, [breached]);
+    else
+      await explain(env, s.workspaceId, [
+        ['no filter', ''],
+        ['status=handoff', "and status = 'handoff'"],
+        ['unassigned=true', 'and assignee_id is null'],
+        ['channel=chat', "and channel = 'chat'"],
+        ['assigneeId', `and assignee_id = '${members[0]}'`],
+        ['assistantId', `and assistant_id = '${assistantIds[1]}'`],
+        ['status=open&unassigned=true', "and status = 'open' and assignee_id is null"],
+        [`labelId (${share(common)})`, '', common.id],
+        [`labelId (${share(some)})`, '', some.id],
+        [`labelId (${share(rare)})`, '', rare.id],
+        [`labelId (${share(stale)})`, '', stale.id],
+        [`labelId (${share(common)})&status=handoff`, "and status = 'handoff'", common.id],
+        [`labelId (${share(rare)})&status=handoff`, "and status = 'handoff'", rare.id],
+        breached,
+      ]);
+    await explainSla(env, s.workspaceId, [
+      ['sort=sla', ''],
+      [`sort=sla&labelId (${share(common)})`, '', common.id],
+      [`sort=sla&labelId (${share(rare)})`, '', rare.id],
+      ['sort=sla&status=handoff', "and c.status = 'handoff'"],
+      ['sort=sla&slaBreached=true', breached[1]],
     ]);
 
     // The list: first pages and pages deep in the list (a cursor 2,000 rows in), per filter.
     const ws = s.workspaceId;
     const list = `${a.base}/api/inbox/conversations?workspaceId=${ws}&limit=25`;
-    const cases: Array<[string, string]> = [
-      ['no filter', ''],
-      ['status=handoff', '&status=handoff'],
-      ['unassigned=true', '&unassigned=true'],
-      ['assigneeId', `&assigneeId=${members[0]}`],
-      ['channel=chat', '&channel=chat'],
-      ['assistantId', `&assistantId=${assistantIds[1]}`],
-      ['status=open&unassigned=true', '&status=open&unassigned=true'],
-      [`labelId (${share(common)})`, `&labelId=${common.id}`],
-      [`labelId (${share(some)})`, `&labelId=${some.id}`],
-      [`labelId (${share(rare)})`, `&labelId=${rare.id}`],
-      [`labelId (${share(stale)})`, `&labelId=${stale.id}`],
-      [`labelId (${share(common)})&status=handoff`, `&labelId=${common.id}&status=handoff`],
-      [`labelId (${share(rare)})&status=handoff`, `&labelId=${rare.id}&status=handoff`],
+    const cases: Array<[string, string]> = slaOnly
+      ? [['slaBreached=true', '&slaBreached=true']]
+      : [
+          ['no filter', ''],
+          ['status=handoff', '&status=handoff'],
+          ['unassigned=true', '&unassigned=true'],
+          ['assigneeId', `&assigneeId=${members[0]}`],
+          ['channel=chat', '&channel=chat'],
+          ['assistantId', `&assistantId=${assistantIds[1]}`],
+          ['status=open&unassigned=true', '&status=open&unassigned=true'],
+          [`labelId (${share(common)})`, `&labelId=${common.id}`],
+          [`labelId (${share(some)})`, `&labelId=${some.id}`],
+          [`labelId (${share(rare)})`, `&labelId=${rare.id}`],
+          [`labelId (${share(stale)})`, `&labelId=${stale.id}`],
+          [`labelId (${share(common)})&status=handoff`, `&labelId=${common.id}&status=handoff`],
+          [`labelId (${share(rare)})&status=handoff`, `&labelId=${rare.id}&status=handoff`],
+          ['slaBreached=true', '&slaBreached=true'],
+        ];
+    // The SLA order: its first page, and cursor pages in the part with due times and in the tail.
+    const slaCases: Array<[string, string]> = [
+      ['sort=sla', '&sort=sla'],
+      [`sort=sla&labelId (${share(common)})`, `&sort=sla&labelId=${common.id}`],
+      [`sort=sla&labelId (${share(rare)})`, `&sort=sla&labelId=${rare.id}`],
+      ['sort=sla&status=handoff', '&sort=sla&status=handoff'],
+      ['sort=sla&slaBreached=true', '&sort=sla&slaBreached=true'],
     ];
     const floorUrl = `${a.base}/api/account`;
     // Warm-up: the first requests of a process compile and prepare what the rest reuse.
@@ -178,6 +215,18 @@ async function main() {
           ),
         );
     }
+    for (const [label, filter] of slaCases) {
+      rows.push(await timed(`${label}, first page`, () => `${list}${filter}`, floorUrl, owner));
+      for (const deep of await slaCursorsOf(list, filter, owner))
+        rows.push(
+          await timed(
+            `${label}, ${deep.label}`,
+            () => `${list}${filter}&cursor=${encodeURIComponent(deep.cursor)}`,
+            floorUrl,
+            owner,
+          ),
+        );
+    }
     console.log('\nInbox list, 25 a page (sequential requests, each paired with one floor request; ms):');
     console.log('| case | p50 | p95 | p99 | floor p95 | p95 / floor p95 |');
     console.log('| --- | --- | --- | --- | --- | --- |');
@@ -190,6 +239,7 @@ async function main() {
     console.log(
       `worst list p95 ${ms(worst)} (target < 50 ms on PostgreSQL): ${worst < 50 ? 'met' : 'NOT met'}`,
     );
+    if (slaOnly) return;
 
     // Reply → visitor's stream: the visitor on process B, the agent on A (one process on PGlite).
     let b = a;
@@ -334,6 +384,72 @@ async function deepCursorOf(list: string, filter: string, headers: Record<string
     rows += body.data.length;
   }
   return cursor ? { cursor, rows } : null;
+}
+
+/** A conversation with no SLA clock running: the tail of `sort=sla`. */
+type SlaOf = {
+  id: string;
+  sla: {
+    firstResponseDueAt: string | null;
+    nextResponseDueAt: string | null;
+    resolutionDueAt: string | null;
+  } | null;
+};
+const noClock = (c: SlaOf) =>
+  !c.sla || (!c.sla.firstResponseDueAt && !c.sla.nextResponseDueAt && !c.sla.resolutionDueAt);
+
+/**
+ * The `sort=sla` list's deep cursors, walked in pages of 100: 2,000 rows into the part with due
+ * times (or the last page that starts in it), and 2,000 rows into the no-clock tail (or the last
+ * page of the list).
+ */
+async function slaCursorsOf(list: string, filter: string, headers: Record<string, string>) {
+  const pages: Array<{ cursor: string; rows: number; inTail: boolean }> = [];
+  let cursor: string | null = null;
+  let rows = 0;
+  let tailStart: number | undefined;
+  // The order is total (due time, then id): a row met twice would be a cursor that goes back.
+  const seen = new Set<string>();
+  let repeated = 0;
+  for (;;) {
+    const url = `${list.replace('limit=25', 'limit=100')}${filter}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const body = (await (await fetch(url, { headers })).json()) as {
+      data: SlaOf[];
+      nextCursor: string | null;
+    };
+    for (const c of body.data) {
+      if (seen.has(c.id)) repeated++;
+      seen.add(c.id);
+    }
+    const first = body.data.findIndex(noClock);
+    if (tailStart === undefined && first >= 0) tailStart = rows + first;
+    rows += body.data.length;
+    if (!body.nextCursor) break;
+    cursor = body.nextCursor;
+    pages.push({ cursor, rows, inTail: tailStart !== undefined && rows > tailStart });
+    if (tailStart !== undefined && rows >= tailStart + 2000) break;
+  }
+  if (repeated) console.log(`sort=sla walk${filter}: ${repeated} of ${rows} rows met twice`);
+  const out: Array<{ label: string; cursor: string }> = [];
+  const at = (n: number) => (n + 1).toLocaleString('en');
+  const inDue = pages.filter((p) => !p.inTail);
+  const dueDeep = inDue.find((p) => p.rows === 2000) ?? inDue[inDue.length - 1];
+  if (dueDeep)
+    out.push({
+      label:
+        dueDeep.rows === 2000
+          ? 'due times, rows 2,001-2,025'
+          : `due times, last page (rows ${at(dueDeep.rows)}-)`,
+      cursor: dueDeep.cursor,
+    });
+  const inTail = pages.filter((p) => p.inTail);
+  const tailDeep = inTail.find((p) => p.rows >= tailStart! + 2000) ?? inTail[inTail.length - 1];
+  if (tailDeep)
+    out.push({
+      label: `no-clock tail, ${tailDeep.rows >= tailStart! + 2000 ? '' : 'last page, '}rows ${at(tailDeep.rows)}- (tail from ${at(tailStart!)})`,
+      cursor: tailDeep.cursor,
+    });
+  return out;
 }
 
 /** The cursor of the last page of 25 of a list of `seen` rows (pages of 25 from the start). */
