@@ -5,6 +5,7 @@ import { type Data, get } from '../../api.ts';
 import { Empty, ErrorText, Loading } from '../../shell/ui.tsx';
 import { AiSection } from './AiSection.tsx';
 import { Figure } from './Figure.tsx';
+import { ServiceSection } from './ServiceSection.tsx';
 import {
   analyticsPath,
   type Channels,
@@ -25,9 +26,9 @@ const isPeriod = (p: string | null): p is Period => PERIODS.some((x) => x.value 
 
 /**
  * The workspace's analytics (docs/analytics.md "The dashboard page"): conversations per day by
- * channel, credits per day, the rates, knowledge gaps, messages per channel and the AI's own
- * figures, over 7, 30 or 90 days. The period is in the address, so a view can be shared. Every
- * member reads it, guests included.
+ * channel, credits per day, the rates, knowledge gaps, messages per channel, the AI's own figures
+ * and the service report (ratings, SLA, response times), over 7, 30 or 90 days. The period is in
+ * the address, so a view can be shared. Every member reads it, guests included.
  */
 export function AnalyticsPage() {
   const { ws = '' } = useParams();
@@ -121,6 +122,7 @@ export function AnalyticsPage() {
         <ChannelTable query={channels} />
       </div>
       <AiSection ws={ws} period={period} label={label} />
+      <ServiceSection ws={ws} period={period} label={label} />
     </section>
   );
 }

@@ -31,5 +31,26 @@ export const channelName = (c: string) => CHANNEL_NAMES[c] ?? c;
 export const percent = (rate: number | null) =>
   rate === null ? '–' : `${(rate * 100).toLocaleString('en', { maximumFractionDigits: 1 })}%`;
 
+export type { ServiceAnalytics, ServiceFigure } from '@parley/contract/service-analytics';
 /** "2026-11-26" → "Nov 26" in en-US (the series' days are UTC dates; shell/dates.ts). */
 export { formatDay as dayLabel } from '../../shell/dates.ts';
+
+/**
+ * A median time in words, to the minute: "less than a minute", "4 min", "2 h 10 min", "3 d 4 h";
+ * null → "–" (nothing to measure).
+ */
+export function spanWords(seconds: number | null): string {
+  if (seconds === null) return '–';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 1) return 'less than a minute';
+  const d = Math.floor(minutes / 1440);
+  const h = Math.floor((minutes % 1440) / 60);
+  const m = minutes % 60;
+  if (d > 0) return h > 0 ? `${d} d ${h} h` : `${d} d`;
+  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
+  return `${m} min`;
+}
+
+/** A mean rating out of 5, one decimal: 3.666 → "3.7 / 5"; none → "–". */
+export const ratingWords = (average: number | null) =>
+  average === null ? '–' : `${average.toLocaleString('en', { maximumFractionDigits: 1 })} / 5`;
