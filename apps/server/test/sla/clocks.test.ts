@@ -224,6 +224,44 @@ describe('SLA clocks', () => {
       none,
     ]);
     expect(second.nextCursor).toBeNull();
+    // With a label: the label's rows in the same order (kept by migration 0027's trigger), paged alike;
+    // a clock that changes moves its rows too.
+    const tag = (
+      await app.t.request({
+        method: 'POST',
+        url: `/api/workspaces/${app.w.ws}/labels`,
+        headers: app.w.owner.headers,
+        payload: { name: 'Sorted', color: '#00aa00' },
+      })
+    ).json().data.id as string;
+    for (const id of [none, ids[1]!, ids[0]!]) {
+      expect((await inbox(app.t, app.w.member, 'PUT', `/${id}/labels`, { labelIds: [tag] })).statusCode).toBe(
+        200,
+      );
+    }
+    const labelled = async () => {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = (
+          await app.t.request({
+            method: 'GET',
+            url: `/api/inbox/conversations?workspaceId=${app.w.ws}&labelId=${tag}&sort=sla&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+            headers: app.w.member.headers,
+          })
+        ).json();
+        seen.push(...page.data.map((c: { id: string }) => c.id));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      return seen;
+    };
+    expect(await labelled()).toEqual([ids[0], ids[1], none]);
+    await inbox(app.t, app.w.member, 'POST', `/${ids[1]}/messages`, { content: 'Answered.' });
+    await inbox(app.t, app.w.member, 'POST', `/${ids[0]}/messages`, { content: 'Answered.' });
+    await inbox(app.t, app.w.member, 'POST', `/${ids[0]}/close`);
+    // ids[1]'s first response is met (no clock left), ids[0] is closed: both join the tail, by id.
+    expect(await labelled()).toEqual([none, ids[1], ids[0]].sort());
+
     // A cursor of the other order is refused.
     const recent = (
       await app.t.request({

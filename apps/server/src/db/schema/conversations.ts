@@ -152,10 +152,13 @@ export const conversationLabels = pgTable(
       .references(() => labels.id, { onDelete: 'cascade' }),
     workspaceId: text('workspace_id').notNull(),
     lastMessageAt: ts('last_message_at'),
+    /** Its conversation's soonest SLA due time, 'infinity' when none runs (migration 0027's trigger). */
+    slaDueAt: ts('sla_due_at').notNull().default(sql`'infinity'`),
   },
   (t) => [
     primaryKey({ columns: [t.conversationId, t.labelId] }),
     index('conversation_labels_inbox_idx').on(t.labelId, t.lastMessageAt.desc(), t.conversationId.desc()),
+    index('conversation_labels_sla_idx').on(t.labelId, t.slaDueAt, t.conversationId),
   ],
 );
 

@@ -83,13 +83,18 @@ export async function listInboxBySla(
   f: InboxFilter & { limit: number; after: CursorKey | undefined },
 ) {
   const conds = inboxConditions(f);
+  // With a label, the label's rows in this order (`conversation_labels_sla_idx`, the same time kept
+  // by migration 0027's trigger); without, the conversations' own (`conversations_sla_due_idx`).
+  const key = f.labelId
+    ? { due: sql`${conversationLabels.slaDueAt}`, id: conversationLabels.conversationId }
+    : { due: slaDueSql, id: conversations.id };
   if (f.labelId) conds.push(conversationLabelRows(f.workspaceId, f.labelId));
   if (f.after) {
     const t =
       f.after.t >= NO_DUE
         ? sql`'infinity'::timestamptz`
         : sql`${new Date(f.after.t).toISOString()}::timestamptz`;
-    conds.push(sql`(${slaDueSql}, ${conversations.id}) > (${t}, ${f.after.id})`);
+    conds.push(sql`(${key.due}, ${key.id}) > (${t}, ${f.after.id})`);
   }
   const columns = getTableColumns(conversations);
   const from = f.labelId
@@ -101,7 +106,7 @@ export async function listInboxBySla(
     : db.select(columns).from(conversations).$dynamic();
   return from
     .where(and(...conds))
-    .orderBy(slaDueSql, asc(conversations.id))
+    .orderBy(key.due, key.id)
     .limit(f.limit + 1);
 }
 
