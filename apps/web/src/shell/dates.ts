@@ -51,3 +51,19 @@ export function formatCalendarDate(ymd: string, locale?: string): string {
     timeZone: 'UTC',
   }).format(new Date(`${ymd}T00:00:00Z`));
 }
+
+/**
+ * A span of time in its two largest units, to the nearest minute (the units of the SLA policies'
+ * targets; docs/dashboard.md "Inbox"): "less than a minute", "25 min", "2 h", "1 h 30 min",
+ * "3 d", "1 d 4 h" (a day's leftover minutes dropped). A negative span is written as its size.
+ */
+export function durationWords(ms: number): string {
+  const minutes = Math.round(Math.abs(ms) / 60_000);
+  if (minutes < 1) return 'less than a minute';
+  if (minutes < 60) return `${minutes} min`;
+  const [big, bigUnit, small, smallUnit] =
+    minutes < 1440
+      ? [Math.floor(minutes / 60), 'h', minutes % 60, 'min']
+      : [Math.floor(minutes / 1440), 'd', Math.floor((minutes % 1440) / 60), 'h'];
+  return small ? `${big} ${bigUnit} ${small} ${smallUnit}` : `${big} ${bigUnit}`;
+}

@@ -5,6 +5,7 @@ import { type CursorPage, canManage, type Data, get, post } from '../../api.ts';
 import { useSession, useWorkspaces } from '../../session.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { LabelChips } from '../labels/LabelChips.tsx';
+import { ConversationSla } from '../sla/ConversationSla.tsx';
 import { MakeTest, RuleHandoff } from '../steering/InboxSteering.tsx';
 import { Assign } from './Assign.tsx';
 import { CannedPicker } from './CannedPicker.tsx';
@@ -164,6 +165,7 @@ export function ConversationPage() {
             {canAnswer && <Actions ws={ws} conversation={c} onChanged={refresh} />}
             <Assign ws={ws} conversation={c} canAnswer={canAnswer} onChanged={refresh} />
           </div>
+          <ConversationSla ws={ws} conversation={c} />
           <ConversationLabels ws={ws} conversation={c} canAnswer={canAnswer} />
           <CsatRating conversation={c} />
           {c.contactId && <ContactCard ws={ws} contactId={c.contactId} />}

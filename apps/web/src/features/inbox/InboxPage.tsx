@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { type InfiniteData, type QueryClient, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { type CursorPage, get } from '../../api.ts';
@@ -6,6 +6,8 @@ import { useSession } from '../../session.ts';
 import { Empty, ErrorText, Loading } from '../../shell/ui.tsx';
 import { LabelChips } from '../labels/LabelChips.tsx';
 import { useLabels } from '../labels/types.ts';
+import { useNow } from '../sla/clocks.ts';
+import { SlaDue } from '../sla/SlaDue.tsx';
 import { nameOf, useAssistants, useMembers } from './directory.ts';
 import { useInboxStream } from './live.ts';
 import { CHANNEL_WORDS, type InboxConversation, inboxPath, statusWords, uniqueById, when } from './types.ts';
@@ -14,8 +16,11 @@ import './inbox.css';
 
 const LIMIT = 25;
 
-/** The filters, kept in the address (`?status=handoff&assignee=unassigned`), so a view can be shared. */
-const FILTERS = ['status', 'channel', 'assistant', 'assignee', 'label', 'confidence'] as const;
+/**
+ * The filters, kept in the address (`?status=handoff&assignee=unassigned`), so a view can be shared;
+ * the order too (`?sort=sla`), which "Clear filters" keeps.
+ */
+const FILTERS = ['status', 'channel', 'assistant', 'assignee', 'label', 'confidence', 'sla'] as const;
 
 /** The query of `GET /api/inbox/conversations` for the filters in the address. */
 function listQuery(ws: string, params: URLSearchParams, me: string | undefined) {
@@ -30,6 +35,9 @@ function listQuery(ws: string, params: URLSearchParams, me: string | undefined) 
   const label = params.get('label');
   if (label) q.set('labelId', label);
   if (params.get('confidence') === 'low') q.set('lowConfidence', 'true');
+  if (params.get('sla') === 'breached') q.set('slaBreached', 'true');
+  // Each order pages by its own cursors: the pages of one are never continued in the other.
+  if (params.get('sort') === 'sla') q.set('sort', 'sla');
   if (assignee === 'unassigned') q.set('unassigned', 'true');
   else if (assignee === 'me' && me) q.set('assigneeId', me);
   else if (assignee && assignee !== 'me') q.set('assigneeId', assignee);
@@ -38,7 +46,8 @@ function listQuery(ws: string, params: URLSearchParams, me: string | undefined) 
 
 /**
  * The shared inbox (docs/dashboard.md "Inbox"): every conversation a person may need to answer,
- * newest activity first, with filters, unread counts, "Load more", and live changes from
+ * newest activity first or the SLA due soonest, with filters, unread counts, each one's SLA clock,
+ * "Load more", and live changes from
  * `GET /api/inbox/stream` without a reload.
  */
 export function InboxPage() {
@@ -50,6 +59,7 @@ export function InboxPage() {
   const labels = useLabels(ws);
   const unread = useUnread(me);
   const qc = useQueryClient();
+  const now = useNow();
   const query = listQuery(ws, params, me);
   const list = useInfiniteQuery({
     queryKey: ['inbox', ws, query],
@@ -66,6 +76,8 @@ export function InboxPage() {
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => clearTimeout(pending.current ?? undefined), []);
   useInboxStream(ws, (e) => {
+    // A conversation's new clocks show at once, before the list is read again.
+    if (e.type === 'conversation.updated' || e.type === 'conversation.ended') setSla(qc, ws, e.conversation);
     if (e.type === 'member.updated' || pending.current) return;
     const reread = () => {
       if (qc.isFetching({ queryKey: ['inbox', ws] }) > 0) {
@@ -78,7 +90,7 @@ export function InboxPage() {
     pending.current = setTimeout(reread, 150);
   });
   const rows = uniqueById(list.data?.pages.flatMap((p) => p.data) ?? []);
-  const setFilter = (name: (typeof FILTERS)[number], value: string) => {
+  const setFilter = (name: (typeof FILTERS)[number] | 'sort', value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(name, value);
     else next.delete(name);
@@ -165,8 +177,28 @@ export function InboxPage() {
             <option value="low">Low (a reply below 0.5 or the assistant's minimum)</option>
           </select>
         </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={params.get('sla') === 'breached'}
+            onChange={(e) => setFilter('sla', e.target.checked ? 'breached' : '')}
+          />
+          SLA breached
+        </label>
+        <label>
+          Sort
+          <select value={params.get('sort') ?? ''} onChange={(e) => setFilter('sort', e.target.value)}>
+            <option value="">Newest activity</option>
+            <option value="sla">SLA due soonest</option>
+          </select>
+        </label>
         {filtered && (
-          <button type="button" onClick={() => setParams({}, { replace: true })}>
+          <button
+            type="button"
+            onClick={() =>
+              setParams(params.get('sort') ? { sort: params.get('sort') ?? '' } : {}, { replace: true })
+            }
+          >
             Clear filters
           </button>
         )}
@@ -199,6 +231,7 @@ export function InboxPage() {
                   </span>
                 )}
                 <span className={`badge status-${c.status}`}>{statusWords(c)}</span>
+                <SlaDue sla={c.sla} now={now} />
                 <LabelChips labels={c.labels} />
                 <span className="inbox-meta muted">
                   {CHANNEL_WORDS[c.channel]} · {assistantName(c.assistantId)} ·{' '}
@@ -219,5 +252,20 @@ export function InboxPage() {
         </button>
       )}
     </section>
+  );
+}
+
+/** A conversation's `sla` from a stream event, into every cached page of the list that holds it. */
+function setSla(qc: QueryClient, ws: string, changed: InboxConversation) {
+  qc.setQueriesData<InfiniteData<CursorPage<InboxConversation>>>({ queryKey: ['inbox', ws] }, (old) =>
+    old?.pages.some((p) => p.data.some((c) => c.id === changed.id))
+      ? {
+          ...old,
+          pages: old.pages.map((p) => ({
+            ...p,
+            data: p.data.map((c) => (c.id === changed.id ? { ...c, sla: changed.sla } : c)),
+          })),
+        }
+      : old,
   );
 }
