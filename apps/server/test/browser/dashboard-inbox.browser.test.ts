@@ -132,7 +132,7 @@ describe.skipIf(!hasChromium)('the inbox', { timeout: 120_000 }, () => {
     await agent.getByText('You are answering.').waitFor();
     expect(await agent.getByRole('combobox', { name: 'Assignee' }).inputValue()).toBe(w.member.id);
     // The visitor's open widget says at once that a person, named, is answering now.
-    const person = visitor.locator('[data-parley-widget] .person');
+    const person = visitor.locator('[data-parley-widget] div.person');
     await person.filter({ hasText: 'Member is answering' }).waitFor();
 
     const reply = 'Hi, this is Member from the team. Your refund was sent today.';
@@ -206,7 +206,7 @@ describe.skipIf(!hasChromium)('the inbox', { timeout: 120_000 }, () => {
     await visitor.locator('[data-parley-widget] .msg.bot', { hasText: 'member of our team' }).waitFor();
     // Nobody has taken it yet: the visitor is told a person has been asked, not that one answers.
     await visitor
-      .locator('[data-parley-widget] .person', { hasText: 'A person from the team has been asked to answer' })
+      .locator('[data-parley-widget] div.person', { hasText: 'A person from the team has been asked to answer' })
       .waitFor();
 
     const row = page.locator('.inbox-row', { hasText: 'talk to a human' });
