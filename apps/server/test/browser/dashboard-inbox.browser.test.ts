@@ -206,7 +206,9 @@ describe.skipIf(!hasChromium)('the inbox', { timeout: 120_000 }, () => {
     await visitor.locator('[data-parley-widget] .msg.bot', { hasText: 'member of our team' }).waitFor();
     // Nobody has taken it yet: the visitor is told a person has been asked, not that one answers.
     await visitor
-      .locator('[data-parley-widget] div.person', { hasText: 'A person from the team has been asked to answer' })
+      .locator('[data-parley-widget] div.person', {
+        hasText: 'A person from the team has been asked to answer',
+      })
       .waitFor();
 
     const row = page.locator('.inbox-row', { hasText: 'talk to a human' });
