@@ -96,6 +96,11 @@ const deliveries = (s: Side, hook: string) => `/api/workspaces/${s.ws}/webhooks/
 const PROBES: Probe[] = [
   { list: 'inbox.conversations', total: 3, url: (s) => `/api/inbox/conversations?workspaceId=${s.ws}` },
   {
+    list: 'inbox.conversations.sla',
+    total: 3,
+    url: (s) => `/api/inbox/conversations?workspaceId=${s.ws}&sort=sla`,
+  },
+  {
     list: 'inbox.messages',
     total: 3,
     url: (s) => inboxMessages(s.convs[0] as string),
