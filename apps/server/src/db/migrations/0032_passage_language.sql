@@ -1,0 +1,2 @@
+/* Reserved: filled in by the work that owns it. */
+SELECT 1;
