@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { csatSchema } from './csat.ts';
+import { emailMessageInfo } from './email.ts';
 import { idParam } from './envelope.ts';
 import { labelRef } from './labels.ts';
 import { conversationSlaSchema } from './sla.ts';
@@ -26,7 +27,7 @@ export const conversationSchema = z.object({
   labels: z.array(labelRef).describe('Its labels (docs/labels.md)'),
   workspaceId: z.string(),
   assistantId: z.string(),
-  channel: z.enum(['chat', 'widget', 'sms']),
+  channel: z.enum(['chat', 'widget', 'sms', 'email']),
   status: z.enum(['open', 'handoff', 'closed']),
   title: z.string(),
   contactId: z.string().nullable(),
@@ -90,6 +91,12 @@ export const messageSchema = z.object({
     .nullable()
     .optional()
     .describe("Only on a reply sent as an SMS: the provider's error code when it could not deliver"),
+  email: emailMessageInfo
+    .nullable()
+    .optional()
+    .describe(
+      'Only in an email conversation: subject, addresses, sanitised HTML, attachments (docs/email.md)',
+    ),
 });
 
 /** `POST /api/v1/messages`: a message into an existing conversation (docs/api.md). */

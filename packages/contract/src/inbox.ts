@@ -15,7 +15,7 @@ export const listQuery = cursorQuery
   .extend({
     workspaceId: idParam.optional(),
     status: z.enum(['open', 'handoff', 'closed']).optional(),
-    channel: z.enum(['chat', 'widget', 'sms']).optional(),
+    channel: z.enum(['chat', 'widget', 'sms', 'email']).optional(),
     assistantId: idParam.optional(),
     assigneeId: idParam.optional(),
     unassigned: z.enum(['true', 'false']).optional(),

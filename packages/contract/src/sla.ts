@@ -4,7 +4,7 @@ import { idParam } from './envelope.ts';
 /** SLA policies and a conversation's clocks under one (docs/sla.md). */
 
 export const SLA_KINDS = ['first_response', 'next_response', 'resolution'] as const;
-export const SLA_CHANNELS = ['chat', 'widget', 'sms'] as const;
+export const SLA_CHANNELS = ['chat', 'widget', 'sms', 'email'] as const;
 
 /** A workspace holds at most this many policies (docs/sla.md "Policies"). */
 export const MAX_SLA_POLICIES = 50;

@@ -19,7 +19,7 @@ import { workspaces } from './workspaces.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-export type Channel = 'chat' | 'widget' | 'sms';
+export type Channel = 'chat' | 'widget' | 'sms' | 'email';
 export type ConversationStatus = 'open' | 'handoff' | 'closed';
 export type MessageRole = 'user' | 'assistant' | 'agent' | 'system';
 /** `partial`: the client went away or the model failed mid-answer; what was generated is kept. */

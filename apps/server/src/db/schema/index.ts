@@ -4,6 +4,7 @@ export * from './billing.ts';
 export * from './conversations.ts';
 export * from './credits.ts';
 export * from './crm.ts';
+export * from './email.ts';
 export * from './events.ts';
 export * from './knowledge.ts';
 export * from './notifications.ts';

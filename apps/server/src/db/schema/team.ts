@@ -72,7 +72,7 @@ export const businessHours = pgTable('business_hours', {
 
 export type SlaKind = 'first_response' | 'next_response' | 'resolution';
 export type SlaBreach = { kind: SlaKind; at: string };
-export type SlaAppliesTo = { channels?: Array<'chat' | 'widget' | 'sms'>; labelIds?: string[] };
+export type SlaAppliesTo = { channels?: Array<'chat' | 'widget' | 'sms' | 'email'>; labelIds?: string[] };
 
 /** A workspace's service-level targets (docs/sla.md). */
 export const slaPolicies = pgTable(

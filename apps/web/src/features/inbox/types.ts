@@ -43,6 +43,7 @@ export const CHANNEL_WORDS: Record<Channel, string> = {
   widget: 'Website widget',
   chat: 'Internal chat',
   sms: 'SMS',
+  email: 'Email',
 };
 
 export const when = (iso: string | null) => (iso ? formatDateTime(iso) : '');
