@@ -5,6 +5,7 @@ export * from './conversations.ts';
 export * from './credits.ts';
 export * from './crm.ts';
 export * from './email.ts';
+export * from './email-imap.ts';
 export * from './events.ts';
 export * from './knowledge.ts';
 export * from './notifications.ts';
