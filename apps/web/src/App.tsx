@@ -1,4 +1,6 @@
+import { useTranslation } from 'react-i18next';
 import { Route, Routes } from 'react-router';
+import { useDashboardLanguage } from './i18n/index.ts';
 import { type PageRoute, PUBLIC_ROUTES, ROUTES } from './routes.tsx';
 import { useSession } from './session.ts';
 import { Layout } from './shell/Layout.tsx';
@@ -15,6 +17,10 @@ export function App() {
   const session = useSession();
   // Signed out: the system's scheme; signed in: the user's preference (docs/dashboard.md).
   useApplyTheme(session.data?.preferences.theme ?? 'system');
+  // The account's language, else the browser's (docs/languages.md "Dashboard").
+  useDashboardLanguage(session.data?.language);
+  // Re-render every page when the language changes (dates and numbers are plain functions).
+  useTranslation();
   if (session.isPending) return <Loading />;
   if (!session.data) {
     return (

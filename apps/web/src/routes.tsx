@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';
 import { type Assistant, canManage, type Data, get } from './api.ts';
 import { AccountPage } from './features/account/AccountPage.tsx';
@@ -38,6 +39,7 @@ import { WebhooksPage } from './features/webhooks/WebhooksPage.tsx';
 import { WidgetSettings } from './features/widget/WidgetSettings.tsx';
 import { CreateWorkspace } from './features/workspaces/CreateWorkspace.tsx';
 import { Home, Overview } from './features/workspaces/Overview.tsx';
+import type { Resources } from './i18n/resources.ts';
 import { useWorkspaces } from './session.ts';
 
 /**
@@ -48,7 +50,8 @@ import { useWorkspaces } from './session.ts';
  *   { path: 'w/:ws/inbox', title: 'Inbox', page: InboxPage },
  *
  * - `path`: as React Router matches it, without the leading slash.
- * - `title`: the page's name. The tab reads `<title> · <names> · Parley`, e.g.
+ * - `title`: the page's name in English, a key of the shell catalog's `pages`
+ *   (apps/web/src/i18n/en/shell.ts), which says it in the user's language. The tab reads `<title> · <names> · Parley`, e.g.
  *   `Inbox · Acme · Parley`; the names are those of the things on the way (the workspace, the
  *   assistant...).
  * - `name`: for a path that names one thing, which thing (a key of NAMES): its breadcrumb shows
@@ -61,7 +64,7 @@ import { useWorkspaces } from './session.ts';
  */
 export type PageRoute = {
   path: string;
-  title: string;
+  title: keyof Resources['shell']['pages'];
   page: ComponentType;
   name?: keyof typeof NAMES;
 };
@@ -167,6 +170,7 @@ function SignUp() {
 }
 
 function NotFound() {
+  const { t } = useTranslation();
   const { pathname, search } = useLocation();
   // Stripe's Checkout and portal send the browser back to /workspaces/{ws}/billing (the server's
   // return URL, docs/billing.md "Stripe"): that is this dashboard's billing page.
@@ -174,9 +178,10 @@ function NotFound() {
   if (billing) return <Navigate to={`/w/${billing[1]}/billing${search}`} replace />;
   return (
     <section>
-      <h1>Page not found</h1>
+      <h1>{t('pages.Page not found')}</h1>
       <p>
-        This address does not match any page. <a href="/">Go to the start page</a>.
+        {/* biome-ignore lint/a11y/useAnchorContent: <Trans> puts the catalog's link text inside. */}
+        <Trans t={t} i18nKey="notFound.text" components={{ link: <a href="/" /> }} />
       </p>
     </section>
   );

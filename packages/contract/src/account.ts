@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { password } from './auth.ts';
+import { languageSchema } from './languages.ts';
 
 const isHttpsUrl = (value: string) => {
   try {
@@ -11,7 +12,8 @@ const isHttpsUrl = (value: string) => {
 };
 
 /**
- * docs/accounts.md "Profile": name, avatarUrl and preferences (a partial merge) change here; the login email
+ * docs/accounts.md "Profile": name, avatarUrl, preferences (a partial merge) and the dashboard's language
+ * (docs/languages.md "Dashboard"; null goes back to the browser's) change here; the login email
  * is changed through support only, so it is a 400 that
  * says so rather than the generic unknown-field message.
  */
@@ -24,6 +26,7 @@ export const patchAccountBody = z.strictObject({
       keyboardShortcuts: z.boolean().optional(),
     })
     .optional(),
+  language: languageSchema.nullable().optional(),
   email: z
     .unknown()
     .refine((v) => v === undefined, 'The login email is changed through support')

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { languageSchema } from './languages.ts';
 
 export const email = z
   .string()
@@ -23,6 +24,8 @@ export const userSchema = z.object({
   avatarUrl: z.string().nullable(),
   hasPassword: z.boolean(),
   preferences,
+  /** The dashboard's language (docs/languages.md "Dashboard"); null: the browser's. */
+  language: languageSchema.nullable(),
   createdAt: z.string(),
 });
 

@@ -26,6 +26,7 @@ describe('GET /api/account', () => {
       avatarUrl: null,
       hasPassword: true,
       preferences: { theme: 'system', keyboardShortcuts: true },
+      language: null,
       createdAt: expect.any(String),
     });
   });

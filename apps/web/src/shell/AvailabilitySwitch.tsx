@@ -1,17 +1,19 @@
 import type { Member } from '@parley/contract/api-types';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { api, type Data, type OffsetPage } from '../api.ts';
 import { useMembers } from '../features/inbox/directory.ts';
 import { useSession } from '../session.ts';
 
 type Status = Member['availability'];
-const WORDS: Record<Status, string> = { online: 'Online', busy: 'Busy', offline: 'Offline' };
+const STATUSES: Status[] = ['online', 'busy', 'offline'];
 
 /**
  * The header's availability switch (docs/dashboard.md "Inbox"): whether the signed-in person takes
  * conversations in this workspace now. Shown to those who answer (not guests).
  */
 export function AvailabilitySwitch({ ws }: { ws: string }) {
+  const { t } = useTranslation();
   const me = useSession().data?.id;
   const members = useMembers(ws);
   const qc = useQueryClient();
@@ -36,11 +38,11 @@ export function AvailabilitySwitch({ ws }: { ws: string }) {
   const shown = set.isPending && set.variables ? set.variables : mine.availability;
   return (
     <label className={`availability availability-${shown}`}>
-      <span className="sr-only">Your availability</span>
+      <span className="sr-only">{t('availability.label')}</span>
       <select value={shown} onChange={(e) => set.mutate(e.target.value as Status)} disabled={set.isPending}>
-        {(Object.keys(WORDS) as Status[]).map((s) => (
+        {STATUSES.map((s) => (
           <option key={s} value={s}>
-            {WORDS[s]}
+            {t(`availability.${s}`)}
           </option>
         ))}
       </select>

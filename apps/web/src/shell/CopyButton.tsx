@@ -1,11 +1,13 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /**
  * Copies `text` to the clipboard and says so (invite links, API keys, webhook secrets, the widget
  * snippet). Where the clipboard is unavailable (an http origin other than localhost), it says to
  * copy by hand, the text being shown beside it.
  */
-export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+export function CopyButton({ text, label }: { text: string; label?: string }) {
+  const { t } = useTranslation();
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = async () => {
     try {
@@ -18,10 +20,10 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   return (
     <span className="copy">
       <button type="button" onClick={copy}>
-        {label}
+        {label ?? t('copy.copy')}
       </button>
       <span role="status" className="muted">
-        {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed: select the text and copy it' : ''}
+        {state === 'copied' ? t('copy.copied') : state === 'failed' ? t('copy.failed') : ''}
       </span>
     </span>
   );

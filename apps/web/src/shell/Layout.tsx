@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, NavLink, Outlet, useLocation, useMatch, useNavigate } from 'react-router';
 import { canManage, type Data, patch, post, type Theme, type User } from '../api.ts';
 import { NotificationsMenu } from '../features/notifications/NotificationsMenu.tsx';
@@ -15,6 +16,7 @@ const NEW = 'new';
 
 /** The app shell (docs/dashboard.md): header with workspace switcher, settings, help sheet. */
 export function Layout({ user }: { user: User }) {
+  const { t } = useTranslation();
   const ws = useMatch({ path: '/w/:ws', end: false })?.params.ws;
   const navigate = useNavigate();
   const setUser = useSetUser();
@@ -72,14 +74,14 @@ export function Layout({ user }: { user: User }) {
         </Link>
         {workspaces.data && workspaces.data.data.length > 0 && (
           <label className="switcher">
-            <span className="sr-only">Workspace</span>
+            <span className="sr-only">{t('header.workspace')}</span>
             <select
               value={ws ?? ''}
               onChange={(e) => navigate(e.target.value === NEW ? '/workspaces/new' : `/w/${e.target.value}`)}
             >
               {!ws && (
                 <option value="" disabled>
-                  Choose a workspace
+                  {t('header.chooseWorkspace')}
                 </option>
               )}
               {workspaces.data.data.map((w) => (
@@ -87,30 +89,30 @@ export function Layout({ user }: { user: User }) {
                   {w.name}
                 </option>
               ))}
-              <option value={NEW}>+ New workspace</option>
+              <option value={NEW}>{t('header.newWorkspace')}</option>
             </select>
           </label>
         )}
         {ws && (
-          <nav aria-label="Main" className="mainnav">
+          <nav aria-label={t('header.mainNav')} className="mainnav">
             <NavLink to={`/w/${ws}`} end>
-              Overview
+              {t('pages.Overview')}
             </NavLink>
-            <NavLink to={`/w/${ws}/inbox`}>Inbox</NavLink>
-            <NavLink to={`/w/${ws}/assistants`}>Assistants</NavLink>
-            <NavLink to={`/w/${ws}/contacts`}>Contacts</NavLink>
-            <NavLink to={`/w/${ws}/canned-responses`}>Canned responses</NavLink>
-            <NavLink to={`/w/${ws}/labels`}>Labels</NavLink>
-            <NavLink to={`/w/${ws}/business-hours`}>Business hours</NavLink>
-            <NavLink to={`/w/${ws}/sla-policies`}>SLA policies</NavLink>
-            <NavLink to={`/w/${ws}/auto-assignment`}>Auto-assignment</NavLink>
-            <NavLink to={`/w/${ws}/tickets`}>Tickets</NavLink>
-            <NavLink to={`/w/${ws}/analytics`}>Analytics</NavLink>
-            <NavLink to={`/w/${ws}/members`}>Members</NavLink>
-            <NavLink to={`/w/${ws}/billing`}>Billing</NavLink>
-            {canManage(role) && <NavLink to={`/w/${ws}/api-keys`}>API keys</NavLink>}
-            {canManage(role) && <NavLink to={`/w/${ws}/webhooks`}>Webhooks</NavLink>}
-            {role === 'owner' && <NavLink to={`/w/${ws}/sso`}>Single sign-on</NavLink>}
+            <NavLink to={`/w/${ws}/inbox`}>{t('pages.Inbox')}</NavLink>
+            <NavLink to={`/w/${ws}/assistants`}>{t('pages.Assistants')}</NavLink>
+            <NavLink to={`/w/${ws}/contacts`}>{t('pages.Contacts')}</NavLink>
+            <NavLink to={`/w/${ws}/canned-responses`}>{t('pages.Canned responses')}</NavLink>
+            <NavLink to={`/w/${ws}/labels`}>{t('pages.Labels')}</NavLink>
+            <NavLink to={`/w/${ws}/business-hours`}>{t('pages.Business hours')}</NavLink>
+            <NavLink to={`/w/${ws}/sla-policies`}>{t('pages.SLA policies')}</NavLink>
+            <NavLink to={`/w/${ws}/auto-assignment`}>{t('pages.Auto-assignment')}</NavLink>
+            <NavLink to={`/w/${ws}/tickets`}>{t('pages.Tickets')}</NavLink>
+            <NavLink to={`/w/${ws}/analytics`}>{t('pages.Analytics')}</NavLink>
+            <NavLink to={`/w/${ws}/members`}>{t('pages.Members')}</NavLink>
+            <NavLink to={`/w/${ws}/billing`}>{t('pages.Billing')}</NavLink>
+            {canManage(role) && <NavLink to={`/w/${ws}/api-keys`}>{t('pages.API keys')}</NavLink>}
+            {canManage(role) && <NavLink to={`/w/${ws}/webhooks`}>{t('pages.Webhooks')}</NavLink>}
+            {role === 'owner' && <NavLink to={`/w/${ws}/sso`}>{t('pages.Single sign-on')}</NavLink>}
           </nav>
         )}
         {/* The bell and the user's menu stay together at the right end, wrapping as one. */}
@@ -121,13 +123,13 @@ export function Layout({ user }: { user: User }) {
             <summary>{user.name}</summary>
             <div className="menu-body">
               <p className="muted">{user.email}</p>
-              <Link to="/account">Account settings</Link>
+              <Link to="/account">{t('menu.accountSettings')}</Link>
               <label>
-                Theme
+                {t('menu.theme')}
                 <select value={shown.theme} onChange={(e) => changePrefs({ theme: e.target.value as Theme })}>
-                  <option value="system">System</option>
-                  <option value="light">Light</option>
-                  <option value="dark">Dark</option>
+                  <option value="system">{t('menu.themes.system')}</option>
+                  <option value="light">{t('menu.themes.light')}</option>
+                  <option value="dark">{t('menu.themes.dark')}</option>
                 </select>
               </label>
               <label className="check">
@@ -136,16 +138,16 @@ export function Layout({ user }: { user: User }) {
                   checked={shown.keyboardShortcuts}
                   onChange={(e) => changePrefs({ keyboardShortcuts: e.target.checked })}
                 />
-                Keyboard shortcuts
+                {t('menu.keyboardShortcuts')}
               </label>
               {shown.keyboardShortcuts && (
                 <button type="button" onClick={() => help.current?.showModal()}>
-                  Shortcuts (?)
+                  {t('menu.shortcutsButton')}
                 </button>
               )}
               <ErrorText error={savePrefs.error ?? signOut.error} />
               <button type="button" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-                Sign out
+                {t('menu.signOut')}
               </button>
             </div>
           </details>
@@ -157,20 +159,20 @@ export function Layout({ user }: { user: User }) {
         <Outlet />
       </main>
       <dialog ref={help} aria-labelledby="help-title" className="help">
-        <h2 id="help-title">Keyboard shortcuts</h2>
+        <h2 id="help-title">{t('help.title')}</h2>
         <dl>
           {SHORTCUTS.map((s) => (
             <div key={s.keys}>
               <dt>
                 <kbd>{s.keys}</kbd>
               </dt>
-              <dd>{s.what}</dd>
+              <dd>{t(s.what)}</dd>
             </div>
           ))}
         </dl>
-        <p className="muted">Turn shortcuts off in the menu under your name.</p>
+        <p className="muted">{t('help.turnOff')}</p>
         <form method="dialog">
-          <button type="submit">Close</button>
+          <button type="submit">{t('help.closeButton')}</button>
         </form>
       </dialog>
     </div>

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { generatePath, Link, matchRoutes, type Params, useLocation } from 'react-router';
 import { NAMES, type PageRoute, trailOf } from '../routes.tsx';
 
@@ -20,20 +21,21 @@ export function PageChrome({ table, crumbs = false }: { table: PageRoute[]; crum
 
 function Chrome(props: { route: PageRoute; table: PageRoute[]; params: Params; crumbs: boolean }) {
   const { route, table, params } = props;
+  const { t } = useTranslation();
   const trail = trailOf(route, table);
   // One hook per named entry on the way; the list is fixed for this route (the parent keys by it).
   const names = trail.map((r) => (r.name ? NAMES[r.name](params) : undefined));
-  const title = [route.title, ...names.filter(Boolean).reverse(), 'Parley'].join(' · ');
+  const title = [t(`pages.${route.title}`), ...names.filter(Boolean).reverse(), 'Parley'].join(' · ');
   useEffect(() => {
     document.title = title;
   }, [title]);
   // Breadcrumbs inside a workspace; the pages outside it are one level deep.
   if (!props.crumbs || !route.path.startsWith('w/:ws')) return null;
   return (
-    <nav aria-label="Breadcrumb" className="crumbs">
+    <nav aria-label={t('header.breadcrumb')} className="crumbs">
       <ol>
         {trail.map((r, i) => {
-          const label = names[i] ?? r.title;
+          const label = names[i] ?? t(`pages.${r.title}`);
           return (
             <li key={r.path}>
               {r === route ? (

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ConfirmButton } from '../features/members/ConfirmButton.tsx';
 import { ErrorText } from './ui.tsx';
 
@@ -20,20 +21,25 @@ export function SettingsItem(props: {
   onDelete(): Promise<unknown>;
   children: ReactNode;
 }) {
+  const { t } = useTranslation();
   const remove = useMutation({ mutationFn: props.onDelete });
   return (
     <li className={`card settings-item ${props.className}`}>
       {props.children}
       {props.manage && (
         <div className="row settings-actions">
-          <button type="button" onClick={props.onEdit} aria-label={`Edit ${props.name}`}>
-            Edit
+          <button
+            type="button"
+            onClick={props.onEdit}
+            aria-label={t('settingsItem.editName', { name: props.name })}
+          >
+            {t('settingsItem.edit')}
           </button>
           <ConfirmButton
-            label="Delete"
-            ariaLabel={`Delete ${props.name}`}
+            label={t('settingsItem.delete')}
+            ariaLabel={t('settingsItem.deleteName', { name: props.name })}
             question={props.question}
-            confirmLabel="Delete"
+            confirmLabel={t('settingsItem.delete')}
             pending={remove.isPending}
             onConfirm={() => remove.mutate()}
           />

@@ -4,15 +4,15 @@ import { type NavigateFunction, useNavigate } from 'react-router';
 /**
  * Keyboard shortcuts (docs/dashboard.md): `?` opens the help sheet; `g` then a letter goes to a
  * page. Off entirely when the user's `keyboardShortcuts` preference is false. Keys typed into a
- * field never trigger anything.
+ * field never trigger anything. `what` is a key of the shell's catalog (apps/web/src/i18n/en/shell.ts).
  */
-export const SHORTCUTS: Array<{ keys: string; what: string }> = [
-  { keys: '?', what: 'Show this help' },
-  { keys: 'g o', what: 'Go to the workspace overview' },
-  { keys: 'g a', what: 'Go to assistants' },
-  { keys: 'n', what: 'New assistant (owners and admins)' },
-  { keys: 'Esc', what: 'Close this help' },
-];
+export const SHORTCUTS = [
+  { keys: '?', what: 'help.show' },
+  { keys: 'g o', what: 'help.overview' },
+  { keys: 'g a', what: 'help.assistants' },
+  { keys: 'n', what: 'help.newAssistant' },
+  { keys: 'Esc', what: 'help.close' },
+] as const;
 
 const typing = (el: EventTarget | null) =>
   el instanceof HTMLElement && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));

@@ -1,23 +1,24 @@
 import type { TOOL_NAMES } from '@parley/contract/tools';
+import { i18n } from '../i18n/index.ts';
 
 /**
  * The chat engine's tools (apps/server/src/features/chat/tools.ts, names in
  * apps/server/src/providers/llm/types.ts) in words, as a tool step of a reply reads: done, and
- * while it runs. A tool added to the engine without words here fails the typecheck.
+ * while it runs, in the dashboard's language (the shell's catalog, apps/web/src/i18n/en/shell.ts).
+ * A tool added to the engine without words here fails the typecheck.
  */
 type ToolName = (typeof TOOL_NAMES)[keyof typeof TOOL_NAMES];
 
-export const TOOL_WORDS: Record<ToolName, { done: string; running: string }> = {
-  search_knowledge: { done: 'Searched the knowledge', running: 'Searching the knowledge' },
-  request_human: { done: 'Asked for a person', running: 'Asking for a person' },
-  create_ticket: { done: 'Opened a ticket', running: 'Opening a ticket' },
-  lookup_spreadsheet: { done: 'Looked up a spreadsheet', running: 'Looking up a spreadsheet' },
-  lookup_store: { done: 'Looked up the store', running: 'Looking up the store' },
+const TOOLS: Record<ToolName, true> = {
+  search_knowledge: true,
+  request_human: true,
+  create_ticket: true,
+  lookup_spreadsheet: true,
+  lookup_store: true,
 };
 
 /** A tool step in words; a tool this dashboard does not know yet reads as a generic step. */
 export function toolWords(name: string, running: boolean): string {
-  const words = TOOL_WORDS[name as ToolName];
-  if (words) return running ? words.running : words.done;
-  return running ? 'Using a tool' : 'Used a tool';
+  const tool = name in TOOLS ? (name as ToolName) : 'other';
+  return running ? i18n.t(`tools.${tool}.running`) : i18n.t(`tools.${tool}.done`);
 }

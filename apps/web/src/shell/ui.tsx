@@ -1,12 +1,17 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../i18n/format.ts';
 
 /** Small shared pieces: loading, errors in words (docs/dashboard.md), empty states, pagers. */
 
-export const Loading = ({ label = 'Loading…' }: { label?: string }) => (
-  <p className="muted" role="status">
-    {label}
-  </p>
-);
+export function Loading({ label }: { label?: string }) {
+  const { t } = useTranslation();
+  return (
+    <p className="muted" role="status">
+      {label ?? t('ui.loading')}
+    </p>
+  );
+}
 
 export function ErrorText({ error }: { error: unknown }) {
   if (!error) return null;
@@ -38,17 +43,22 @@ export function Pager(props: {
 }) {
   const { offset, limit, total } = props.page;
   const { onChange } = props;
+  const { t } = useTranslation();
   if (total <= limit) return null;
   return (
-    <nav className="pager" aria-label="Pages">
+    <nav className="pager" aria-label={t('ui.pages')}>
       <button type="button" disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - limit))}>
-        Previous
+        {t('ui.previous')}
       </button>
       <span>
-        {offset + 1}–{Math.min(offset + limit, total)} of {total}
+        {t('ui.range', {
+          from: formatNumber(offset + 1),
+          to: formatNumber(Math.min(offset + limit, total)),
+          total: formatNumber(total),
+        })}
       </span>
       <button type="button" disabled={offset + limit >= total} onClick={() => onChange(offset + limit)}>
-        Next
+        {t('ui.next')}
       </button>
     </nav>
   );

@@ -1,3 +1,4 @@
+import type { Language } from '@parley/contract/languages';
 import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -16,6 +17,8 @@ export const users = pgTable(
       .$type<Preferences>()
       .notNull()
       .default({ theme: 'system', keyboardShortcuts: true }),
+    /** The dashboard's language (docs/languages.md "Dashboard"); null: the browser's. */
+    language: text('language').$type<Language>(),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

@@ -1,3 +1,4 @@
+import type { Language } from '@parley/contract/languages';
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { memberships, type Preferences, sessions, users, workspaces } from '../../db/schema/index.ts';
@@ -9,7 +10,12 @@ import { memberships, type Preferences, sessions, users, workspaces } from '../.
 export async function updateProfile(
   db: Executor,
   userId: string,
-  patch: { name?: string; avatarUrl?: string | null; preferences?: Partial<Preferences> },
+  patch: {
+    name?: string;
+    avatarUrl?: string | null;
+    preferences?: Partial<Preferences>;
+    language?: Language | null;
+  },
   at: Date,
 ) {
   const [row] = await db
@@ -17,6 +23,7 @@ export async function updateProfile(
     .set({
       name: patch.name,
       avatarUrl: patch.avatarUrl,
+      language: patch.language,
       // A jsonb merge in SQL: concurrent partial updates of different keys both survive.
       preferences: patch.preferences
         ? sql`${users.preferences} || ${JSON.stringify(patch.preferences)}::jsonb`

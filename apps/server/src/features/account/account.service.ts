@@ -13,8 +13,8 @@ import { removeExports } from './export.service.ts';
 export const getAccount = (ctx: AppContext, userId: string) => getUser(ctx, userId);
 
 export async function updateAccount(ctx: AppContext, userId: string, input: PatchAccountInput) {
-  const { name, avatarUrl, preferences } = input;
-  const row = await repo.updateProfile(ctx.db, userId, { name, avatarUrl, preferences }, now());
+  const { name, avatarUrl, preferences, language } = input;
+  const row = await repo.updateProfile(ctx.db, userId, { name, avatarUrl, preferences, language }, now());
   return row ?? getUser(ctx, userId);
 }
 

@@ -11,5 +11,6 @@ export const toUser = (u: UserRow): z.infer<typeof userSchema> => ({
   avatarUrl: u.avatarUrl,
   hasPassword: u.passwordHash !== null,
   preferences: u.preferences,
+  language: u.language,
   createdAt: iso(u.createdAt),
 });

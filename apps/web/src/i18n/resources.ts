@@ -1,0 +1,15 @@
+/**
+ * The English catalogs' types, one line per feature namespace: they type `t()` keys everywhere
+ * (docs/languages.md "Dashboard"). The catalogs themselves load without any list
+ * (apps/web/src/i18n/index.ts); adding a namespace is one line here.
+ */
+export type Resources = {
+  shell: typeof import('./en/shell.ts').default;
+};
+
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'shell';
+    resources: Resources;
+  }
+}
