@@ -5,6 +5,7 @@
  */
 export type Resources = {
   shell: typeof import('./en/shell.ts').default;
+  account: typeof import('./en/account.ts').default;
 };
 
 declare module 'i18next' {

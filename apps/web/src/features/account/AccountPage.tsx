@@ -1,6 +1,10 @@
+import { LANGUAGES, type Language } from '@parley/contract/languages';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { type Data, patch, type Theme, type User } from '../../api.ts';
+import { languageName } from '../../i18n/format.ts';
+import { browserLanguage } from '../../i18n/locale.ts';
 import { useSession, useSetUser } from '../../session.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { DeleteAccount, ExportData } from './DangerZone.tsx';
@@ -16,12 +20,13 @@ import { SaveRow } from './SaveRow.tsx';
  * and the theme change at once.
  */
 export function AccountPage() {
+  const { t } = useTranslation('account');
   const session = useSession();
   if (!session.data) return <Loading />;
   const user = session.data as AccountUser;
   return (
     <section className="account">
-      <h1>Account settings</h1>
+      <h1>{t('title')}</h1>
       <div className="grid">
         <Profile user={user} />
         <Preferences user={user} />
@@ -43,6 +48,7 @@ function useSaveAccount() {
 }
 
 function Profile({ user }: { user: AccountUser }) {
+  const { t } = useTranslation('account');
   const save = useSaveAccount();
   const [name, setName] = useState(user.name);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
@@ -51,9 +57,9 @@ function Profile({ user }: { user: AccountUser }) {
   };
   return (
     <form onSubmit={onSubmit} className="card stack" aria-labelledby="profile-title">
-      <h2 id="profile-title">Profile</h2>
+      <h2 id="profile-title">{t('profile.title')}</h2>
       <label>
-        Name
+        {t('profile.name')}
         <input
           name="name"
           value={name}
@@ -67,27 +73,28 @@ function Profile({ user }: { user: AccountUser }) {
         />
       </label>
       <label>
-        Email
+        {t('profile.email')}
         <input value={user.email} readOnly aria-describedby="email-note" />
       </label>
       <p id="email-note" className="muted">
-        You sign in with this address. To change it, contact support.
+        {t('profile.emailNote')}
       </p>
       <ErrorText error={save.error} />
-      <SaveRow label="Save profile" busy={save.isPending} done={save.isSuccess && 'Profile saved.'} />
+      <SaveRow label={t('profile.save')} busy={save.isPending} done={save.isSuccess && t('profile.saved')} />
     </form>
   );
 }
 
-const THEMES: Array<{ id: Theme; label: string }> = [
-  { id: 'light', label: 'Light' },
-  { id: 'dark', label: 'Dark' },
-  { id: 'system', label: 'Same as my device' },
-];
+const THEMES: Theme[] = ['light', 'dark', 'system'];
+/** The picker's "my browser's language": the account's `language` null (docs/languages.md "Dashboard"). */
+const BROWSER = '';
 
 function Preferences({ user }: { user: AccountUser }) {
+  const { t } = useTranslation('account');
   const prefs = user.preferences;
   const save = useSaveAccount();
+  const [language, setLanguage] = useState<Language | typeof BROWSER>(user.language ?? BROWSER);
+  useEffect(() => setLanguage(user.language ?? BROWSER), [user.language]);
   const [theme, setTheme] = useState<Theme>(prefs.theme);
   const [shortcuts, setShortcuts] = useState(prefs.keyboardShortcuts);
   // Follow changes made elsewhere (the menu under your name saves them too).
@@ -97,26 +104,50 @@ function Preferences({ user }: { user: AccountUser }) {
   }, [prefs.theme, prefs.keyboardShortcuts]);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    save.mutate({ preferences: { theme, keyboardShortcuts: shortcuts } });
+    save.mutate({ preferences: { theme, keyboardShortcuts: shortcuts }, language: language || null });
   };
   return (
     <form onSubmit={onSubmit} className="card stack" aria-labelledby="prefs-title">
-      <h2 id="prefs-title">Preferences</h2>
+      <h2 id="prefs-title">{t('preferences.title')}</h2>
+      <label>
+        {t('preferences.language')}
+        <select
+          name="language"
+          value={language}
+          aria-describedby="language-note"
+          onChange={(e) => {
+            setLanguage(e.target.value as Language | typeof BROWSER);
+            save.reset();
+          }}
+        >
+          <option value={BROWSER}>
+            {t('preferences.browserLanguage', { language: languageName(browserLanguage()) })}
+          </option>
+          {LANGUAGES.map((l) => (
+            <option key={l} value={l} lang={l}>
+              {languageName(l)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <p id="language-note" className="muted">
+        {t('preferences.languageNote')}
+      </p>
       <fieldset className="choices">
-        <legend>Theme</legend>
-        {THEMES.map((t) => (
-          <label key={t.id} className="check">
+        <legend>{t('preferences.theme')}</legend>
+        {THEMES.map((id) => (
+          <label key={id} className="check">
             <input
               type="radio"
               name="theme"
-              value={t.id}
-              checked={theme === t.id}
+              value={id}
+              checked={theme === id}
               onChange={() => {
-                setTheme(t.id);
+                setTheme(id);
                 save.reset();
               }}
             />
-            {t.label}
+            {t(`preferences.themes.${id}`)}
           </label>
         ))}
       </fieldset>
@@ -129,10 +160,14 @@ function Preferences({ user }: { user: AccountUser }) {
             save.reset();
           }}
         />
-        Keyboard shortcuts (press ? for the list)
+        {t('preferences.shortcuts')}
       </label>
       <ErrorText error={save.error} />
-      <SaveRow label="Save preferences" busy={save.isPending} done={save.isSuccess && 'Preferences saved.'} />
+      <SaveRow
+        label={t('preferences.save')}
+        busy={save.isPending}
+        done={save.isSuccess && t('preferences.saved')}
+      />
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api, type Data, post } from '../../api.ts';
 import { useSetUser, useWorkspaces } from '../../session.ts';
@@ -8,26 +9,22 @@ import { formatDate } from '../members/types.ts';
 
 /** `POST /api/account/export`: the file is built now and a download link is emailed. */
 export function ExportData({ email }: { email: string }) {
+  const { t } = useTranslation('account');
   const request = useMutation({
     mutationFn: () => post<Data<{ email: string; expiresAt: string }>>('/api/account/export'),
   });
   const done = request.data?.data;
   return (
     <div className="card stack">
-      <h2>Your data</h2>
-      <p>
-        Get a copy of your profile, preferences, workspaces and memberships as a JSON file. We email a
-        download link to {email}; it works for 7 days while you are signed in to this account.
-      </p>
+      <h2>{t('data.title')}</h2>
+      <p>{t('data.intro', { email })}</p>
       <ErrorText error={request.error} />
       <div className="save-row">
         <button type="button" onClick={() => request.mutate()} disabled={request.isPending}>
-          Email me my data
+          {t('data.button')}
         </button>
         <p role="status" className="ok-text">
-          {done
-            ? `Done: the link is on its way to ${done.email} and works until ${formatDate(done.expiresAt)}.`
-            : ''}
+          {done ? t('data.done', { email: done.email, date: formatDate(done.expiresAt) }) : ''}
         </p>
       </div>
     </div>
@@ -36,6 +33,7 @@ export function ExportData({ email }: { email: string }) {
 
 /** `DELETE /api/account {confirm: "DELETE"}`: immediate and irreversible, so it is typed out. */
 export function DeleteAccount() {
+  const { t } = useTranslation('account');
   const setUser = useSetUser();
   const navigate = useNavigate();
   const [typed, setTyped] = useState('');
@@ -53,11 +51,8 @@ export function DeleteAccount() {
   };
   return (
     <form onSubmit={onSubmit} className="card stack danger-zone" aria-labelledby="delete-title">
-      <h2 id="delete-title">Delete your account</h2>
-      <p>
-        This cannot be undone. Your sessions, tokens and memberships go at once
-        {owned.length > 0 ? ', and so do the workspaces you own, with everything in them:' : '.'}
-      </p>
+      <h2 id="delete-title">{t('delete.title')}</h2>
+      <p>{owned.length > 0 ? t('delete.warningOwner') : t('delete.warning')}</p>
       {owned.length > 0 && (
         <ul>
           {owned.map((w) => (
@@ -65,11 +60,9 @@ export function DeleteAccount() {
           ))}
         </ul>
       )}
-      {owned.length > 0 && (
-        <p className="muted">To keep a workspace, transfer its ownership to another member first.</p>
-      )}
+      {owned.length > 0 && <p className="muted">{t('delete.transfer')}</p>}
       <label>
-        Type DELETE to confirm
+        {t('delete.confirm')}
         <input
           name="confirm"
           value={typed}
@@ -81,7 +74,7 @@ export function DeleteAccount() {
       <ErrorText error={remove.error} />
       <div>
         <button type="submit" className="danger" disabled={typed !== 'DELETE' || remove.isPending}>
-          Delete my account
+          {t('delete.button')}
         </button>
       </div>
     </form>

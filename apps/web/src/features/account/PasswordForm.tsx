@@ -1,7 +1,9 @@
 import type { ChangePasswordInput } from '@parley/contract/api-types';
 import { useMutation } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiError, post } from '../../api.ts';
+import { i18n } from '../../i18n/index.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { SaveRow } from './SaveRow.tsx';
 
@@ -11,27 +13,28 @@ type Input = ChangePasswordInput;
 function explain(err: unknown): unknown {
   if (!(err instanceof ApiError)) return err;
   if (err.status === 400 && err.details?.currentPassword === 'Incorrect password') {
-    return 'The current password is incorrect.';
+    return i18n.t('account:password.incorrect');
   }
   if (err.status === 400 && err.details?.newPassword) {
-    return `The new password is not accepted: ${err.details.newPassword}.`;
+    return i18n.t('account:password.refused', { reason: String(err.details.newPassword) });
   }
   if (err.status === 429) {
-    return 'Too many wrong current passwords: the form is locked for up to 15 minutes. Try again later.';
+    return i18n.t('account:password.locked');
   }
   return err;
 }
 
 /** Change the password; every other session is signed out, this one stays. */
 export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
+  const { t } = useTranslation('account');
   const change = useMutation({
     mutationFn: (body: Input) => post<void>('/api/account/password', body),
   });
   if (!hasPassword) {
     return (
       <div className="card stack">
-        <h2>Password</h2>
-        <p>You sign in through an identity provider, so this account has no password to change.</p>
+        <h2>{t('password.title')}</h2>
+        <p>{t('password.none')}</p>
       </div>
     );
   }
@@ -47,9 +50,9 @@ export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
   };
   return (
     <form onSubmit={onSubmit} className="card stack" aria-labelledby="password-title">
-      <h2 id="password-title">Password</h2>
+      <h2 id="password-title">{t('password.title')}</h2>
       <label>
-        Current password
+        {t('password.current')}
         <input
           name="currentPassword"
           type="password"
@@ -59,7 +62,7 @@ export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
         />
       </label>
       <label>
-        New password
+        {t('password.new')}
         <input
           name="newPassword"
           type="password"
@@ -71,16 +74,13 @@ export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
         />
       </label>
       <p id="new-password-note" className="muted">
-        At least 10 characters. Changing it signs you out everywhere else.
+        {t('password.note')}
       </p>
       <ErrorText error={explain(change.error)} />
       <SaveRow
-        label="Change password"
+        label={t('password.change')}
         busy={change.isPending}
-        done={
-          change.isSuccess &&
-          'Password changed. Your other sessions were signed out; this one stays signed in.'
-        }
+        done={change.isSuccess && t('password.changed')}
       />
     </form>
   );

@@ -1,6 +1,7 @@
 import type { CreatedPersonalToken } from '@parley/contract/api-types';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { api, type Data, get, post } from '../../api.ts';
 import { SecretField } from '../../shell/SecretField.tsx';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
@@ -14,6 +15,7 @@ import '../members/team.css';
  * scripts. A password change does not revoke them, so they are managed here one by one.
  */
 export function Tokens() {
+  const { t } = useTranslation('account');
   const qc = useQueryClient();
   const list = useQuery({
     queryKey: ['tokens'],
@@ -31,43 +33,40 @@ export function Tokens() {
   const created = create.data?.data;
   return (
     <div className="card stack">
-      <h2>Personal access tokens</h2>
+      <h2>{t('tokens.title')}</h2>
       <p className="muted">
-        A token acts as you, with your roles, on the workspace API (<code>Authorization: Bearer pat_…</code>
-        ). Use one for your own scripts; workspace automation should use a workspace API key.
+        <Trans t={t} i18nKey="tokens.intro" components={{ code: <code /> }} />
       </p>
       {list.isPending && <Loading />}
       <ErrorText error={list.error} />
-      {list.data && list.data.data.length === 0 && (
-        <p>No tokens yet. Create one below when a script needs it.</p>
-      )}
+      {list.data && list.data.data.length === 0 && <p>{t('tokens.none')}</p>}
       {list.data && list.data.data.length > 0 && (
-        <ul className="tokens" aria-label="Personal access tokens">
-          {list.data.data.map((t) => (
-            <TokenRow key={t.id} token={t} />
+        <ul className="tokens" aria-label={t('tokens.list')}>
+          {list.data.data.map((token) => (
+            <TokenRow key={token.id} token={token} />
           ))}
         </ul>
       )}
-      <form onSubmit={onSubmit} className="stack" aria-label="Create a token">
+      <form onSubmit={onSubmit} className="stack" aria-label={t('tokens.create')}>
         <label>
-          Token name
-          <input name="name" required maxLength={100} placeholder="My laptop" />
+          {t('tokens.name')}
+          <input name="name" required maxLength={100} placeholder={t('tokens.namePlaceholder')} />
         </label>
         <ErrorText error={create.error} />
         <div>
           <button type="submit" disabled={create.isPending}>
-            Create token
+            {t('tokens.createButton')}
           </button>
         </div>
       </form>
       {created && (
         <div className="stack" role="status">
           <p className="warn">
-            <strong>Copy “{created.name}” now: you will not see it again.</strong>
+            <strong>{t('tokens.copyNow', { name: created.name })}</strong>
           </p>
-          <SecretField label="New token" value={created.token} copyLabel="Copy token">
+          <SecretField label={t('tokens.newToken')} value={created.token} copyLabel={t('tokens.copy')}>
             <button type="button" onClick={() => create.reset()}>
-              Done, hide the token
+              {t('tokens.hide')}
             </button>
           </SecretField>
         </div>
@@ -77,6 +76,7 @@ export function Tokens() {
 }
 
 function TokenRow({ token }: { token: PersonalToken }) {
+  const { t } = useTranslation('account');
   const qc = useQueryClient();
   const revoke = useMutation({
     mutationFn: () => api<void>('DELETE', `/api/auth/tokens/${token.id}`),
@@ -88,15 +88,17 @@ function TokenRow({ token }: { token: PersonalToken }) {
         <strong>{token.name}</strong> <span className="muted secret">…{token.last4}</span>
         <br />
         <span className="muted">
-          Created {formatDate(token.createdAt)} · Last used{' '}
-          {token.lastUsedAt ? formatDate(token.lastUsedAt) : 'never'}
+          {t('tokens.used', {
+            created: formatDate(token.createdAt),
+            used: token.lastUsedAt ? formatDate(token.lastUsedAt) : t('tokens.never'),
+          })}
         </span>
       </span>
       <ConfirmButton
-        label="Revoke"
-        ariaLabel={`Revoke ${token.name}`}
-        question={`Revoke ${token.name}?`}
-        confirmLabel="Revoke token"
+        label={t('tokens.revoke')}
+        ariaLabel={t('tokens.revokeName', { name: token.name })}
+        question={t('tokens.revokeQuestion', { name: token.name })}
+        confirmLabel={t('tokens.revokeConfirm')}
         pending={revoke.isPending}
         onConfirm={() => revoke.mutate()}
       />

@@ -1,0 +1,73 @@
+/** The account page (apps/web/src/features/account). */
+export default {
+  title: 'Account settings',
+  profile: {
+    title: 'Profile',
+    name: 'Name',
+    email: 'Email',
+    emailNote: 'You sign in with this address. To change it, contact support.',
+    save: 'Save profile',
+    saved: 'Profile saved.',
+  },
+  preferences: {
+    title: 'Preferences',
+    theme: 'Theme',
+    themes: { light: 'Light', dark: 'Dark', system: 'Same as my device' },
+    shortcuts: 'Keyboard shortcuts (press ? for the list)',
+    language: 'Language',
+    browserLanguage: "My browser's language ({{language}})",
+    languageNote:
+      'The dashboard is written in English and Spanish; in other languages, dates and numbers follow the language and the text stays in English.',
+    save: 'Save preferences',
+    saved: 'Preferences saved.',
+  },
+  password: {
+    title: 'Password',
+    none: 'You sign in through an identity provider, so this account has no password to change.',
+    current: 'Current password',
+    new: 'New password',
+    note: 'At least 10 characters. Changing it signs you out everywhere else.',
+    change: 'Change password',
+    changed: 'Password changed. Your other sessions were signed out; this one stays signed in.',
+    incorrect: 'The current password is incorrect.',
+    refused: 'The new password is not accepted: {{reason}}.',
+    locked: 'Too many wrong current passwords: the form is locked for up to 15 minutes. Try again later.',
+  },
+  tokens: {
+    title: 'Personal access tokens',
+    intro:
+      'A token acts as you, with your roles, on the workspace API (<code>Authorization: Bearer pat_…</code>). Use one for your own scripts; workspace automation should use a workspace API key.',
+    none: 'No tokens yet. Create one below when a script needs it.',
+    list: 'Personal access tokens',
+    create: 'Create a token',
+    name: 'Token name',
+    namePlaceholder: 'My laptop',
+    createButton: 'Create token',
+    copyNow: 'Copy “{{name}}” now: you will not see it again.',
+    newToken: 'New token',
+    copy: 'Copy token',
+    hide: 'Done, hide the token',
+    used: 'Created {{created}} · Last used {{used}}',
+    never: 'never',
+    revoke: 'Revoke',
+    revokeName: 'Revoke {{name}}',
+    revokeQuestion: 'Revoke {{name}}?',
+    revokeConfirm: 'Revoke token',
+  },
+  data: {
+    title: 'Your data',
+    intro:
+      'Get a copy of your profile, preferences, workspaces and memberships as a JSON file. We email a download link to {{email}}; it works for 7 days while you are signed in to this account.',
+    button: 'Email me my data',
+    done: 'Done: the link is on its way to {{email}} and works until {{date}}.',
+  },
+  delete: {
+    title: 'Delete your account',
+    warning: 'This cannot be undone. Your sessions, tokens and memberships go at once.',
+    warningOwner:
+      'This cannot be undone. Your sessions, tokens and memberships go at once, and so do the workspaces you own, with everything in them:',
+    transfer: 'To keep a workspace, transfer its ownership to another member first.',
+    confirm: 'Type DELETE to confirm',
+    button: 'Delete my account',
+  },
+};
