@@ -6,6 +6,11 @@
 export type Resources = {
   shell: typeof import('./en/shell.ts').default;
   account: typeof import('./en/account.ts').default;
+  auth: typeof import('./en/auth.ts').default;
+  workspaces: typeof import('./en/workspaces.ts').default;
+  credits: typeof import('./en/credits.ts').default;
+  members: typeof import('./en/members.ts').default;
+  invitations: typeof import('./en/invitations.ts').default;
 };
 
 declare module 'i18next' {

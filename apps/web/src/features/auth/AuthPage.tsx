@@ -1,6 +1,7 @@
 import { safeNextPath } from '@parley/contract/next-path';
 import { useMutation } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { type Data, post, type User } from '../../api.ts';
 import { useSetUser } from '../../session.ts';
@@ -9,6 +10,7 @@ import { ContinueWithSso, SsoFailed } from '../sso/ContinueWithSso.tsx';
 
 /** Sign up and sign in (docs/accounts.md): the response sets the session cookie. */
 export function AuthPage({ mode }: { mode: 'signin' | 'signup' }) {
+  const { t } = useTranslation('auth');
   const setUser = useSetUser();
   const navigate = useNavigate();
   const signup = mode === 'signup';
@@ -39,23 +41,21 @@ export function AuthPage({ mode }: { mode: 'signin' | 'signup' }) {
   };
   return (
     <main className="auth">
-      <h1>{signup ? 'Create your Parley account' : 'Sign in to Parley'}</h1>
-      {next?.startsWith('/invite/') && (
-        <p>Use the email address your invitation was sent to. You come back to the invitation afterwards.</p>
-      )}
+      <h1>{signup ? t('signupTitle') : t('signinTitle')}</h1>
+      {next?.startsWith('/invite/') && <p>{t('invitationNote')}</p>}
       <form onSubmit={onSubmit} className="card stack">
         {signup && (
           <label>
-            Name
+            {t('name')}
             <input name="name" required maxLength={100} autoComplete="name" />
           </label>
         )}
         <label>
-          Email
+          {t('email')}
           <input name="email" type="email" required autoComplete="email" />
         </label>
         <label>
-          Password
+          {t('password')}
           <input
             name="password"
             type="password"
@@ -64,23 +64,19 @@ export function AuthPage({ mode }: { mode: 'signin' | 'signup' }) {
             autoComplete={signup ? 'new-password' : 'current-password'}
           />
         </label>
-        {signup && <p className="muted">At least 10 characters.</p>}
+        {signup && <p className="muted">{t('passwordNote')}</p>}
         <ErrorText error={submit.error} />
         <button type="submit" className="primary" disabled={submit.isPending}>
-          {signup ? 'Sign up' : 'Sign in'}
+          {signup ? t('signup') : t('signin')}
         </button>
       </form>
       {!signup && params.get('error') === 'sso_failed' && <SsoFailed />}
       {!signup && <ContinueWithSso />}
       <p>
         {signup ? (
-          <>
-            Already have an account? <Link to={`/signin${keepNext}`}>Sign in</Link>
-          </>
+          <Trans t={t} i18nKey="haveAccount" components={{ link: <Link to={`/signin${keepNext}`} /> }} />
         ) : (
-          <>
-            New to Parley? <Link to={`/signup${keepNext}`}>Create an account</Link>
-          </>
+          <Trans t={t} i18nKey="newToParley" components={{ link: <Link to={`/signup${keepNext}`} /> }} />
         )}
       </p>
     </main>

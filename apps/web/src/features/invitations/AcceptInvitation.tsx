@@ -1,8 +1,10 @@
 import type { AcceptedInvitation } from '@parley/contract/api-types';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError, type Data, post, type User } from '../../api.ts';
+import { i18n } from '../../i18n/index.ts';
 import { useSession, useSetUser } from '../../session.ts';
 import './invite.css';
 
@@ -19,20 +21,18 @@ export function AcceptInvitation() {
 const back = (token: string) => `?next=${encodeURIComponent(`/invite/${token}`)}`;
 
 function SignedOut({ token }: { token: string }) {
+  const { t } = useTranslation('invitations');
   return (
     <main className="auth">
-      <h1>You are invited to a Parley workspace</h1>
+      <h1>{t('invitedTitle')}</h1>
       <div className="card stack invite-card">
-        <p>
-          Sign in or create an account with the invited email to join. The invitation was sent to that
-          address; you come back to this page afterwards.
-        </p>
+        <p>{t('invitedText')}</p>
         <p className="row">
           <Link className="button primary" to={`/signin${back(token)}`}>
-            Sign in to join
+            {t('signInToJoin')}
           </Link>
           <Link className="button" to={`/signup${back(token)}`}>
-            Create an account
+            {t('createAccount')}
           </Link>
         </p>
       </div>
@@ -41,6 +41,7 @@ function SignedOut({ token }: { token: string }) {
 }
 
 function Join({ token, user }: { token: string; user: User }) {
+  const { t } = useTranslation('invitations');
   const qc = useQueryClient();
   const navigate = useNavigate();
   const setUser = useSetUser();
@@ -61,10 +62,15 @@ function Join({ token, user }: { token: string; user: User }) {
   });
   return (
     <section className="narrow">
-      <h1>Join a workspace</h1>
+      <h1>{t('joinTitle')}</h1>
       <div className="card stack invite-card">
         <p>
-          You were invited to a workspace on Parley. You are signed in as <strong>{user.email}</strong>.
+          <Trans
+            t={t}
+            i18nKey="signedInAs"
+            values={{ email: user.email }}
+            components={{ strong: <strong /> }}
+          />
         </p>
         <div>
           <button
@@ -73,7 +79,7 @@ function Join({ token, user }: { token: string; user: User }) {
             disabled={accept.isPending || accept.isSuccess}
             onClick={() => accept.mutate()}
           >
-            Join workspace
+            {t('join')}
           </button>
         </div>
         {accept.error && (
@@ -93,25 +99,18 @@ function Join({ token, user }: { token: string; user: User }) {
 
 /** The answers of `POST /api/invitations/{token}/accept` in words, with the way forward. */
 function explain(err: Error, email: string, signOut: () => void): ReactNode {
+  const t = i18n.getFixedT(null, 'invitations');
   if (!(err instanceof ApiError)) return <p>{err.message}</p>;
   if (err.status === 404) {
-    return (
-      <p>
-        This invitation link no longer works: it has expired (links last 7 days), was revoked, or was already
-        used. Ask the person who invited you to send a new one.
-      </p>
-    );
+    return <p>{t('expired')}</p>;
   }
   if (err.status === 403) {
     return (
       <>
-        <p>
-          This invitation was sent to a different email address, not to {email}. Sign out, then sign in or
-          create an account with the address the invitation email reached.
-        </p>
+        <p>{t('otherAddress', { email })}</p>
         <p>
           <button type="button" onClick={signOut}>
-            Sign out and use another account
+            {t('signOut')}
           </button>
         </p>
       </>
@@ -120,7 +119,7 @@ function explain(err: Error, email: string, signOut: () => void): ReactNode {
   if (err.status === 409) {
     return (
       <p>
-        You are already a member of this workspace. <Link to="/">Go to your workspaces</Link>.
+        <Trans t={t} i18nKey="already" components={{ link: <Link to="/" /> }} />
       </p>
     );
   }

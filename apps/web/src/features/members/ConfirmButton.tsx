@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /**
  * A destructive action in two steps (remove a member, revoke a key): the first click asks the
@@ -16,6 +17,7 @@ export function ConfirmButton(props: {
   onConfirm(): void;
 }) {
   const { label, ariaLabel, question, confirmLabel, pending, onConfirm } = props;
+  const { t } = useTranslation('members');
   const [asking, setAsking] = useState(false);
   const confirm = useRef<HTMLButtonElement>(null);
   const first = useRef<HTMLButtonElement>(null);
@@ -46,7 +48,7 @@ export function ConfirmButton(props: {
         {confirmLabel}
       </button>
       <button type="button" onClick={() => setAsking(false)} disabled={pending}>
-        Cancel
+        {t('confirm.cancel')}
       </button>
     </span>
   );

@@ -1,7 +1,9 @@
 import type { InvitationInput } from '@parley/contract/api-types';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { ApiError, api, type Data, get, type OffsetPage, post } from '../../api.ts';
+import { i18n } from '../../i18n/index.ts';
 import { SecretField } from '../../shell/SecretField.tsx';
 import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
 import { type AssignableRole, type CreatedInvitation, formatDate, type Invitation, ROLES } from './types.ts';
@@ -14,15 +16,16 @@ type InviteInput = InvitationInput;
 function inviteError(err: unknown, input: InviteInput | undefined): unknown {
   if (!(err instanceof ApiError) || err.status !== 409 || !input) return err;
   if (err.details?.email === 'Already a member')
-    return `${input.email} is already a member of this workspace.`;
+    return i18n.t('members:invite.alreadyMember', { email: input.email });
   if (err.details?.email === 'Invitation pending') {
-    return `${input.email} already has a pending invitation. To send a new link, revoke it under "Pending invitations", then invite again.`;
+    return i18n.t('members:invite.pending', { email: input.email });
   }
   return err;
 }
 
 /** Invite by email and role; the link is shown once here (Parley keeps only its hash). */
 export function InviteForm({ ws }: { ws: string }) {
+  const { t } = useTranslation(['members', 'shell']);
   const qc = useQueryClient();
   const invite = useMutation({
     mutationFn: (body: InviteInput) =>
@@ -40,17 +43,17 @@ export function InviteForm({ ws }: { ws: string }) {
   return (
     <div className="card stack">
       <form onSubmit={onSubmit} className="stack" aria-labelledby="invite-title">
-        <h2 id="invite-title">Invite someone</h2>
+        <h2 id="invite-title">{t('invite.title')}</h2>
         <label>
-          Email
+          {t('invite.email')}
           <input name="email" type="email" required maxLength={254} autoComplete="off" />
         </label>
         <label>
-          Role
+          {t('invite.role')}
           <select name="role" defaultValue="member">
             {ROLES.map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.label}: {r.what}
+              <option key={r} value={r}>
+                {t('roleOption', { label: t(`roles.${r}.label`), what: t(`roles.${r}.what`) })}
               </option>
             ))}
           </select>
@@ -58,18 +61,25 @@ export function InviteForm({ ws }: { ws: string }) {
         <ErrorText error={inviteError(invite.error, invite.variables)} />
         <div>
           <button type="submit" className="primary" disabled={invite.isPending}>
-            Send invitation
+            {t('invite.send')}
           </button>
         </div>
       </form>
       {created && (
         <div className="stack invite-link" role="status">
           <p>
-            <strong>Invitation sent to {created.email}</strong> as {created.role}. We emailed them this link;
-            you can also share it yourself. It is shown only this once and works until{' '}
-            {formatDate(created.expiresAt)}, for that email address only.
+            <Trans
+              t={t}
+              i18nKey="invite.sent"
+              values={{
+                email: created.email,
+                role: t(`shell:roles.${created.role}`),
+                date: formatDate(created.expiresAt),
+              }}
+              components={{ strong: <strong /> }}
+            />
           </p>
-          <SecretField label="Invitation link" value={created.inviteUrl} copyLabel="Copy link" />
+          <SecretField label={t('invite.link')} value={created.inviteUrl} copyLabel={t('invite.copy')} />
         </div>
       )}
     </div>
@@ -78,6 +88,7 @@ export function InviteForm({ ws }: { ws: string }) {
 
 /** Pending invitations (newest first, no links: those exist only in the email and the answer). */
 export function Invitations({ ws }: { ws: string }) {
+  const { t } = useTranslation('members');
   const [offset, setOffset] = useState(0);
   const list = useQuery({
     queryKey: ['invitations', ws, offset],
@@ -93,16 +104,16 @@ export function Invitations({ ws }: { ws: string }) {
   }, [past]);
   return (
     <div className="card stack">
-      <h2>Pending invitations</h2>
+      <h2>{t('pending.title')}</h2>
       {list.isPending && <Loading />}
       <ErrorText error={list.error} />
       {list.data && total === 0 && (
-        <Empty title="No pending invitations">
-          <p>Invite someone with the form above; their invitation waits here until they join.</p>
+        <Empty title={t('pending.none')}>
+          <p>{t('pending.noneText')}</p>
         </Empty>
       )}
       {list.data && list.data.data.length > 0 && (
-        <ul className="people" aria-label="Pending invitations">
+        <ul className="people" aria-label={t('pending.title')}>
           {list.data.data.map((inv) => (
             <InvitationRow key={inv.id} ws={ws} invitation={inv} />
           ))}
@@ -114,6 +125,7 @@ export function Invitations({ ws }: { ws: string }) {
 }
 
 function InvitationRow({ ws, invitation }: { ws: string; invitation: Invitation }) {
+  const { t } = useTranslation(['members', 'shell']);
   const qc = useQueryClient();
   const revoke = useMutation({
     mutationFn: () => api<void>('DELETE', `/api/workspaces/${ws}/invitations/${invitation.id}`),
@@ -123,18 +135,19 @@ function InvitationRow({ ws, invitation }: { ws: string; invitation: Invitation 
     <li className="person">
       <div className="who">
         <p>
-          <strong>{invitation.email}</strong> <span className="badge">{invitation.role}</span>
+          <strong>{invitation.email}</strong>{' '}
+          <span className="badge">{t(`shell:roles.${invitation.role}`)}</span>
         </p>
-        <p className="muted">Expires {formatDate(invitation.expiresAt)}</p>
+        <p className="muted">{t('pending.expires', { date: formatDate(invitation.expiresAt) })}</p>
       </div>
       <button
         type="button"
         className="danger"
-        aria-label={`Revoke the invitation of ${invitation.email}`}
+        aria-label={t('pending.revokeOf', { email: invitation.email })}
         disabled={revoke.isPending}
         onClick={() => revoke.mutate()}
       >
-        Revoke
+        {t('pending.revoke')}
       </button>
       <ErrorText error={revoke.error} />
     </li>

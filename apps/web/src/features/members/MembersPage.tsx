@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { api, canManage, type Data, get, type OffsetPage, patch, type Role } from '../../api.ts';
 import { useSession, useWorkspaces } from '../../session.ts';
@@ -16,6 +17,7 @@ const LIMIT = 20;
  * admins change roles, remove people and invite (docs/workspaces.md). Anyone but the owner may leave.
  */
 export function MembersPage() {
+  const { t } = useTranslation('members');
   const { ws = '' } = useParams();
   const workspace = useWorkspaces().data?.data.find((w) => w.id === ws);
   const me = useSession().data;
@@ -33,27 +35,23 @@ export function MembersPage() {
   }, [past]);
   return (
     <section>
-      <h1>Members</h1>
-      <p className="muted">
-        {manage
-          ? 'Invite people by email, change what they may do, or remove them.'
-          : 'The people in this workspace. Owners and admins invite people and change roles.'}
-      </p>
+      <h1>{t('title')}</h1>
+      <p className="muted">{manage ? t('introManage') : t('introRead')}</p>
       <div className="grid">
         <div>
-          <h2>People{list.data ? ` (${list.data.total})` : ''}</h2>
+          <h2>{list.data ? t('peopleCount', { count: list.data.total }) : t('people')}</h2>
           {list.isPending && <Loading />}
           <ErrorText error={list.error} />
           {list.data && list.data.data.length > 0 && (
-            <ul className="people" aria-label="Members">
+            <ul className="people" aria-label={t('list')}>
               {list.data.data.map((m) => (
                 <MemberRow key={m.userId} ws={ws} member={m} manage={manage} isMe={m.userId === me?.id} />
               ))}
             </ul>
           )}
           {list.data && list.data.total === 0 && (
-            <Empty title="Nobody here">
-              <p>Reload the page: a workspace always has its owner.</p>
+            <Empty title={t('nobody')}>
+              <p>{t('nobodyText')}</p>
             </Empty>
           )}
           {list.data && <Pager page={list.data} onChange={setOffset} />}
@@ -72,6 +70,7 @@ export function MembersPage() {
 
 function MemberRow(props: { ws: string; member: Member; manage: boolean; isMe: boolean }) {
   const { ws, member, manage, isMe } = props;
+  const { t } = useTranslation(['members', 'shell']);
   const qc = useQueryClient();
   const [saved, setSaved] = useState('');
   const refresh = async () => {
@@ -85,7 +84,7 @@ function MemberRow(props: { ws: string; member: Member; manage: boolean; isMe: b
     onMutate: () => setSaved(''),
     onSuccess: async (res) => {
       await refresh();
-      setSaved(`${res.data.name} is now ${res.data.role}.`);
+      setSaved(t('nowRole', { name: res.data.name, role: t(`shell:roles.${res.data.role}`) }));
     },
   });
   const remove = useMutation({
@@ -100,15 +99,15 @@ function MemberRow(props: { ws: string; member: Member; manage: boolean; isMe: b
       <div className="who">
         <p>
           <strong>{member.name}</strong>
-          {isMe && <span className="muted"> (you)</span>}
+          {isMe && <span className="muted">{t('you')}</span>}
         </p>
         <p className="muted">{member.email}</p>
-        <p className="muted">Joined {formatDate(member.joinedAt)}</p>
+        <p className="muted">{t('joined', { date: formatDate(member.joinedAt) })}</p>
       </div>
       <div className="actions">
         {editable ? (
           <label>
-            <span className="sr-only">Role of {member.name}</span>
+            <span className="sr-only">{t('roleOf', { name: member.name })}</span>
             <select
               className="role-select"
               value={shownRole}
@@ -116,21 +115,21 @@ function MemberRow(props: { ws: string; member: Member; manage: boolean; isMe: b
               onChange={(e) => change.mutate(e.target.value as AssignableRole)}
             >
               {ROLES.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {r.label}
+                <option key={r} value={r}>
+                  {t(`roles.${r}.label`)}
                 </option>
               ))}
             </select>
           </label>
         ) : (
-          <span className="badge">{member.role}</span>
+          <span className="badge">{t(`shell:roles.${member.role}`)}</span>
         )}
         {editable && !isMe && (
           <ConfirmButton
-            label="Remove"
-            ariaLabel={`Remove ${member.name}`}
-            question={`Remove ${member.name} from the workspace?`}
-            confirmLabel="Remove"
+            label={t('remove')}
+            ariaLabel={t('removeName', { name: member.name })}
+            question={t('removeQuestion', { name: member.name })}
+            confirmLabel={t('remove')}
             pending={remove.isPending}
             onConfirm={() => remove.mutate()}
           />
@@ -146,6 +145,7 @@ function MemberRow(props: { ws: string; member: Member; manage: boolean; isMe: b
 
 /** Anyone but the owner may leave (DELETE of one's own membership); the owner transfers first. */
 function LeaveWorkspace({ ws, name }: { ws: string; name: string }) {
+  const { t } = useTranslation('members');
   const qc = useQueryClient();
   const navigate = useNavigate();
   const me = useSession().data;
@@ -159,13 +159,13 @@ function LeaveWorkspace({ ws, name }: { ws: string; name: string }) {
   });
   return (
     <div className="card stack section-gap">
-      <h2>Leave this workspace</h2>
-      <p>You will lose access to {name} and its assistants. An owner or admin can invite you again.</p>
+      <h2>{t('leave.title')}</h2>
+      <p>{t('leave.text', { name })}</p>
       <div>
         <ConfirmButton
-          label="Leave workspace"
-          question={`Leave ${name}?`}
-          confirmLabel="Leave"
+          label={t('leave.button')}
+          question={t('leave.question', { name })}
+          confirmLabel={t('leave.confirm')}
           pending={leave.isPending}
           onConfirm={() => leave.mutate()}
         />

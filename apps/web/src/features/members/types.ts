@@ -5,11 +5,10 @@ import type { Role } from '../../api.ts';
 export type { CreatedInvitation, Invitation, Member } from '@parley/contract/api-types';
 export type AssignableRole = Exclude<Role, 'owner'>;
 
-/** What each assignable role may do, in the words of the permission table. */
-export const ROLES: Array<{ id: AssignableRole; label: string; what: string }> = [
-  { id: 'admin', label: 'Admin', what: 'manages assistants, members, API keys and webhooks' },
-  { id: 'member', label: 'Member', what: 'uses the assistants and chats' },
-  { id: 'guest', label: 'Guest', what: 'reads assistants, cannot chat' },
-];
+/**
+ * The assignable roles; what each may do, in the words of the permission table, is in the members
+ * catalog (`roles.<id>.label` and `.what`, apps/web/src/i18n/en/members.ts).
+ */
+export const ROLES: AssignableRole[] = ['admin', 'member', 'guest'];
 
 export { formatDate } from '../../shell/dates.ts';

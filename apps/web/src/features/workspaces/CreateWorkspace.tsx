@@ -1,11 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { type Data, post, type Workspace } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 
 /** Create a workspace (docs/workspaces.md): the creator is its owner; a Pro trial starts. */
 export function CreateWorkspace() {
+  const { t } = useTranslation('workspaces');
   const qc = useQueryClient();
   const navigate = useNavigate();
   const create = useMutation({
@@ -21,18 +23,16 @@ export function CreateWorkspace() {
   };
   return (
     <section>
-      <h1>Create a workspace</h1>
-      <p className="muted">
-        A workspace holds your assistants, their knowledge and your team. You can create more later.
-      </p>
+      <h1>{t('create.title')}</h1>
+      <p className="muted">{t('create.intro')}</p>
       <form onSubmit={onSubmit} className="card stack narrow">
         <label>
-          Workspace name
-          <input name="name" required maxLength={100} placeholder="Acme Support" />
+          {t('create.name')}
+          <input name="name" required maxLength={100} placeholder={t('create.placeholder')} />
         </label>
         <ErrorText error={create.error} />
         <button type="submit" className="primary" disabled={create.isPending}>
-          Create workspace
+          {t('create.button')}
         </button>
       </form>
     </section>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
 import { canManage } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
@@ -16,27 +17,31 @@ export function Home() {
 
 /** Workspace overview: credits this period and where to go next. */
 export function Overview() {
+  const { t } = useTranslation(['workspaces', 'shell']);
   const { ws = '' } = useParams();
   const workspace = useWorkspaces().data?.data.find((w) => w.id === ws);
   return (
     <section>
-      <h1>{workspace?.name ?? 'Workspace'}</h1>
+      <h1>{workspace?.name ?? t('overview.workspace')}</h1>
       {workspace && (
         <p className="muted">
-          Plan: {planLabel(workspace.plan, inTrial(workspace))} · Your role: {workspace.role}
+          {t('overview.planRole', {
+            plan: planLabel(workspace.plan, inTrial(workspace)),
+            role: t(`shell:roles.${workspace.role}`),
+          })}
         </p>
       )}
       <div className="grid">
         <CreditsCard ws={ws} />
         <div className="card">
-          <h2>Assistants</h2>
-          <p>Assistants answer your customers from the knowledge you give them.</p>
+          <h2>{t('overview.assistants')}</h2>
+          <p>{t('overview.assistantsIntro')}</p>
           <p>
-            <Link to={`/w/${ws}/assistants`}>See assistants</Link>
+            <Link to={`/w/${ws}/assistants`}>{t('overview.seeAssistants')}</Link>
             {canManage(workspace?.role) && (
               <>
                 {' · '}
-                <Link to={`/w/${ws}/assistants/new`}>Create an assistant</Link>
+                <Link to={`/w/${ws}/assistants/new`}>{t('overview.createAssistant')}</Link>
               </>
             )}
           </p>

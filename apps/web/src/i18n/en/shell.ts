@@ -95,6 +95,7 @@ export default {
     lookup_store: { done: 'Looked up the store', running: 'Looking up the store' },
     other: { done: 'Used a tool', running: 'Using a tool' },
   },
+  roles: { owner: 'owner', admin: 'admin', member: 'member', guest: 'guest' },
   ui: {
     loading: 'Loading…',
     pages: 'Pages',

@@ -96,6 +96,7 @@ export default {
     lookup_store: { done: 'Consultó la tienda', running: 'Consultando la tienda' },
     other: { done: 'Usó una herramienta', running: 'Usando una herramienta' },
   },
+  roles: { owner: 'propietario', admin: 'administrador', member: 'miembro', guest: 'invitado' },
   ui: {
     loading: 'Cargando…',
     pages: 'Páginas',

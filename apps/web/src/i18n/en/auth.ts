@@ -1,0 +1,15 @@
+/** Sign in and sign up (apps/web/src/features/auth). */
+export default {
+  signinTitle: 'Sign in to Parley',
+  signupTitle: 'Create your Parley account',
+  invitationNote:
+    'Use the email address your invitation was sent to. You come back to the invitation afterwards.',
+  name: 'Name',
+  email: 'Email',
+  password: 'Password',
+  passwordNote: 'At least 10 characters.',
+  signin: 'Sign in',
+  signup: 'Sign up',
+  haveAccount: 'Already have an account? <link>Sign in</link>',
+  newToParley: 'New to Parley? <link>Create an account</link>',
+};
