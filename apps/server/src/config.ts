@@ -34,6 +34,8 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Parley <no-reply@parley.local>'),
+  // DNS servers for checking inbound mail's SPF, DKIM and DMARC (docs/email.md "Authentication").
+  EMAIL_DNS_SERVERS: z.string().optional(),
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(3000),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
@@ -112,6 +114,8 @@ export type Config = {
   logLevel: string;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** `host:port` list for the email channel's SPF/DKIM/DMARC lookups; empty: the system's. */
+  emailDnsServers: string[];
   apiRateLimitPerMinute: number;
   authRateLimitPerMinute: number;
   loginFailuresPerAccount: number;
@@ -194,6 +198,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
+    emailDnsServers: (e.EMAIL_DNS_SERVERS ?? '')
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,

@@ -28,6 +28,18 @@ export type PreTenantReason =
 export const PRE_TENANT_LOOKUPS: Readonly<Record<string, PreTenantReason>> = {
   // Before the workspace is known: they return it (the row's `workspaceId`).
   'features/sms/sms.repo.ts#findForCallback': 'finds-workspace',
+  // The email channel (docs/email.md): its watcher and jobs find the channel by the assistant,
+  // forwarding by its token's hash; an address is unique across the server.
+  'features/email/email.repo.ts#findChannel': 'finds-workspace',
+  'features/email/email.repo.ts#findByForwardToken': 'credential',
+  'features/email/email.repo.ts#holderOf': 'unique',
+  'features/email/email.repo.ts#isChannelAddress': 'unique',
+  'features/email/email.repo.ts#claimInbound': 'job',
+  'features/email/email.repo.ts#findInbound': 'job',
+  'features/email/email.repo.ts#updateInbound': 'job',
+  'features/email/email.repo.ts#claimOutbound': 'job',
+  'features/email/email.repo.ts#findOutbound': 'job',
+  'features/email/email.repo.ts#updateEmailMessage': 'job',
   'features/sso/sso.repo.ts#connectionForDomain': 'finds-workspace',
   'features/sso/sso.repo.ts#requiringSsoFor': 'finds-workspace',
   'features/sso/sso.repo.ts#findConnectionById': 'finds-workspace',

@@ -23,6 +23,8 @@ import { contactsV1Routes } from './contacts/contacts.v1.routes.ts';
 import { conversationResource } from './conversations/conversations.resource.ts';
 import { messagesV1Routes } from './conversations/messages.v1.routes.ts';
 import { csatRoutes } from './csat/csat.routes.ts';
+import { emailForwardRoutes } from './email/email.forward.routes.ts';
+import { emailRoutes } from './email/email.routes.ts';
 import { inboxConversationResource } from './inbox/inbox.resource.ts';
 import { inboxRoutes } from './inbox/inbox.routes.ts';
 import { inboxSettingsRoutes } from './inbox/inbox-settings.routes.ts';
@@ -98,6 +100,8 @@ export const features: Feature[] = [
   widgetScriptRoutes,
   widgetEventsRoutes,
   smsRoutes,
+  emailRoutes,
+  emailForwardRoutes,
   ssoRoutes,
   analyticsRoutes,
   steeringRoutes,

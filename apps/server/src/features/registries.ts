@@ -1,5 +1,6 @@
 import type { SignInGuard } from './auth/auth.service.ts';
 import type { Channels } from './conversations/channels.ts';
+import { deliverAgentReply as deliverEmailReply } from './email/email.outbound.ts';
 import { deliverAgentReply } from './sms/sms.outbound.ts';
 import { refusePasswordWhenSsoRequired } from './sso/signin.service.ts';
 
@@ -10,7 +11,10 @@ import { refusePasswordWhenSsoRequired } from './sso/signin.service.ts';
  */
 
 /** Each channel's adapter; chat and widget replies need none beyond the live stream. */
-export const channels: Channels = { sms: { deliverReply: deliverAgentReply } };
+export const channels: Channels = {
+  sms: { deliverReply: deliverAgentReply },
+  email: { deliverReply: deliverEmailReply },
+};
 
 /** The checks every password sign-in passes once the password is right. */
 export const signInGuards: readonly SignInGuard[] = [refusePasswordWhenSsoRequired];

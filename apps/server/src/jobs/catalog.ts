@@ -3,6 +3,7 @@ import { aiResolutionJob } from '../features/analytics/ai-resolution.ts';
 import { analyticsRollupJob } from '../features/analytics/rollup.ts';
 import { billingLifecycleJob } from '../features/billing/lifecycle.ts';
 import { creditsResetJob } from '../features/credits/credits.jobs.ts';
+import { emailInboundJob, emailSendJob } from '../features/email/email.jobs.ts';
 import { autoAssignJob } from '../features/inbox/auto-assign.ts';
 import { ingestionJob } from '../features/knowledge/ingestion/ingest.jobs.ts';
 import { slaBreachesJob } from '../features/sla/sla.jobs.ts';
@@ -38,7 +39,9 @@ export type JobName =
   | 'ai-resolution'
   | 'test-runs'
   | 'auto-assign'
-  | 'sla-breaches';
+  | 'sla-breaches'
+  | 'email-inbound'
+  | 'email-send';
 
 /** One job's work in one process, built by its definition's `create`. */
 export type Job = {
@@ -161,6 +164,18 @@ export const CATALOG: { readonly [N in JobName]: JobDefinition } = {
     everyMs: 15_000,
     wokenBy: [],
     create: slaBreachesJob,
+  },
+  'email-inbound': {
+    // Mail stored at receipt is parsed, threaded and answered here (docs/email.md).
+    everyMs: 1_000,
+    wokenBy: ['an email stored at receipt, forwarded or by IMAP (email.inbound.ts)'],
+    create: emailInboundJob,
+  },
+  'email-send': {
+    // Replies by SMTP, queued by the AI's answer and by people's replies; retries failed sends.
+    everyMs: 2_000,
+    wokenBy: ['a reply queued for an email conversation (email.outbound.ts)'],
+    create: emailSendJob,
   },
 };
 

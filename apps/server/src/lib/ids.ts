@@ -48,6 +48,8 @@ export type IdPrefix =
   | 'smss'
   | 'smsi'
   | 'smst'
+  | 'emi'
+  | 'att'
   | 'sso'
   | 'gdr'
   | 'ans'

@@ -5,6 +5,7 @@ import { conflictResponse } from '../../http/envelope.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Feature } from '../../http/feature.ts';
 import { resourceOf, tenantOf } from '../../http/tenant.ts';
+import { emailInfoFor } from '../email/email.messages.ts';
 import {
   deliveriesFor,
   findInboxConversation,
@@ -44,7 +45,14 @@ export const messagesV1Routes: Feature = (app, ctx) => {
       });
       const page = cursor.page(rows, q.limit, (r) => ({ t: r.createdAt.getTime(), id: r.id }));
       const delivery = await deliveriesFor(ctx, conversation, page.data);
-      return { ...page, data: page.data.map((m) => toMessage(m, delivery.get(m.id))) };
+      const email = await emailInfoFor(ctx, conversation, page.data);
+      return {
+        ...page,
+        data: page.data.map((m) => ({
+          ...toMessage(m, delivery.get(m.id)),
+          ...(email.has(m.id) ? { email: email.get(m.id) } : {}),
+        })),
+      };
     },
   );
 

@@ -20,6 +20,7 @@ import {
   toConversationDetail,
   toMessage,
 } from '../conversations/conversations.service.ts';
+import { emailInfoFor } from '../email/email.messages.ts';
 import { createTicket } from '../tickets/tickets.service.ts';
 import { endSessionOfConversationIn } from '../widget/widget.service.ts';
 import { widgetSessionChannel } from '../widget/widget-live.ts';
@@ -125,15 +126,21 @@ export async function listConversationMessages(
     c,
     page.data.map((r) => r.message),
   );
+  const email = await emailInfoFor(
+    ctx,
+    c,
+    page.data.map((r) => r.message),
+  );
   return {
     ...page,
-    data: page.data.map((r) =>
-      toInboxMessage(
+    data: page.data.map((r) => ({
+      ...toInboxMessage(
         r.message,
         { name: r.authorName, avatarUrl: r.authorAvatarUrl },
         delivery.get(r.message.id),
       ),
-    ),
+      ...(email.has(r.message.id) ? { email: email.get(r.message.id) } : {}),
+    })),
   };
 }
 

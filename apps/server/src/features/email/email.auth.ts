@@ -1,0 +1,55 @@
+import { Resolver } from 'node:dns/promises';
+import { authenticate } from 'mailauth';
+import type { AppContext } from '../../context.ts';
+import type { EmailAuthResult } from '../../db/schema/index.ts';
+
+/**
+ * SPF, DKIM and DMARC of an inbound message (docs/email.md "Authentication"), with mailauth. The
+ * connecting client's IP and HELO come from the newest `Received` header (the team's mail server
+ * wrote it when the sender handed the message over). DNS goes to EMAIL_DNS_SERVERS when set,
+ * else to the system's resolvers; a lookup that fails is a `temperror`, never a `fail`.
+ */
+
+/** A resolver for one message's checks (cheap to make; nothing kept between messages). */
+function resolverOf(ctx: AppContext) {
+  const r = new Resolver({ timeout: 2000, tries: 2 });
+  if (ctx.config.emailDnsServers.length > 0) r.setServers(ctx.config.emailDnsServers);
+  return (name: string, rrtype: string) => r.resolve(name, rrtype as 'TXT') as Promise<unknown>;
+}
+
+const AUTH_TIMEOUT_MS = 15_000;
+
+export async function authenticateEmail(ctx: AppContext, raw: Buffer): Promise<EmailAuthResult> {
+  const work = authenticate(raw, {
+    trustReceived: true,
+    resolver: resolverOf(ctx),
+    disableArc: true,
+    disableBimi: true,
+    mta: 'parley',
+  } as Parameters<typeof authenticate>[1]);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), AUTH_TIMEOUT_MS);
+  });
+  try {
+    const result = (await Promise.race([work, timeout])) as
+      | {
+          spf?: { status?: { result?: string } } | false;
+          dkim?: { results?: { status?: { result?: string } }[] };
+          dmarc?: { status?: { result?: string } } | false;
+        }
+      | undefined;
+    if (!result) return { spf: 'temperror', dkim: 'temperror', dmarc: 'temperror' };
+    const dkims = result.dkim?.results?.map((r) => r.status?.result ?? 'none') ?? [];
+    return {
+      spf: (result.spf && result.spf.status?.result) || 'none',
+      dkim: dkims.includes('pass') ? 'pass' : (dkims[0] ?? 'none'),
+      dmarc: (result.dmarc && result.dmarc.status?.result) || 'none',
+    };
+  } catch (err) {
+    ctx.log.warn({ err }, 'email authentication could not be checked');
+    return { spf: 'temperror', dkim: 'temperror', dmarc: 'temperror' };
+  } finally {
+    clearTimeout(timer);
+  }
+}
