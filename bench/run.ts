@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, each reporting against a floor or target measured in the same
  * run. BENCH_ONLY picks some (comma-separated: api, webhooks, knowledge, quality, chat, widget,
- * hostile, inbox, analytics, sms, test-runs; default all). Hostile: HOSTILE_PDF_MB (50), with the API's BENCH_* settings.
+ * hostile, inbox, analytics, sms, test-runs, capacity; default all). Capacity: CAPACITY_* (bench/capacity.ts). Hostile: HOSTILE_PDF_MB (50), with the API's BENCH_* settings.
  * API: BENCH_DURATION (seconds per measurement, default 8), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50).
  * Knowledge: KB_TOTAL (100000), KB_NAMESPACE (10000), KB_QUERIES (200); see docs/performance.md.
  * Quality: FAQ_SET (a FAQ set file; default the development set), QUALITY_RESPONDER (0 skips it).
@@ -18,7 +18,7 @@ import { runApiBench } from './api.ts';
 const only = new Set(
   (
     process.env.BENCH_ONLY ??
-    'api,webhooks,knowledge,quality,chat,widget,hostile,inbox,analytics,sms,test-runs'
+    'api,webhooks,knowledge,quality,chat,capacity,widget,hostile,inbox,analytics,sms,test-runs'
   )
     .split(',')
     .map((s) => s.trim()),
@@ -38,6 +38,7 @@ const scripts = [
   'knowledge',
   'quality',
   'chat',
+  'capacity',
   'widget',
   'hostile',
   'inbox',

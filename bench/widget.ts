@@ -267,6 +267,9 @@ export async function runWidgetBench() {
         TRUST_PROXY: 'true',
         WIDGET_RATE_LIMIT_PER_MINUTE: '1000000000',
         API_RATE_LIMIT_PER_MINUTE: '1000000000',
+        // Closed-loop throughput, as before shedding existed (bench/capacity.ts measures that).
+        CHAT_SHED_AFTER_MS: '0',
+        CHAT_SHED_LOOP_DELAY_MS: '0',
       },
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),

@@ -11,6 +11,7 @@ import { createCursors } from './http/pagination.ts';
 import { createRateLimits } from './http/rate-limits.ts';
 import { registerQueueMetrics } from './jobs/queue-metrics.ts';
 import { Jobs } from './jobs/runner.ts';
+import { Admission } from './lib/admission.ts';
 import { hmacSha256 } from './lib/crypto.ts';
 import { createFanout } from './lib/fanout.ts';
 import { Lanes } from './lib/lanes.ts';
@@ -53,6 +54,7 @@ export function createContext(config: Config, database: Database): AppContext {
     }),
     fanout: createFanout({ redisUrl: config.redisUrl, log }),
     lanes: new Lanes(),
+    admission: new Admission(config.admission),
     jobs: new Jobs(),
     log,
     embedder: createEmbedder(config.embeddings),

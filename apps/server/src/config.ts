@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import type { AdmissionOptions } from './lib/admission.ts';
 
 /**
  * The one place that reads process.env (docs/architecture.md "Rules"). Every variable is documented in
@@ -82,6 +83,10 @@ export const envSchema = z.object({
   AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
   CHAT_HISTORY_TOKENS: z.coerce.number().int().min(100).max(1_000_000).default(6000),
   CHAT_KEEPALIVE_MS: z.coerce.number().int().min(10).max(600_000).default(15_000),
+  // Overload (docs/configuration.md "Overload"): when a new chat is refused with 503; 0 turns a rule off.
+  CHAT_SHED_AFTER_MS: z.coerce.number().int().min(0).max(600_000).default(100),
+  CHAT_SHED_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(50),
+  CHAT_MAX_STARTING: z.coerce.number().int().min(0).max(1_000_000).default(0),
   TEST_RUN_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(30),
   TEST_RUN_LEASE_SECONDS: z.coerce.number().min(1).max(3_600).default(60),
   ENTERPRISE_MONTHLY_CREDITS: z.coerce.number().int().min(0).default(100_000),
@@ -157,6 +162,8 @@ export type Config = {
     historyTokens: number;
     keepAliveMs: number;
   };
+  /** lib/admission.ts: shedding new chats beyond what the process can start in time. */
+  admission: AdmissionOptions;
   enterpriseMonthlyCredits: number;
   /**
    * Test runs (docs/steering.md "Test runs"): how long after a change its run starts (changes
@@ -240,6 +247,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.AI_TIMEOUT_MS,
       historyTokens: e.CHAT_HISTORY_TOKENS,
       keepAliveMs: e.CHAT_KEEPALIVE_MS,
+    },
+    admission: {
+      maxStartingMs: e.CHAT_SHED_AFTER_MS,
+      maxLoopDelayMs: e.CHAT_SHED_LOOP_DELAY_MS,
+      maxStarting: e.CHAT_MAX_STARTING,
     },
     enterpriseMonthlyCredits: e.ENTERPRISE_MONTHLY_CREDITS,
     testRuns: { delayMs: e.TEST_RUN_DELAY_SECONDS * 1000, leaseMs: e.TEST_RUN_LEASE_SECONDS * 1000 },

@@ -10,6 +10,7 @@ import type { SteeringCache } from './features/steering/steering.cache.ts';
 import type { Cursors } from './http/pagination.ts';
 import type { RateLimits } from './http/rate-limits.ts';
 import type { Jobs } from './jobs/runner.ts';
+import type { Admission } from './lib/admission.ts';
 import type { Fanout } from './lib/fanout.ts';
 import type { Lanes } from './lib/lanes.ts';
 import type { LogSink } from './lib/log.ts';
@@ -47,6 +48,8 @@ export type AppContext = {
   fanout: Fanout;
   /** Foreground (a chat until its first event) before background work (lib/lanes.ts). */
   lanes: Lanes;
+  /** Whether a new chat can start in time, or is refused with 503 (lib/admission.ts). */
+  admission: Admission;
   /** The background jobs running in this process (jobs/catalog.ts); services wake them by name. */
   jobs: Jobs;
   /** Where work off the request path logs (jobs, credit alerts): the app's logger, attached by main.ts. */

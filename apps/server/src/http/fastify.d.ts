@@ -30,5 +30,7 @@ declare module 'fastify' {
     loaded: Loaded | null;
     /** Ends this request's foreground work (routes with `config.foreground`); else null. */
     endForeground: (() => void) | null;
+    /** Marks this chat started: its reply under way, no longer counted by admission (lib/admission.ts). */
+    chatStarted: (() => void) | null;
   }
 }

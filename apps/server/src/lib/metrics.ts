@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Latency buckets (seconds) from a cached read to a long model answer. */
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -35,6 +35,12 @@ export function createMetrics() {
       help: "Time from a chat request's arrival to its stream's end",
       labelNames: ['surface'] as const,
       buckets: SECONDS,
+      registers: [registry],
+    }),
+    chatsShed: new Counter({
+      name: 'parley_chats_shed_total',
+      help: 'New chats refused with 503 because the process could not start them in time, by reason (lib/admission.ts)',
+      labelNames: ['reason'] as const,
       registers: [registry],
     }),
     openStreams: new Gauge({

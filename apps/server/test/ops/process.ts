@@ -25,6 +25,9 @@ export function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv
     HOST: '127.0.0.1',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'parley-ops-')),
     LOG_LEVEL: 'warn',
+    // Races fire many chats at once on a loaded machine: none is shed (docs/testing.md "Overload").
+    CHAT_SHED_AFTER_MS: '0',
+    CHAT_SHED_LOOP_DELAY_MS: '0',
     ...extra,
   };
 }

@@ -41,6 +41,10 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
     REDIS_URL: '',
+    // A loaded test machine is not an overloaded server: no chat is shed unless a test asks
+    // (docs/testing.md "Overload").
+    CHAT_SHED_AFTER_MS: '0',
+    CHAT_SHED_LOOP_DELAY_MS: '0',
     ...env,
   });
   const db = await freshDatabase();

@@ -19,6 +19,8 @@ export async function streamTurn(
   headers: Record<string, string>,
   log: FastifyBaseLogger,
 ): Promise<void> {
+  // The turn is begun (refusals are behind it): the chat counts as started (lib/admission.ts).
+  reply.request.chatStarted?.();
   const stream = openEventStream(reply, headers, ctx.config.ai.keepAliveMs, { headersWithFirstEvent: true });
   const surface = reply.request.url.startsWith('/api/widget/') ? 'widget' : 'chat';
   trackStream(ctx.metrics, 'chat', stream);

@@ -1,0 +1,164 @@
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conversations, workspaceCredits } from '../../src/db/schema/index.ts';
+import { Admission } from '../../src/lib/admission.ts';
+import { postChat } from '../support/chat-client.ts';
+import { createAssistant } from '../support/factories.ts';
+import { createTestApp, ORIGIN, type TestApp } from '../support/harness.ts';
+import { createWorld, type World } from '../support/world.ts';
+
+/**
+ * Overload (docs/configuration.md "Overload"): a chat the process cannot start in time is refused
+ * at once with 503 and Retry-After, before anything is stored or charged; the chats already
+ * started go on. The rules themselves on an injected clock; the refusal through a real socket,
+ * where a chat whose body has not all arrived yet is deterministically still starting.
+ */
+describe('admission rules (lib/admission.ts)', () => {
+  it('sheds when the oldest starting chat is too old, when too many are starting, or when the loop lags', () => {
+    let now = 0;
+    const a = new Admission({ maxStartingMs: 100, maxStarting: 3, maxLoopDelayMs: 50 }, () => now);
+    const first = a.admit();
+    if (!('started' in first)) throw new Error('the first chat was shed');
+    now = 50;
+    const second = a.admit();
+    expect('started' in second).toBe(true);
+    now = 101;
+    expect(a.admit()).toEqual({ shed: 'behind' });
+    first.started();
+    // The oldest now arrived at 50: 51 ms ago.
+    expect('started' in a.admit()).toBe(true);
+    expect('started' in a.admit()).toBe(true);
+    expect(a.inFlight).toBe(3);
+    expect(a.admit()).toEqual({ shed: 'full' });
+  });
+
+  it('sheds on a sustained loop delay only, not on one long pause', () => {
+    const a = new Admission({ maxStartingMs: 0, maxStarting: 0, maxLoopDelayMs: 50 }, () => 0);
+    a.recordDelay(400);
+    expect('started' in a.admit()).toBe(true);
+    for (let i = 0; i < 5; i++) a.recordDelay(80);
+    expect(a.admit()).toEqual({ shed: 'cpu' });
+    a.recordDelay(3);
+    expect('started' in a.admit()).toBe(true);
+  });
+
+  it('sheds nothing with every rule at 0', () => {
+    const a = new Admission({ maxStartingMs: 0, maxStarting: 0, maxLoopDelayMs: 0 }, () => 0);
+    for (let i = 0; i < 1000; i++) a.recordDelay(10_000);
+    for (let i = 0; i < 100; i++) expect('started' in a.admit()).toBe(true);
+  });
+});
+
+describe('POST /api/chat under overload', () => {
+  let t: TestApp;
+  let w: World;
+  let assistantId: string;
+  let base: string;
+  beforeAll(async () => {
+    t = await createTestApp({ CHAT_MAX_STARTING: '1' });
+    w = await createWorld(t);
+    assistantId = await createAssistant(t, w.owner, w.ws);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => t.close());
+
+  const body = (content: string) => JSON.stringify({ assistantId, content });
+  const stored = async () =>
+    (await t.ctx.db.select({ n: count() }).from(conversations).where(eq(conversations.workspaceId, w.ws)))[0]!
+      .n;
+  const used = async () =>
+    (await t.ctx.db.select().from(workspaceCredits).where(eq(workspaceCredits.workspaceId, w.ws)))[0]?.used ??
+    0;
+
+  it('refuses a chat while another is still starting: 503, Retry-After, nothing stored or charged', async () => {
+    // A chat whose body is still arriving is admitted (its arrival counts) and still starting.
+    const full = body('Where is my order?');
+    const slow = request(`${base}/api/chat`, {
+      method: 'POST',
+      headers: {
+        ...w.owner.headers,
+        origin: ORIGIN,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(full),
+      },
+    });
+    const slowAnswer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      slow.on('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      slow.on('error', reject);
+    });
+    slow.write(full.slice(0, 10));
+    slow.flushHeaders();
+    for (let i = 0; i < 100 && t.ctx.admission.inFlight === 0; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(t.ctx.admission.inFlight).toBe(1);
+    const conversationsBefore = await stored();
+    const creditsBefore = await used();
+
+    const shed = await postChat(`${base}/api/chat`, {
+      headers: { ...w.owner.headers, origin: ORIGIN },
+      body: body('Hello?'),
+    });
+    expect(shed.status).toBe(503);
+    expect(JSON.parse(shed.body)).toEqual({
+      error: 'Too many conversations are starting right now; send it again in a moment',
+      code: 'service_unavailable:api',
+    });
+    expect(await stored()).toBe(conversationsBefore);
+    expect(await used()).toBe(creditsBefore);
+
+    // The started chat goes on and is answered whole.
+    slow.end(full.slice(10));
+    const answered = await slowAnswer;
+    expect(answered.status).toBe(200);
+    expect(answered.text).toContain('"type":"finish"');
+    expect(await stored()).toBe(conversationsBefore + 1);
+
+    // Nothing starting: the next chat is admitted.
+    const next = await postChat(`${base}/api/chat`, {
+      headers: { ...w.owner.headers, origin: ORIGIN },
+      body: body('Hello again'),
+    });
+    expect(next.status).toBe(200);
+    expect(next.finish).toBeGreaterThan(0);
+    expect(t.ctx.admission.inFlight).toBe(0);
+  });
+
+  it('says when to come back in Retry-After and counts the refusal for /metrics', async () => {
+    const slow = request(`${base}/api/chat`, {
+      method: 'POST',
+      headers: {
+        ...w.owner.headers,
+        origin: ORIGIN,
+        'content-type': 'application/json',
+        'content-length': '1000',
+      },
+    });
+    slow.on('error', () => undefined);
+    slow.write('{');
+    slow.flushHeaders();
+    for (let i = 0; i < 100 && t.ctx.admission.inFlight === 0; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    const res = await fetch(`${base}/api/chat`, {
+      method: 'POST',
+      headers: { ...w.owner.headers, origin: ORIGIN, 'content-type': 'application/json' },
+      body: body('Hi'),
+    });
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('1');
+    const metrics = await t.ctx.metrics.registry.getSingleMetricAsString('parley_chats_shed_total');
+    expect(metrics).toMatch(/parley_chats_shed_total\{reason="full"\} [1-9]/);
+    slow.destroy();
+    for (let i = 0; i < 100 && t.ctx.admission.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(t.ctx.admission.inFlight).toBe(0);
+  });
+});
