@@ -66,7 +66,7 @@ export async function startMailServer(user = 'parley', pass = 'secret-pass'): Pr
 }
 
 /** A DNS server answering TXT records from `zone` (name → strings); everything else NXDOMAIN. */
-export async function startDns(zone: Map<string, string[]>) {
+export async function startDns(zone: Map<string, (string | string[])[]>) {
   const { Packet } = dns2;
   const server = dns2.createServer({
     udp: true,
