@@ -6,6 +6,7 @@ import type {
   WidgetSession,
 } from '@parley/contract/api-types';
 import { readEvents } from '@parley/contract/sse-reader';
+import { visitorLanguages } from './strings.ts';
 
 /**
  * The widget's side of the public widget API, Form A (docs/widget.md). Its types are the server's
@@ -49,15 +50,27 @@ export class Api {
   async init(): Promise<InitData> {
     const metadata = { page: location.href, referrer: document.referrer, userAgent: navigator.userAgent };
     this.token = '';
-    const res = await this.call('POST', '/init', { sessionId: null, metadata });
+    // The visitor's languages choose the config's language (docs/languages.md "Widget").
+    const res = await this.call('POST', '/init', {
+      sessionId: null,
+      metadata,
+      languages: visitorLanguages(),
+    });
     const data = (await res.json()).data as InitData;
     this.token = data.sessionToken;
     return data;
   }
 
-  /** The public configuration (GET, outside the POST budget; it needs no session). */
+  /**
+   * The public configuration (GET, outside the POST budget; it needs no session), in the first of
+   * the visitor's languages the widget speaks.
+   */
   async config(): Promise<WidgetConfig> {
-    const res = await this.call('GET', '/config');
+    const languages = visitorLanguages().join(',');
+    const res = await this.call(
+      'GET',
+      languages ? `/config?languages=${encodeURIComponent(languages)}` : '/config',
+    );
     return (await res.json()).data;
   }
 

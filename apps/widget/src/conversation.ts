@@ -1,7 +1,8 @@
 import { ApiError, type HistoryMessage } from './api.ts';
 import { LiveUpdates, type Person } from './live.ts';
 import { differs, drawBody, drawItem, type Item, itemFrom, type Rating } from './message-view.ts';
-import { friendly, toolStep, waitText } from './messages.ts';
+import { toolStep } from './messages.ts';
+import { waitText } from './strings.ts';
 import { Survey } from './survey.ts';
 import type { View } from './view.ts';
 import type { Widget } from './widget.ts';
@@ -26,7 +27,7 @@ export class Conversation {
     private readonly v: View,
   ) {
     this.rated = (w.store.read().rated ?? {}) as Record<string, Rating>;
-    this.survey = new Survey(w.api, v);
+    this.survey = new Survey(w.api, v, () => w.t);
     this.live = new LiveUpdates(
       w.api,
       () => void this.sync(),
@@ -81,11 +82,14 @@ export class Conversation {
    */
   private showPerson(person: Person | false) {
     this.v.person.hidden = !person;
+    const t = this.w.t;
     this.v.person.textContent = !person
       ? ''
       : person.assigned
-        ? `${person.name || 'A person from the team'} is answering`
-        : 'A person from the team has been asked to answer';
+        ? person.name
+          ? t('personAnswering', { name: person.name })
+          : t('teamAnswering')
+        : t('teamAsked');
   }
 
   stop() {
@@ -121,7 +125,7 @@ export class Conversation {
     let fresh = 0;
     const next: Item[] = [];
     for (const m of history) {
-      const stored = itemFrom(m);
+      const stored = itemFrom(m, this.w.t);
       let item = byId.get(m.id);
       if (!item && m.role === 'user') {
         const at = pending.findIndex((p) => p.content.trim() === m.content.trim());
@@ -146,7 +150,7 @@ export class Conversation {
     this.listen();
     if (fresh && this.items.length && !this.w.isOpen && byId.size) {
       this.v.badge.hidden = false;
-      this.v.launcher.setAttribute('aria-label', 'Open chat: new message');
+      this.v.launcher.setAttribute('aria-label', this.w.t('openChatNewMessage'));
     }
   }
 
@@ -156,7 +160,8 @@ export class Conversation {
     const stick = this.nearBottom();
     this.items.forEach((item, i) => {
       const el =
-        item.el ?? drawItem(item, item.id ? this.rated[item.id] : undefined, (it, r) => this.rate(it, r));
+        item.el ??
+        drawItem(item, item.id ? this.rated[item.id] : undefined, (it, r) => this.rate(it, r), this.w.t);
       if (list.children[i] !== el) list.insertBefore(el, list.children[i] ?? null);
     });
     while (list.children.length > this.items.length) list.lastElementChild?.remove();
@@ -167,7 +172,12 @@ export class Conversation {
   private redraw(item: Item) {
     const old = item.el;
     item.el = undefined;
-    const el = drawItem(item, item.id ? this.rated[item.id] : undefined, (it, r) => this.rate(it, r));
+    const el = drawItem(
+      item,
+      item.id ? this.rated[item.id] : undefined,
+      (it, r) => this.rate(it, r),
+      this.w.t,
+    );
     old?.replaceWith(el);
   }
 
@@ -177,7 +187,7 @@ export class Conversation {
     const { v, w } = this;
     if (!text || this.busy || this.waiting) return;
     if (!navigator.onLine) {
-      w.alert(friendly(new ApiError(0, 'network', '')));
+      w.alert(w.friendly(new ApiError(0, 'network', '')));
       return;
     }
     v.input.value = '';
@@ -222,18 +232,18 @@ export class Conversation {
             if (stick) this.scroll();
           });
         } else if (event.type === 'tool-call') {
-          this.typing(true, toolStep(event.toolName));
+          this.typing(true, toolStep(event.toolName, w.t));
         } else if (event.type === 'finish') {
           if (bot && event.messageId) bot.id = event.messageId;
           // No AI reply while a person has taken over (docs/chat.md): say where the answer will come.
-          if (!bot) user.note = 'Sent to our team. They will reply here.';
+          if (!bot) user.note = w.t('sentToTeam');
         } else if (event.type === 'error') {
           throw new ApiError(500, event.code ?? '', event.error ?? '');
         }
       }
     } catch (err) {
       cancelAnimationFrame(frame);
-      if (bot?.content) bot.note = 'This answer was cut short.';
+      if (bot?.content) bot.note = w.t('cutShort');
       else this.items = this.items.filter((i) => i !== bot);
       this.fail(err, text, retried, bot?.content ? undefined : user);
     } finally {
@@ -262,9 +272,7 @@ export class Conversation {
       if (e.status === 429 && e.details.quota === undefined) {
         const wait = e.retryAfter || 10;
         this.queue(text, Date.now() + wait * 1000, lost);
-        w.alert(
-          `You're sending messages a little fast. Your message will be sent by itself in ${waitText(wait)}.`,
-        );
+        w.alert(w.t('tooFastQueued', { wait: waitText(wait, w.config.language) }));
         return;
       }
       // 401: the token is no longer good; 400 without field errors: the session has ended (after
@@ -286,13 +294,16 @@ export class Conversation {
     ) {
       void w.unavailable(e).then((line) => {
         w.alert(
-          line || friendly(e),
-          line ? undefined : { label: 'Retry', run: () => this.send(v.input.value) },
+          line || w.friendly(e),
+          line ? undefined : { label: w.t('retry'), run: () => this.send(v.input.value) },
         );
       });
       return;
     }
-    w.alert(friendly(e), e.status ? undefined : { label: 'Retry', run: () => this.send(v.input.value) });
+    w.alert(
+      w.friendly(e),
+      e.status ? undefined : { label: w.t('retry'), run: () => this.send(v.input.value) },
+    );
   }
 
   /**
@@ -314,7 +325,7 @@ export class Conversation {
     const tick = () => {
       const left = Math.ceil((until - Date.now()) / 1000);
       if (left > 0) {
-        item.note = `Sending in ${left} s…`;
+        item.note = w.t('sendingIn', { seconds: left });
         const note = item.el?.querySelector('.note');
         if (note) note.textContent = item.note;
         else this.redraw(item);
@@ -357,7 +368,7 @@ export class Conversation {
     } catch (err) {
       delete this.rated[id];
       this.redraw(item);
-      this.w.alert(friendly(err));
+      this.w.alert(this.w.friendly(err));
     }
   }
 

@@ -1,11 +1,19 @@
 import type { WidgetConfig } from './api.ts';
 import { h } from './dom.ts';
+import type { Say } from './strings.ts';
 
 /**
- * docs/widget.md "Leads and feedback": these three are top-level fields; any other configured key is a custom
- * field.
+ * docs/widget.md "Leads and feedback": these three are top-level fields (their labels and
+ * required-field messages are among the widget's strings); any other configured key is a custom
+ * field, labelled from its key.
  */
-const STANDARD: Record<string, string> = { name: 'Name', email: 'Email', phone: 'Phone' };
+const STANDARD = {
+  name: ['leadName', 'nameRequired'],
+  email: ['leadEmail', 'emailRequired'],
+  phone: ['leadPhone', 'phoneRequired'],
+} as const;
+type Standard = keyof typeof STANDARD;
+const standard = (field: string): field is Standard => Object.hasOwn(STANDARD, field);
 const TYPES: Record<string, string> = { email: 'email', phone: 'tel' };
 const AUTOCOMPLETE: Record<string, string> = { name: 'name', email: 'email', phone: 'tel' };
 
@@ -18,16 +26,14 @@ export type LeadResult = { ok: true } | { ok: false; fieldErrors?: Record<string
  */
 export function buildLeadForm(
   config: WidgetConfig,
+  t: Say,
   submit: (body: Record<string, unknown>) => Promise<LeadResult>,
   skip: () => void,
 ): HTMLFormElement {
   const fields = (config.leadFormFields ?? []).filter((f) => typeof f === 'string' && f);
   const required = new Set(config.leadFormRequiredFields ?? []);
   const form = h('form', { class: 'card', novalidate: true, 'aria-labelledby': 'parley-lead-t' });
-  form.append(
-    h('h3', { id: 'parley-lead-t' }, 'Leave your details'),
-    h('p', { class: 'note' }, "So we can follow up if we can't solve this right away."),
-  );
+  form.append(h('h3', { id: 'parley-lead-t' }, t('leadTitle')), h('p', { class: 'note' }, t('leadIntro')));
   const inputs = new Map<string, { input: HTMLInputElement; error: HTMLSpanElement }>();
   for (const field of fields) {
     const id = `parley-lead-${field}`;
@@ -44,13 +50,13 @@ export function buildLeadForm(
       'aria-describedby': `${id}-e`,
     });
     const error = h('span', { class: 'err', id: `${id}-e` });
-    const label = h('label', { for: id }, `${labelOf(field)}${required.has(field) ? ' *' : ''}`);
+    const label = h('label', { for: id }, `${labelOf(field, t)}${required.has(field) ? ' *' : ''}`);
     form.append(h('div', { class: 'f' }, label, input, error));
     inputs.set(field, { input, error });
   }
   const status = h('p', { class: 'err', role: 'alert' });
-  const send = h('button', { type: 'submit', class: 'btn' }, 'Send');
-  const later = h('button', { type: 'button', class: 'btn ghost' }, 'Not now');
+  const send = h('button', { type: 'submit', class: 'btn' }, t('leadSend'));
+  const later = h('button', { type: 'button', class: 'btn ghost' }, t('leadLater'));
   later.addEventListener('click', skip);
   form.append(status, h('div', { class: 'row' }, send, later));
 
@@ -72,9 +78,12 @@ export function buildLeadForm(
     for (const [field, { input }] of inputs) {
       const value = input.value.trim();
       if (value) values[field] = value;
-      if (!value && required.has(field)) errors[field] = `Please enter your ${labelOf(field).toLowerCase()}.`;
-      else if (value && field === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) {
-        errors[field] = 'Please enter a valid email address.';
+      if (!value && required.has(field)) {
+        errors[field] = standard(field)
+          ? t(STANDARD[field][1])
+          : t('fieldRequired', { field: labelOf(field, t) });
+      } else if (value && field === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) {
+        errors[field] = t('emailInvalid');
       }
     }
     show(errors);
@@ -83,7 +92,7 @@ export function buildLeadForm(
     const body: Record<string, unknown> = {};
     const customFields: Record<string, string> = {};
     for (const [field, value] of Object.entries(values)) {
-      if (field in STANDARD) body[field] = value;
+      if (standard(field)) body[field] = value;
       else customFields[field] = value;
     }
     if (Object.keys(customFields).length) body.customFields = customFields;
@@ -98,8 +107,8 @@ export function buildLeadForm(
 }
 
 /** `companyName` / `company_name` → "Company name". */
-function labelOf(field: string): string {
-  if (STANDARD[field]) return STANDARD[field];
+function labelOf(field: string, t: Say): string {
+  if (standard(field)) return t(STANDARD[field][0]);
   const words = field
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .replace(/[_-]+/g, ' ')

@@ -1,10 +1,11 @@
 import type { WidgetLiveEvent } from '@parley/contract/widget';
 import { type Api, ApiError, events, type Session } from './api.ts';
 import { h } from './dom.ts';
+import type { Say } from './strings.ts';
 import type { View } from './view.ts';
 
 /** The scale's words, 1 to 5 (docs/csat.md "In the widget"). */
-const SCALE = ['Very poor', 'Poor', 'Okay', 'Good', 'Excellent'];
+const SCALE = ['ratingVeryPoor', 'ratingPoor', 'ratingOkay', 'ratingGood', 'ratingExcellent'] as const;
 
 let surveys = 0;
 
@@ -21,6 +22,8 @@ export class Survey {
   constructor(
     private readonly api: Api,
     private readonly v: View,
+    /** The widget's words now (the config may change at init). */
+    private readonly t: () => Say,
   ) {
     v.list.after(this.box);
   }
@@ -31,7 +34,7 @@ export class Survey {
     this.asked = session.sessionId;
     const token = session.sessionToken;
     this.box.replaceChildren(
-      buildSurvey(question, (rating, comment) => this.api.csat(token, rating, comment)),
+      buildSurvey(question, (rating, comment) => this.api.csat(token, rating, comment), this.t()),
     );
     this.v.log.scrollTop = this.v.log.scrollHeight;
   }
@@ -75,7 +78,11 @@ export class Survey {
  * that exists from the start, so screen readers announce it: a thank-you (201), or that it was
  * already rated (409), each replacing the card; any other failure keeps the card to try again.
  */
-export function buildSurvey(question: string, send: (rating: number, comment: string) => Promise<void>) {
+export function buildSurvey(
+  question: string,
+  send: (rating: number, comment: string) => Promise<void>,
+  t: Say,
+) {
   const id = `parley-csat-${++surveys}`;
   const scale = h('div', { class: 'scale' });
   const error = h('p', { class: 'err', id: `${id}-e` });
@@ -101,20 +108,20 @@ export function buildSurvey(question: string, send: (rating: number, comment: st
           { class: 'o' },
           h('b', {}, String(i + 1)),
           h('span', { class: 'sr' }, ' – '),
-          h('small', {}, word),
+          h('small', {}, t(word)),
         ),
       ),
     );
     return input;
   });
   const comment = h('textarea', { id: `${id}-c`, rows: '2', maxlength: '1000' });
-  const button = h('button', { type: 'submit', class: 'btn' }, 'Send');
+  const button = h('button', { type: 'submit', class: 'btn' }, t('ratingSend'));
   const failed = h('p', { class: 'err', role: 'alert' });
   const form = h(
     'form',
-    { class: 'card survey', novalidate: true, 'aria-label': 'Rate this conversation' },
+    { class: 'card survey', novalidate: true, 'aria-label': t('rateConversation') },
     h('fieldset', { 'aria-describedby': `${id}-e` }, h('legend', {}, question), scale, error),
-    h('div', { class: 'f' }, h('label', { for: `${id}-c` }, 'Comment (optional)'), comment),
+    h('div', { class: 'f' }, h('label', { for: `${id}-c` }, t('ratingComment')), comment),
     failed,
     h('div', { class: 'row' }, button),
   );
@@ -126,23 +133,21 @@ export function buildSurvey(question: string, send: (rating: number, comment: st
     const chosen = radios.find((r) => r.checked);
     failed.textContent = '';
     if (!chosen) {
-      error.textContent = 'Please choose a rating from 1 to 5.';
+      error.textContent = t('ratingRequired');
       radios[0]?.focus();
       return;
     }
     button.disabled = true;
     try {
       await send(Number(chosen.value), comment.value.trim());
-      done('Thank you for your feedback!');
+      done(t('ratingThanks'));
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
-        done('Thanks — this conversation was already rated.');
+        done(t('ratingAlready'));
         return;
       }
       button.disabled = false;
-      failed.textContent = !navigator.onLine
-        ? "You seem to be offline. Please send your rating again when you're back."
-        : "Your rating couldn't be sent. Please try again.";
+      failed.textContent = !navigator.onLine ? t('ratingOffline') : t('ratingFailed');
     }
   });
 

@@ -1,6 +1,7 @@
 import type { WidgetConfig } from './api.ts';
 import { h, ICONS, icon } from './dom.ts';
 import { renderMarkdown } from './markdown.ts';
+import type { Say } from './strings.ts';
 import { STYLES } from './styles.ts';
 
 /** The widget's fixed parts, built once inside the shadow root. */
@@ -38,13 +39,19 @@ let counter = 0;
  * Builds launcher and panel. Accessibility (docs/widget-script.md): the launcher is a button with
  * `aria-expanded`/`aria-controls`; the panel is a labelled, non-modal dialog (the page stays
  * usable); the conversation is a `log` live region; failures go to an `alert`; every icon button
- * has a label.
+ * has a label. The root carries the config's `lang` and `dir` (docs/languages.md "Widget"): in a
+ * right-to-left language the panel mirrors (styles.ts uses logical properties); the corner it sits
+ * in stays the one the owner chose for their page.
  */
-export function buildView(shadow: ShadowRoot, config: WidgetConfig): View {
+export function buildView(shadow: ShadowRoot, config: WidgetConfig, t: Say): View {
   const id = `parley-panel-${++counter}`;
-  const name = config.assistantName || 'Chat';
+  const name = config.assistantName || t('chatTitle');
   const color = safeColor(config.primaryColor);
-  const root = h('div', { class: config.position === 'bottom-left' ? 'root left' : 'root' });
+  const root = h('div', {
+    class: config.position === 'bottom-left' ? 'root left' : 'root',
+    lang: config.language ?? 'en',
+    dir: config.direction === 'rtl' ? 'rtl' : 'ltr',
+  });
   root.style.setProperty('--p', color);
   root.style.setProperty('--pt', textOn(color));
 
@@ -54,7 +61,7 @@ export function buildView(shadow: ShadowRoot, config: WidgetConfig): View {
     {
       type: 'button',
       class: 'launcher',
-      'aria-label': `Open chat with ${name}`,
+      'aria-label': t('openChat', { name }),
       'aria-expanded': 'false',
       'aria-controls': id,
     },
@@ -62,20 +69,22 @@ export function buildView(shadow: ShadowRoot, config: WidgetConfig): View {
     badge,
   );
   const title = h('h2', { id: `${id}-t` }, name);
-  const endButton = h('button', { type: 'button', hidden: true }, 'End chat');
+  const endButton = h('button', { type: 'button', hidden: true }, t('endChat'));
   const closeButton = h(
     'button',
-    { type: 'button', class: 'x', 'aria-label': 'Close chat' },
+    { type: 'button', class: 'x', 'aria-label': t('closeChat') },
     icon(ICONS.close),
   );
   const welcome = h('div');
   if (config.welcomeMessage) {
-    welcome.append(h('div', { class: 'msg bot' }, h('div', {}, renderMarkdown(config.welcomeMessage))));
+    welcome.append(
+      h('div', { class: 'msg bot' }, h('div', { dir: 'auto' }, renderMarkdown(config.welcomeMessage))),
+    );
   }
   const typingLabel = h('span', {}, '');
   const typing = h(
     'div',
-    { class: 'typing', role: 'status', 'aria-label': `${name} is typing`, hidden: true },
+    { class: 'typing', role: 'status', 'aria-label': t('typing', { name }), hidden: true },
     h('i'),
     h('i'),
     h('i'),
@@ -87,7 +96,7 @@ export function buildView(shadow: ShadowRoot, config: WidgetConfig): View {
   const list = h('div', { class: 'c' });
   const log = h(
     'div',
-    { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' },
+    { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': t('conversation') },
     welcome,
     slot,
     list,
@@ -100,24 +109,25 @@ export function buildView(shadow: ShadowRoot, config: WidgetConfig): View {
     id: `${id}-i`,
     rows: '1',
     maxlength: '4000',
-    placeholder: 'Type your message…',
+    placeholder: t('placeholder'),
     enterkeyhint: 'send',
+    // What the visitor types may be in another script than the widget's language.
+    dir: 'auto',
   });
-  const send = h('button', { type: 'submit', class: 'send', 'aria-label': 'Send message' }, icon(ICONS.send));
+  const send = h(
+    'button',
+    { type: 'submit', class: 'send', 'aria-label': t('sendMessage') },
+    icon(ICONS.send),
+  );
   const compose = h(
     'form',
     { class: 'compose' },
-    h('label', { class: 'sr', for: `${id}-i` }, 'Your message'),
+    h('label', { class: 'sr', for: `${id}-i` }, t('yourMessage')),
     input,
     send,
   );
-  const restart = h('button', { type: 'button', class: 'btn' }, 'Start a new chat');
-  const ended = h(
-    'div',
-    { class: 'ended', hidden: true },
-    h('p', {}, 'This chat has ended. Thank you!'),
-    restart,
-  );
+  const restart = h('button', { type: 'button', class: 'btn' }, t('startNewChat'));
+  const ended = h('div', { class: 'ended', hidden: true }, h('p', {}, t('chatEnded')), restart);
   const panel = h(
     'div',
     { class: 'panel', id, role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': `${id}-t`, hidden: true },

@@ -4,6 +4,7 @@ import { h } from './dom.ts';
 import { buildLeadForm, type LeadResult } from './lead-form.ts';
 import { friendly } from './messages.ts';
 import { Store } from './store.ts';
+import { type Say, sayer } from './strings.ts';
 import { buildView, type View } from './view.ts';
 
 /**
@@ -16,6 +17,8 @@ export class Widget {
   readonly store: Store;
   view?: View;
   config: WidgetConfig = {};
+  /** The widget's words in the config's language (strings.ts). */
+  t: Say = sayer({});
   session: Session | null = null;
   chat?: Conversation;
   private host?: HTMLElement;
@@ -44,7 +47,7 @@ export class Widget {
     ]);
     let line = '';
     if (config.status === 'fulfilled') {
-      this.config = config.value;
+      this.setConfig(config.value);
       this.store.update({ config: this.config });
       if (history.status === 'rejected' && (history.reason as ApiError).status === 401) {
         this.store.clearSession();
@@ -60,7 +63,7 @@ export class Widget {
         else if (!line && attempt < 3) setTimeout(() => void this.boot(attempt + 1), 10_000 * 2 ** attempt);
         return;
       }
-      this.config = saved.config;
+      this.setConfig(saved.config);
       this.session = resume;
     }
     this.mount();
@@ -80,10 +83,10 @@ export class Widget {
   async unavailable(err: ApiError): Promise<string> {
     const id = this.api.assistantId;
     let owner: string;
-    let line = "Chat isn't available on this website right now.";
+    let line = this.t('unavailable');
     if (err.code === 'not_found:widget') {
       owner = `the widget of assistant ${id} is turned off (or the assistant does not exist). Turn it on in the assistant's Widget settings.`;
-      line = 'Chat is closed right now. Please come back later.';
+      line = this.t('closed');
     } else if (err.status === 403 || (err.code === 'network' && (await this.api.reachable()))) {
       owner = `this website (${location.origin}) is not allowed. Add "${location.hostname}" to the allowed domains in the Widget settings of assistant ${id}.`;
     } else {
@@ -109,7 +112,7 @@ export class Widget {
     this.starting ??= this.api
       .init()
       .then((data) => {
-        this.config = data.config ?? this.config;
+        if (data.config) this.setConfig(data.config);
         this.store.clearSession();
         this.session = { sessionId: data.sessionId, sessionToken: data.sessionToken };
         this.store.update({ session: this.session, config: this.config });
@@ -135,7 +138,7 @@ export class Widget {
   private mount() {
     this.host = h('div', { 'data-parley-widget': this.api.assistantId });
     const shadow = this.host.attachShadow({ mode: 'open' });
-    const view = buildView(shadow, this.config);
+    const view = buildView(shadow, this.config, this.t);
     this.view = view;
     this.chat = new Conversation(this, view);
     document.body.append(this.host);
@@ -152,12 +155,12 @@ export class Widget {
       view.restart.disabled = true;
       this.restart()
         .then(() => view.input.focus())
-        .catch((err) => this.alert(friendly(err)))
+        .catch((err) => this.alert(this.friendly(err)))
         .finally(() => {
           view.restart.disabled = false;
         });
     });
-    addEventListener('offline', () => this.alert(friendly(new ApiError(0, 'network', ''))));
+    addEventListener('offline', () => this.alert(this.friendly(new ApiError(0, 'network', ''))));
     addEventListener('online', () => {
       this.alert('');
       this.chat?.reconnect();
@@ -171,7 +174,7 @@ export class Widget {
     view.panel.hidden = false;
     view.root.classList.add('open');
     view.launcher.setAttribute('aria-expanded', 'true');
-    view.launcher.setAttribute('aria-label', 'Close chat');
+    view.launcher.setAttribute('aria-label', this.t('closeChat'));
     view.badge.hidden = true;
     view.log.scrollTop = view.log.scrollHeight;
     this.showAway(view);
@@ -190,15 +193,13 @@ export class Widget {
     const away = teamOnline === false && !(next && next.getTime() <= Date.now());
     view.away.hidden = !away;
     const when = next
-      ? new Intl.DateTimeFormat(undefined, { weekday: 'long', hour: 'numeric', minute: '2-digit' }).format(
-          next,
-        )
+      ? new Intl.DateTimeFormat(this.config.language, {
+          weekday: 'long',
+          hour: 'numeric',
+          minute: '2-digit',
+        }).format(next)
       : '';
-    view.away.textContent = !away
-      ? ''
-      : when
-        ? `Our team is away until ${when}. The assistant can help you now.`
-        : 'Our team is away. The assistant can help you now.';
+    view.away.textContent = !away ? '' : when ? this.t('awayUntil', { when }) : this.t('away');
   }
 
   close() {
@@ -207,9 +208,24 @@ export class Widget {
     view.panel.hidden = true;
     view.root.classList.remove('open');
     view.launcher.setAttribute('aria-expanded', 'false');
-    view.launcher.setAttribute('aria-label', `Open chat with ${this.config.assistantName || 'us'}`);
+    view.launcher.setAttribute('aria-label', this.t('openChat', { name: this.name }));
     this.store.update({ open: false });
     view.launcher.focus();
+  }
+
+  /** The assistant's name as the widget shows it. */
+  get name() {
+    return this.config.assistantName || this.t('chatTitle');
+  }
+
+  /** A failure in words the visitor can act on, in the widget's language (messages.ts). */
+  friendly(err: unknown) {
+    return friendly(err, this.t, this.config.language);
+  }
+
+  private setConfig(config: WidgetConfig) {
+    this.config = config;
+    this.t = sayer(config);
   }
 
   get isOpen() {
@@ -241,6 +257,7 @@ export class Widget {
     if (!this.config.leadFormEnabled || !this.config.leadFormFields?.length) return;
     const form = buildLeadForm(
       this.config,
+      this.t,
       (body) => this.submitLead(body),
       () => {
         this.store.update({ leadDone: true });
@@ -257,19 +274,19 @@ export class Widget {
     try {
       await this.api.lead((await this.ensureSession()).sessionId, body);
     } catch (err) {
-      if (!(err instanceof ApiError && err.status === 400)) return { ok: false, message: friendly(err) };
+      if (!(err instanceof ApiError && err.status === 400)) return { ok: false, message: this.friendly(err) };
       // Field errors name `email` or `customFields.company`: shown next to that field.
       const fieldErrors: Record<string, string> = {};
       for (const [key, text] of Object.entries(err.details))
         fieldErrors[key.replace(/^customFields\./, '')] = String(text);
-      return { ok: false, fieldErrors, message: 'Please check the highlighted fields.' };
+      return { ok: false, fieldErrors, message: this.t('checkFields') };
     }
     this.store.update({ leadDone: true });
-    const name = typeof body.name === 'string' ? `, ${body.name}` : '';
+    const name = typeof body.name === 'string' ? body.name : '';
     const thanks = h(
       'div',
       { class: 'card', role: 'status', tabindex: '-1' },
-      `Thanks${name}! We'll be in touch.`,
+      name ? this.t('leadThanksName', { name }) : this.t('leadThanks'),
     );
     view.slot.replaceChildren(thanks);
     thanks.focus();
@@ -286,7 +303,7 @@ export class Widget {
     } catch (err) {
       // Already ended or expired on the server (401): the visitor's intent is met anyway.
       if (!(err instanceof ApiError && err.status === 401)) {
-        this.alert(friendly(err));
+        this.alert(this.friendly(err));
         return;
       }
     } finally {

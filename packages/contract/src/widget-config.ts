@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { normalizeDomainEntry } from './hostnames.ts';
+import { LANGUAGES } from './languages.ts';
+import { en } from './widget-strings/en.ts';
+import { placeholdersOf, WIDGET_STRING_KEYS, type WidgetStringKey } from './widget-strings/keys.ts';
 
 /** The widget configuration an owner or admin manages (docs/widget.md "Embedding and configuration"). */
 
@@ -36,6 +39,53 @@ const allowedDomains = z
     return out;
   });
 
+/** The longest override text (characters). */
+export const WIDGET_STRING_MAX = 500;
+
+/**
+ * The owner's own text for some of the widget's strings, per language (docs/languages.md
+ * "Widget"): `{[language]: {[key]: text}}`. A language not supported or a key not in
+ * WIDGET_STRING_KEYS is refused with its path; a text may use only the placeholders of its key
+ * (`{name}` in `openChat`), so nothing it shows is left unfilled.
+ */
+export const widgetStringOverrides = z
+  .record(z.string().max(20), z.record(z.string().max(40), z.string().trim().min(1).max(WIDGET_STRING_MAX)))
+  .superRefine((value, ctx) => {
+    for (const [language, texts] of Object.entries(value)) {
+      if (!(LANGUAGES as readonly string[]).includes(language)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [language],
+          message: `Not a supported language: use one of ${LANGUAGES.join(', ')}`,
+        });
+        continue;
+      }
+      for (const [key, text] of Object.entries(texts)) {
+        if (!(WIDGET_STRING_KEYS as readonly string[]).includes(key)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [language, key],
+            message: 'Not a key of the widget’s strings (docs/languages.md "Widget")',
+          });
+          continue;
+        }
+        const allowed = placeholdersOf(en[key as WidgetStringKey]);
+        const stray = placeholdersOf(text).filter((p) => !allowed.includes(p));
+        if (stray.length > 0) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [language, key],
+            message: `Unknown placeholder {${stray[0]}}: this text may use ${allowed.length ? allowed.map((p) => `{${p}}`).join(', ') : 'none'}`,
+          });
+        }
+      }
+    }
+  })
+  // Languages left empty are dropped: an empty set of overrides is the same as none.
+  .transform((value) =>
+    Object.fromEntries(Object.entries(value).filter(([, texts]) => Object.keys(texts).length > 0)),
+  );
+
 export const widgetConfigPatch = z.strictObject({
   isEnabled: z.boolean().optional(),
   primaryColor: z
@@ -55,6 +105,8 @@ export const widgetConfigPatch = z.strictObject({
     .min(SESSION_TIMEOUT_MINUTES.min)
     .max(SESSION_TIMEOUT_MINUTES.max)
     .optional(),
+  /** Replaces all overrides at once; `{}` removes them. */
+  strings: widgetStringOverrides.optional(),
 });
 
 export type WidgetConfigPatchInput = z.infer<typeof widgetConfigPatch>;
@@ -70,6 +122,8 @@ export const widgetSettings = z.object({
   leadFormFields: z.array(z.string()),
   leadFormRequiredFields: z.array(z.string()),
   sessionTimeoutMinutes: z.number().int(),
+  /** The owner's overrides of the widget's strings, per language (docs/languages.md "Widget"). */
+  strings: z.record(z.string(), z.record(z.string(), z.string())),
   /** The tag a site pastes into its pages (docs/widget.md "Embedding and configuration"). */
   embedSnippet: z.string(),
   createdAt: z.string().nullable(),

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { idParam } from './envelope.ts';
+import { LANGUAGES } from './languages.ts';
 import { phoneField as phone } from './phone-fields.ts';
+import { WIDGET_STRING_KEYS, type WidgetStringKey } from './widget-strings/keys.ts';
 
 /** Request and response shapes of the public widget (docs/widget.md). */
 
@@ -13,10 +15,35 @@ export const metadata = z.strictObject({
   userAgent: text(1000).optional(),
 });
 
+/**
+ * The visitor's languages in order of preference, as the browser's `navigator.languages` gives
+ * them (BCP 47 tags such as `es-MX`); docs/languages.md "Widget".
+ */
+export const visitorLanguages = z.array(z.string().trim().min(1).max(35)).max(20);
+
 /** Form A init: `sessionId` null (or absent) creates a session; a string resumes it. */
 export const initBody = z.strictObject({
   sessionId: idParam.nullable().optional(),
   metadata: metadata.optional(),
+  languages: visitorLanguages.optional(),
+});
+
+/**
+ * Form B `GET /config?languages=es-MX,es`: the same list, comma-separated (docs/languages.md
+ * "Widget").
+ */
+export const configQuery = z.strictObject({
+  languages: z
+    .string()
+    .max(400)
+    .transform((list) =>
+      list
+        .split(',')
+        .map((tag) => tag.trim())
+        .filter(Boolean),
+    )
+    .pipe(visitorLanguages)
+    .optional(),
 });
 
 /** Form B `POST /session` `{metadata?}`. */
@@ -86,6 +113,19 @@ export const publicConfig = z.object({
   teamOnline: z.boolean(),
   /** When the team opens next (ISO time); null while open, when always open, or with no opening. */
   nextOpenAt: z.string().nullable(),
+  /**
+   * docs/languages.md "Widget": the first supported match in the visitor's languages, then in
+   * `Accept-Language`, else the workspace's default language.
+   */
+  language: z.enum(LANGUAGES),
+  direction: z.enum(['ltr', 'rtl']),
+  /** Every visible string of the widget in `language`, the owner's overrides applied. */
+  strings: z.object(
+    Object.fromEntries(WIDGET_STRING_KEYS.map((key) => [key, z.string()])) as Record<
+      WidgetStringKey,
+      z.ZodString
+    >,
+  ),
 });
 
 /** A person of the team, as the widget shows them. */

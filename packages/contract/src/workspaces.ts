@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { email } from './auth.ts';
 import { idParam } from './envelope.ts';
+import { languageSchema } from './languages.ts';
 import { PLAN_IDS } from './plans.ts';
 import { SLUG_MAX, SLUG_PATTERN } from './slug.ts';
 
@@ -21,7 +22,12 @@ const slug = z
   );
 
 export const createWorkspaceBody = z.strictObject({ name, slug: slug.optional() });
-export const updateWorkspaceBody = z.strictObject({ name: name.optional(), slug: slug.optional() });
+export const updateWorkspaceBody = z.strictObject({
+  name: name.optional(),
+  slug: slug.optional(),
+  /** docs/languages.md "Widget": the widget's language when the visitor's is not supported. */
+  defaultLanguage: languageSchema.optional(),
+});
 export const transferBody = z.strictObject({ userId: idParam });
 
 export const assignableRole = z.enum(ASSIGNABLE_ROLES, {
@@ -47,6 +53,8 @@ export const workspaceSchema = z.object({
   role,
   createdAt: z.string(),
   trialEndsAt: z.string().nullable(),
+  /** One of the supported languages (docs/languages.md), `en` unless changed. */
+  defaultLanguage: languageSchema,
 });
 /**
  * docs/workspaces.md "Workspaces": the single-workspace response also has `memberCount`,

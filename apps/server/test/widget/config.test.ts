@@ -42,6 +42,7 @@ describe('GET /api/assistants/{id}/widget', () => {
         leadFormFields: [],
         leadFormRequiredFields: [],
         sessionTimeoutMinutes: 30,
+        strings: {},
         embedSnippet: `<script src="${ORIGIN}/widget.js" data-assistant-id="${id}" async></script>`,
         createdAt: null,
         updatedAt: null,

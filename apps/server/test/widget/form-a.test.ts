@@ -1,3 +1,4 @@
+import { en } from '@parley/contract/widget-strings/en';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversations, messages, widgetSessions, widgetUsage } from '../../src/db/schema/index.ts';
@@ -69,6 +70,10 @@ describe('POST /api/widget/{assistantId}/init', () => {
         // No business hours set: always open (docs/business-hours.md "Widget").
         teamOnline: true,
         nextOpenAt: null,
+        // No languages sent, no Accept-Language: the workspace's default (docs/languages.md "Widget").
+        language: 'en',
+        direction: 'ltr',
+        strings: en,
       },
       messages: [],
     });

@@ -1,3 +1,4 @@
+import { en } from '@parley/contract/widget-strings/en';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contacts, events, tickets, widgetFeedback, widgetSessions } from '../../src/db/schema/index.ts';
@@ -52,6 +53,10 @@ describe('GET /api/widget/{assistantId}/config', () => {
         // No business hours set: always open (docs/business-hours.md "Widget").
         teamOnline: true,
         nextOpenAt: null,
+        // No languages sent, no Accept-Language: the workspace's default (docs/languages.md "Widget").
+        language: 'en',
+        direction: 'ltr',
+        strings: en,
       },
     });
   });

@@ -35,6 +35,7 @@ describe('GET /api/workspaces/:workspaceId', () => {
       role: 'guest',
       createdAt: expect.any(String),
       trialEndsAt: expect.any(String),
+      defaultLanguage: 'en',
       memberCount: 4,
       assistantCount: 2,
       // No AI_PROVIDER: the built-in offline responder answers, and the dashboard says so.

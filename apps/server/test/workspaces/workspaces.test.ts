@@ -200,6 +200,7 @@ describe('GET /api/workspaces', () => {
       role: 'guest',
       createdAt: expect.any(String),
       trialEndsAt: expect.any(String),
+      defaultLanguage: 'en',
     });
     const past = await t.request({ method: 'GET', url: '/api/workspaces?offset=10', headers: u.headers });
     expect(past.json()).toMatchObject({ data: [], total: 4, limit: 25, offset: 10 });

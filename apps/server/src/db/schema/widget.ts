@@ -1,3 +1,4 @@
+import type { WidgetStringOverrides } from '@parley/contract/widget-strings/index';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -39,6 +40,8 @@ export const widgetConfigs = pgTable('widget_configs', {
   leadFormRequiredFields: text('lead_form_required_fields').array().notNull().default([]),
   sessionTimeoutMinutes: integer('session_timeout_minutes').notNull().default(30),
   extra: jsonb('extra').$type<Record<string, unknown>>().notNull().default({}),
+  /** The owner's overrides of the widget's strings, per language (docs/languages.md "Widget"). */
+  strings: jsonb('strings').$type<WidgetStringOverrides>().notNull().default({}),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });

@@ -1,3 +1,4 @@
+import type { Language } from '@parley/contract/languages';
 import type { Plan } from '@parley/contract/plans';
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
@@ -18,6 +19,8 @@ export const workspaces = pgTable(
     billingStatus: text('billing_status').notNull().default('trialing'),
     /** Monthly credits agreed for this workspace (Enterprise is custom); null: the plan's allowance. */
     monthlyCredits: integer('monthly_credits'),
+    /** docs/languages.md "Widget": the widget's language when the visitor's is not supported. */
+    defaultLanguage: text('default_language').$type<Language>().notNull().default('en'),
     ownerId: text('owner_id')
       .notNull()
       .references(() => users.id),

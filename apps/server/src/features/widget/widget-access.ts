@@ -1,3 +1,4 @@
+import type { Language } from '@parley/contract/languages';
 import type { Plan } from '@parley/contract/plans';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
@@ -30,6 +31,8 @@ export type WidgetAccess = {
   plan: Plan;
   /** The workspace's agreed Enterprise credits (Tenant.monthlyCredits). */
   monthlyCredits: number | null;
+  /** The workspace's default language (docs/languages.md "Widget"). */
+  defaultLanguage: Language;
   /** The allowlisted requesting origin, e.g. `https://shop.example.com`. */
   origin: string;
   session?: WidgetSession;
@@ -97,6 +100,7 @@ export async function authorizeWidget(
     assistant: target.assistant,
     config: target.config,
     ...planStanding(target),
+    defaultLanguage: target.defaultLanguage,
     origin: found.origin,
   };
   return opts.requireToken ? withSession(ctx, request, access, opts.sessionId) : access;

@@ -39,7 +39,7 @@ export const widgetConfigRoutes: Feature = (app, ctx) => {
       schema: {
         tags,
         description:
-          'Any subset of the configuration: `isEnabled`, `primaryColor` (hex), `position`, `welcomeMessage`, `allowedDomains` (hostnames, `*.example.com`, `*`), `leadFormEnabled`, `leadFormFields`, `leadFormRequiredFields` (among the fields), `sessionTimeoutMinutes` (1 to 1440).',
+          "Any subset of the configuration: `isEnabled`, `primaryColor` (hex), `position`, `welcomeMessage`, `allowedDomains` (hostnames, `*.example.com`, `*`), `leadFormEnabled`, `leadFormFields`, `leadFormRequiredFields` (among the fields), `sessionTimeoutMinutes` (1 to 1440), `strings` (the widget's texts per language, `{[language]: {[key]: text}}`, replacing all overrides; a language not supported or a key not in WIDGET_STRING_KEYS → 400).",
         params,
         body: widgetConfigPatch,
         response: { 200: dataOf(widgetSettings) },

@@ -33,6 +33,7 @@ const DEFAULTS = {
   leadFormFields: [] as string[],
   leadFormRequiredFields: [] as string[],
   sessionTimeoutMinutes: 30,
+  strings: {},
   createdAt: null,
   updatedAt: null,
 };
@@ -56,6 +57,7 @@ export function toWidgetSettings(assistantId: string, row: ConfigRow | undefined
     leadFormFields: c.leadFormFields,
     leadFormRequiredFields: c.leadFormRequiredFields,
     sessionTimeoutMinutes: c.sessionTimeoutMinutes,
+    strings: c.strings as Record<string, Record<string, string>>,
     embedSnippet: embedSnippet(baseUrl, assistantId),
     createdAt: c.createdAt?.toISOString() ?? null,
     updatedAt: c.updatedAt?.toISOString() ?? null,

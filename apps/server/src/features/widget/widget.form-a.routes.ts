@@ -39,7 +39,7 @@ export const widgetFormARoutes: Feature = async (app, ctx) => {
       schema: {
         tags,
         description:
-          'Starts a session (`sessionId` null) or resumes one (its id, with `Authorization: Widget <token>`; another token → 401). Returns the session token, the public configuration and the history.',
+          "Starts a session (`sessionId` null) or resumes one (its id, with `Authorization: Widget <token>`; another token → 401). Returns the session token, the public configuration and the history. `languages` (the browser's `navigator.languages`) and then `Accept-Language` choose the configuration's `language`, `direction` and `strings`; else the workspace's default language.",
         params: assistantParams,
         body: initBody.nullish(),
         response: { 200: dataOf(initData) },
@@ -50,7 +50,11 @@ export const widgetFormARoutes: Feature = async (app, ctx) => {
       const sessionId = request.body?.sessionId;
       const resumed = sessionId ? await withSession(ctx, request, access, sessionId) : access;
       const token = sessionId ? widgetToken(request) : undefined;
-      return { data: await initSession(ctx, resumed, token, request.body?.metadata) };
+      const visitor = {
+        languages: request.body?.languages,
+        acceptLanguage: request.headers['accept-language'],
+      };
+      return { data: await initSession(ctx, resumed, token, request.body?.metadata, visitor) };
     },
   );
 

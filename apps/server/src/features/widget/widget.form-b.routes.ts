@@ -1,6 +1,7 @@
 import { dataOf, idOf } from '@parley/contract/envelope';
 import {
   assistantParams,
+  configQuery,
   feedbackBodyB,
   historyMessage,
   historyQuery,
@@ -37,14 +38,20 @@ export const widgetFormBRoutes: Feature = async (app, ctx) => {
       config: open,
       schema: {
         tags,
-        description: 'The public widget configuration.',
+        description:
+          "The public widget configuration. `languages` (comma-separated, the browser's `navigator.languages`) and then `Accept-Language` choose its `language`, `direction` and `strings`; else the workspace's default language.",
         params: assistantParams,
+        querystring: configQuery,
         response: { 200: dataOf(publicConfig) },
       },
     },
     async (request) => {
       const access = resourceOf(request, 'widget');
-      return { data: await configOf(ctx, access) };
+      const visitor = {
+        languages: request.query.languages,
+        acceptLanguage: request.headers['accept-language'],
+      };
+      return { data: await configOf(ctx, access, visitor) };
     },
   );
 

@@ -34,6 +34,7 @@ export async function findWidgetTarget(db: Executor, assistantId: string) {
       trialEndsAt: workspaces.trialEndsAt,
       billingStatus: workspaces.billingStatus,
       monthlyCredits: workspaces.monthlyCredits,
+      defaultLanguage: workspaces.defaultLanguage,
     })
     .from(assistants)
     .innerJoin(workspaces, eq(workspaces.id, assistants.workspaceId))

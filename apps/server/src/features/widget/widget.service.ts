@@ -18,6 +18,7 @@ import { findConversation } from '../conversations/conversations.service.ts';
 import { recordEvent } from '../events/events.service.ts';
 import * as repo from './widget.repo.ts';
 import type { WidgetAccess, WidgetSession } from './widget-access.ts';
+import { languageConfig, type VisitorLanguages } from './widget-language.ts';
 import { countDailyMessage, refundDailyMessage } from './widget-limits.ts';
 import { widgetSessionChannel } from './widget-live.ts';
 
@@ -41,7 +42,7 @@ const sessionOf = (access: WidgetAccess): WidgetSession => {
  * docs/widget.md "Form A: the init flow": the configuration a page may see, with whether a person
  * answers now and when next (docs/business-hours.md "Widget").
  */
-export async function publicConfig(ctx: AppContext, access: WidgetAccess) {
+export async function publicConfig(ctx: AppContext, access: WidgetAccess, visitor: VisitorLanguages = {}) {
   const { config, assistant } = access;
   const team = await teamStatusOf(ctx, assistant.workspaceId);
   return {
@@ -56,6 +57,7 @@ export async function publicConfig(ctx: AppContext, access: WidgetAccess) {
     leadFormRequiredFields: config.leadFormRequiredFields,
     teamOnline: team.teamOnline,
     nextOpenAt: team.nextOpenAt,
+    ...languageConfig(access, visitor),
   };
 }
 
@@ -84,6 +86,7 @@ export async function initSession(
   access: WidgetAccess,
   token: string | undefined,
   metadata: Metadata | undefined,
+  visitor: VisitorLanguages = {},
 ) {
   let session = access.session;
   let sessionToken = token;
@@ -94,7 +97,7 @@ export async function initSession(
     session = created.session;
     sessionToken = created.token;
   }
-  const [config, messages] = await Promise.all([publicConfig(ctx, access), history(ctx, session)]);
+  const [config, messages] = await Promise.all([publicConfig(ctx, access, visitor), history(ctx, session)]);
   return {
     sessionId: session.id,
     sessionToken: sessionToken as string,

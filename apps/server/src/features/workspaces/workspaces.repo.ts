@@ -1,3 +1,4 @@
+import type { Language } from '@parley/contract/languages';
 import { and, asc, count, eq, like, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
@@ -13,6 +14,7 @@ const listColumns = {
   billingStatus: workspaces.billingStatus,
   trialEndsAt: workspaces.trialEndsAt,
   createdAt: workspaces.createdAt,
+  defaultLanguage: workspaces.defaultLanguage,
 };
 
 /**
@@ -106,7 +108,7 @@ export async function findDetail(db: Executor, workspaceId: string) {
 export async function updateWorkspace(
   db: Executor,
   workspaceId: string,
-  patch: { name?: string; slug?: string; updatedAt: Date },
+  patch: { name?: string; slug?: string; defaultLanguage?: Language; updatedAt: Date },
 ) {
   const [row] = await db.update(workspaces).set(patch).where(eq(workspaces.id, workspaceId)).returning();
   return row;

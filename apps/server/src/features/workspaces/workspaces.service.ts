@@ -1,3 +1,4 @@
+import type { Language } from '@parley/contract/languages';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../db/client.ts';
 import type { Role } from '../../db/schema/index.ts';
@@ -15,10 +16,9 @@ type PlanRow = Parameters<typeof effectivePlan>[0];
 const slugTaken = () => conflict('This slug is already taken', { slug: 'Already taken' });
 
 /** The workspace as its caller sees it (docs/workspaces.md "Workspaces"). */
-export function toWorkspace<T extends PlanRow & { id: string; name: string; slug: string; createdAt: Date }>(
-  row: T,
-  role: Role,
-) {
+export function toWorkspace<
+  T extends PlanRow & { id: string; name: string; slug: string; createdAt: Date; defaultLanguage: Language },
+>(row: T, role: Role) {
   return {
     id: row.id,
     name: row.name,
@@ -27,6 +27,7 @@ export function toWorkspace<T extends PlanRow & { id: string; name: string; slug
     role,
     createdAt: row.createdAt.toISOString(),
     trialEndsAt: row.trialEndsAt ? row.trialEndsAt.toISOString() : null,
+    defaultLanguage: row.defaultLanguage,
   };
 }
 
@@ -117,9 +118,9 @@ export async function updateWorkspace(
   ctx: AppContext,
   workspaceId: string,
   role: Role,
-  patch: { name?: string; slug?: string },
+  patch: { name?: string; slug?: string; defaultLanguage?: Language },
 ) {
-  if (patch.name !== undefined || patch.slug !== undefined) {
+  if (patch.name !== undefined || patch.slug !== undefined || patch.defaultLanguage !== undefined) {
     try {
       const row = await repo.updateWorkspace(ctx.db, workspaceId, { ...patch, updatedAt: now() });
       if (!row) throw notFound('Workspace');

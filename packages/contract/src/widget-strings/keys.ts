@@ -1,0 +1,92 @@
+/**
+ * The documented key list of the widget's visible strings (docs/languages.md "Widget"): every
+ * text the embeddable script shows or says to a screen reader. The catalogs of this folder give
+ * each key in each supported language; a widget configuration's `strings` overrides may name
+ * only these keys. `{name}`-style placeholders are filled in by the script.
+ */
+export const WIDGET_STRING_KEYS = [
+  'openChat',
+  'openChatNewMessage',
+  'closeChat',
+  'chatTitle',
+  'endChat',
+  'conversation',
+  'typing',
+  'yourMessage',
+  'placeholder',
+  'sendMessage',
+  'startNewChat',
+  'chatEnded',
+  'unavailable',
+  'closed',
+  'awayUntil',
+  'away',
+  'personAnswering',
+  'teamAnswering',
+  'teamAsked',
+  'sentToTeam',
+  'cutShort',
+  'tooFastQueued',
+  'tooFast',
+  'sendingIn',
+  'retry',
+  'error',
+  'serverError',
+  'offline',
+  'noCredits',
+  'dailyQuota',
+  'chatGone',
+  'messageRefused',
+  'toolSearch',
+  'toolHuman',
+  'toolTicket',
+  'toolRecords',
+  'toolStore',
+  'toolOther',
+  'you',
+  'assistant',
+  'supportTeam',
+  'sources',
+  'source',
+  'helpfulQuestion',
+  'helpful',
+  'notHelpful',
+  'feedbackThanks',
+  'leadTitle',
+  'leadIntro',
+  'leadName',
+  'leadEmail',
+  'leadPhone',
+  'leadSend',
+  'leadLater',
+  'nameRequired',
+  'emailRequired',
+  'phoneRequired',
+  'fieldRequired',
+  'emailInvalid',
+  'checkFields',
+  'leadThanks',
+  'leadThanksName',
+  'rateConversation',
+  'ratingVeryPoor',
+  'ratingPoor',
+  'ratingOkay',
+  'ratingGood',
+  'ratingExcellent',
+  'ratingComment',
+  'ratingSend',
+  'ratingRequired',
+  'ratingThanks',
+  'ratingAlready',
+  'ratingOffline',
+  'ratingFailed',
+] as const;
+
+export type WidgetStringKey = (typeof WIDGET_STRING_KEYS)[number];
+
+/** One language's complete catalog. */
+export type WidgetStrings = Record<WidgetStringKey, string>;
+
+/** The placeholders a text uses (`{name}` → `name`). */
+export const placeholdersOf = (text: string): string[] =>
+  [...text.matchAll(/\{([a-zA-Z]+)\}/g)].map((m) => m[1] as string);
