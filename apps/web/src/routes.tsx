@@ -181,7 +181,7 @@ function NotFound() {
       <h1>{t('pages.Page not found')}</h1>
       <p>
         {/* biome-ignore lint/a11y/useAnchorContent: <Trans> puts the catalog's link text inside. */}
-        <Trans t={t} i18nKey="notFound.text" components={{ link: <a href="/" /> }} />
+        <Trans t={t} i18nKey="notFound.text" components={{ a: <a href="/" /> }} />
       </p>
     </section>
   );

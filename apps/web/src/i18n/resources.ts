@@ -11,6 +11,7 @@ export type Resources = {
   credits: typeof import('./en/credits.ts').default;
   members: typeof import('./en/members.ts').default;
   invitations: typeof import('./en/invitations.ts').default;
+  billing: typeof import('./en/billing.ts').default;
 };
 
 declare module 'i18next' {

@@ -74,9 +74,9 @@ export function AuthPage({ mode }: { mode: 'signin' | 'signup' }) {
       {!signup && <ContinueWithSso />}
       <p>
         {signup ? (
-          <Trans t={t} i18nKey="haveAccount" components={{ link: <Link to={`/signin${keepNext}`} /> }} />
+          <Trans t={t} i18nKey="haveAccount" components={{ a: <Link to={`/signin${keepNext}`} /> }} />
         ) : (
-          <Trans t={t} i18nKey="newToParley" components={{ link: <Link to={`/signup${keepNext}`} /> }} />
+          <Trans t={t} i18nKey="newToParley" components={{ a: <Link to={`/signup${keepNext}`} /> }} />
         )}
       </p>
     </main>

@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { type Data, get } from '../../api.ts';
+import { formatNumber } from '../../i18n/format.ts';
 import { useWorkspaces } from '../../session.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { CreditsMeter } from './CreditsMeter.tsx';
@@ -17,6 +19,7 @@ import './billing.css';
  * Without Stripe on the server the page says the operator changes plans, and how.
  */
 export function BillingPage() {
+  const { t } = useTranslation('billing');
   const { ws = '' } = useParams();
   const [search] = useSearchParams();
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
@@ -33,15 +36,15 @@ export function BillingPage() {
 
   return (
     <section className="billing">
-      <h1>Billing</h1>
+      <h1>{t('title')}</h1>
       {checkout === 'done' && (
         <p className="warn ok" role="status">
-          Thank you. Your payment is being confirmed: the new plan appears here as soon as Stripe tells us.
+          {t('checkoutDone')}
         </p>
       )}
       {checkout === 'cancelled' && (
         <p className="muted" role="status">
-          Checkout was cancelled; nothing changed.
+          {t('checkoutCancelled')}
         </p>
       )}
       {billing.isPending && <Loading />}
@@ -57,8 +60,7 @@ export function BillingPage() {
           </div>
           {!owner && role && (
             <p className="muted" id="billing-readonly">
-              Only the workspace owner changes the plan, payment methods and invoices. You can see the plan
-              and the credits.
+              {t('readonly')}
             </p>
           )}
           {configured === false && <OperatorNote ws={ws} />}
@@ -85,49 +87,56 @@ export function BillingPage() {
  * so the trial's countdown never tells someone to upgrade where nobody can.
  */
 function CurrentPlan({ summary, upgrade }: { summary: BillingSummary; upgrade: 'you' | 'owner' | 'nobody' }) {
+  const { t } = useTranslation('billing');
   const { plan, status, trialEndsAt, usage } = summary;
   const trialing = status === 'trialing' && trialEndsAt;
   const left = trialEndsAt ? daysLeft(trialEndsAt) : 0;
-  const limit = (n: number | null) => (n === null ? 'unlimited' : n.toLocaleString());
+  const limit = (n: number | null) => (n === null ? t('current.unlimited') : formatNumber(n));
   const sub = summary.subscription;
   const ends = dateOf(sub?.currentPeriodEnd ?? summary.periodEnd);
   return (
     <section className="card" aria-labelledby="plan-title">
-      <h2 id="plan-title">Current plan</h2>
+      <h2 id="plan-title">{t('current.title')}</h2>
       <p className="big" data-testid="current-plan">
         {planLabel(plan, !!trialing)}
       </p>
       {trialing && (
         <p className={left <= 3 ? 'warn' : undefined} data-testid="trial-countdown">
-          {left === 1 ? '1 day left' : `${left} days left`} in your Pro trial (ends {dateOf(trialEndsAt)}).{' '}
+          {t('current.daysLeft', { count: left, date: dateOf(trialEndsAt) })}{' '}
           {upgrade === 'you'
-            ? 'Upgrade before then to keep Pro; otherwise the workspace moves to Free.'
+            ? t('current.upgradeYou')
             : upgrade === 'owner'
-              ? 'The workspace owner can upgrade before then to keep Pro; otherwise the workspace moves to Free.'
-              : 'Then the workspace moves to Free, unless the operator changes its plan.'}
+              ? t('current.upgradeOwner')
+              : t('current.upgradeNobody')}
         </p>
       )}
       {sub?.pendingPlan && (
         <p className="warn">
           {sub.cancelAtPeriodEnd
-            ? `Cancelled: ${planName(plan)} stays until ${ends}, then the workspace moves to Free. Data is deleted 30 days after cancelling.`
-            : `Moves to ${planName(sub.pendingPlan)} on ${ends}.`}
+            ? t('current.cancelled', { plan: planName(plan), date: ends })
+            : t('current.moves', { plan: planName(sub.pendingPlan), date: ends })}
         </p>
       )}
       {!trialing && status !== 'active' && status !== 'trialing' && (
-        <p className="warn danger">Billing status: {status.replaceAll('_', ' ')}.</p>
+        <p className="warn danger">{t('current.status', { status: status.replaceAll('_', ' ') })}</p>
       )}
       <dl className="pairs">
         <div>
-          <dt>Contacts</dt>
+          <dt>{t('current.contacts')}</dt>
           <dd>
-            {usage.contacts.used.toLocaleString()} of {limit(usage.contacts.limit)}
+            {t('current.usage', {
+              used: formatNumber(usage.contacts.used),
+              limit: limit(usage.contacts.limit),
+            })}
           </dd>
         </div>
         <div>
-          <dt>Tickets</dt>
+          <dt>{t('current.tickets')}</dt>
           <dd>
-            {usage.tickets.used.toLocaleString()} of {limit(usage.tickets.limit)}
+            {t('current.usage', {
+              used: formatNumber(usage.tickets.used),
+              limit: limit(usage.tickets.limit),
+            })}
           </dd>
         </div>
       </dl>

@@ -1,3 +1,5 @@
+import { Trans, useTranslation } from 'react-i18next';
+import { formatNumber } from '../../i18n/format.ts';
 import { type BillingSummary, dateOf } from './types.ts';
 
 /**
@@ -5,34 +7,38 @@ import { type BillingSummary, dateOf } from './types.ts';
  * 80% and 100%): below 80% plain, from 80% a warning, at 100% AI replies stop until the reset.
  */
 export function CreditsMeter({ summary }: { summary: BillingSummary }) {
+  const { t } = useTranslation('billing');
   const { used, limit, resetsAt } = summary.credits;
   const ratio = limit > 0 ? used / limit : 1;
   const level = ratio >= 1 ? 'full' : ratio >= 0.8 ? 'high' : 'ok';
   const resets = dateOf(resetsAt);
   return (
     <section className="card" aria-labelledby="meter-title">
-      <h2 id="meter-title">Credits this period</h2>
+      <h2 id="meter-title">{t('meter.title')}</h2>
       <p className="big" data-testid="credits-used">
-        {used.toLocaleString()} <span className="muted">of {limit.toLocaleString()} used</span>
+        <Trans
+          t={t}
+          i18nKey="meter.used"
+          values={{ used: formatNumber(used), limit: formatNumber(limit) }}
+          components={{ muted: <span className="muted" /> }}
+        />
       </p>
       <meter
         className={`meter ${level}`}
-        aria-label="Credits used"
+        aria-label={t('meter.label')}
         min={0}
         max={limit || 1}
         value={Math.min(used, limit || 1)}
         data-level={level}
       />
-      <p className="muted">
-        Resets on {resets}; unused credits do not roll over. Every AI reply costs one credit.
-      </p>
+      <p className="muted">{t('meter.resets', { date: resets })}</p>
       {level === 'full' ? (
         <p className="warn danger" role="alert">
-          All credits are used: assistants stop answering until {resets} or until you upgrade.
+          {t('meter.full', { date: resets })}
         </p>
       ) : level === 'high' ? (
         <p className="warn" role="status">
-          {Math.floor(ratio * 100)}% of this period's credits are used.
+          {t('meter.high', { percent: formatNumber(Math.floor(ratio * 100)) })}
         </p>
       ) : null}
     </section>

@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { ApiError, type Data, get } from '../../api.ts';
+import { formatCurrency } from '../../i18n/format.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { dateOf, type Invoice } from './types.ts';
 
@@ -9,6 +11,7 @@ import { dateOf, type Invoice } from './types.ts';
  * `billing_not_configured`) leaves the portal as the place for them, and the card says so.
  */
 export function Invoices({ ws }: { ws: string }) {
+  const { t } = useTranslation('billing');
   const invoices = useQuery({
     queryKey: ['invoices', ws],
     queryFn: async () => {
@@ -24,23 +27,21 @@ export function Invoices({ ws }: { ws: string }) {
   });
   return (
     <section className="card" aria-labelledby="invoices-title">
-      <h2 id="invoices-title">Invoices</h2>
+      <h2 id="invoices-title">{t('invoices.title')}</h2>
       {invoices.isPending && <Loading />}
       <ErrorText error={invoices.error} />
-      {invoices.data === null && (
-        <p className="muted">Invoices are emailed to you and downloadable from "Manage billing".</p>
-      )}
-      {invoices.data?.length === 0 && <p className="muted">No invoices yet.</p>}
+      {invoices.data === null && <p className="muted">{t('invoices.elsewhere')}</p>}
+      {invoices.data?.length === 0 && <p className="muted">{t('invoices.none')}</p>}
       {invoices.data && invoices.data.length > 0 && (
         <table className="invoices">
           <thead>
             <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Number</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Status</th>
+              <th scope="col">{t('invoices.date')}</th>
+              <th scope="col">{t('invoices.number')}</th>
+              <th scope="col">{t('invoices.amount')}</th>
+              <th scope="col">{t('invoices.status')}</th>
               <th scope="col">
-                <span className="sr-only">Download</span>
+                <span className="sr-only">{t('invoices.download')}</span>
               </th>
             </tr>
           </thead>
@@ -56,7 +57,7 @@ export function Invoices({ ws }: { ws: string }) {
                   <td>
                     {link && (
                       <a href={link} target="_blank" rel="noreferrer">
-                        {inv.pdfUrl ? 'Download' : 'View'}
+                        {inv.pdfUrl ? t('invoices.download') : t('invoices.view')}
                       </a>
                     )}
                   </td>
@@ -72,9 +73,7 @@ export function Invoices({ ws }: { ws: string }) {
 
 function money(cents: number, currency: string): string {
   try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase() }).format(
-      cents / 100,
-    );
+    return formatCurrency(cents, currency, { minor: true });
   } catch {
     return `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
   }

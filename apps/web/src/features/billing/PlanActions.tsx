@@ -1,5 +1,6 @@
 import { PLAN_RANK } from '@parley/contract/plans';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Trans, useTranslation } from 'react-i18next';
 import { ApiError, type Data, post } from '../../api.ts';
 import { CopyButton } from '../../shell/CopyButton.tsx';
 import { ErrorText } from '../../shell/ui.tsx';
@@ -10,7 +11,9 @@ import {
   operatorCommand,
   PLANS,
   type Plan,
+  planCredits,
   planName,
+  planNotes,
   priceText,
 } from './types.ts';
 
@@ -27,19 +30,17 @@ const notConfigured = (err: unknown) => err instanceof ApiError && err.code === 
 const go = (res: Data<{ url: string }>) => window.location.assign(res.data.url);
 
 export function OperatorNote({ ws }: { ws: string }) {
+  const { t } = useTranslation('billing');
   const command = operatorCommand(ws);
   return (
     <section className="card operator" aria-labelledby="operator-title">
-      <h2 id="operator-title">Billing is managed by the operator</h2>
-      <p>
-        Online payment is not set up on this server, so the plan cannot be changed here. The person who runs
-        Parley changes it with this command:
-      </p>
+      <h2 id="operator-title">{t('operator.title')}</h2>
+      <p>{t('operator.text')}</p>
       <p className="command">
-        <code>{command}</code> <CopyButton text={command} label="Copy command" />
+        <code>{command}</code> <CopyButton text={command} label={t('operator.copy')} />
       </p>
       <p className="muted">
-        This workspace's id is <code>{ws}</code>. Operators: see docs/billing.md, "Changing a plan by hand".
+        <Trans t={t} i18nKey="operator.id" values={{ ws }} components={{ code: <code /> }} />
       </p>
     </section>
   );
@@ -52,6 +53,7 @@ export function PlanChoices(props: {
   onNotConfigured(): void;
 }) {
   const { ws, summary, canAct, onNotConfigured } = props;
+  const { t } = useTranslation('billing');
   const qc = useQueryClient();
   const onError = (err: unknown) => notConfigured(err) && onNotConfigured();
   const upgrade = useMutation({
@@ -81,21 +83,22 @@ export function PlanChoices(props: {
 
   return (
     <section aria-labelledby="plans-title">
-      <h2 id="plans-title">Plans</h2>
-      <ul className="plans" aria-label="Plans">
+      <h2 id="plans-title">{t('choices.title')}</h2>
+      <ul className="plans" aria-label={t('choices.title')}>
         {PLANS.map((p) => {
           const isCurrent = p.id === current;
           // During the trial the plan is already Pro: paying for it keeps it after the trial.
           const up = PLAN_RANK[p.id] > PLAN_RANK[current] || (trialing && isCurrent && p.id !== 'free');
           const down = paid && PLAN_RANK[p.id] < PLAN_RANK[current] && sub?.pendingPlan !== p.id;
+          const name = planName(p.id);
           return (
-            <li key={p.id} className={`card plan${isCurrent ? ' current' : ''}`} aria-label={p.name}>
+            <li key={p.id} className={`card plan${isCurrent ? ' current' : ''}`} aria-label={name}>
               <h3>
-                {p.name} {isCurrent && <span className="badge ready">Current</span>}
+                {name} {isCurrent && <span className="badge ready">{t('choices.current')}</span>}
               </h3>
               <p className="price">{priceText(p)}</p>
-              <p>{p.credits}</p>
-              <p className="muted">{p.notes}</p>
+              <p>{planCredits(p.id)}</p>
+              <p className="muted">{planNotes(p.id)}</p>
               {canAct && up && (
                 <button
                   type="button"
@@ -104,15 +107,15 @@ export function PlanChoices(props: {
                   onClick={() => upgrade.mutate(p.id)}
                 >
                   {upgrade.isPending && upgrade.variables === p.id
-                    ? 'Opening checkout…'
-                    : `Upgrade to ${p.name}`}
+                    ? t('choices.opening')
+                    : t('choices.upgrade', { plan: name })}
                 </button>
               )}
               {canAct && down && (
                 <ConfirmButton
-                  label={`Move to ${p.name}`}
-                  question={`Move to ${p.name} on ${ends}?`}
-                  confirmLabel={`Yes, move to ${p.name}`}
+                  label={t('choices.move', { plan: name })}
+                  question={t('choices.moveQuestion', { plan: name, date: ends })}
+                  confirmLabel={t('choices.moveConfirm', { plan: name })}
                   pending={change.isPending}
                   onConfirm={() => change.mutate(p.id)}
                 />
@@ -125,9 +128,9 @@ export function PlanChoices(props: {
       {canAct && paid && (
         <p>
           <ConfirmButton
-            label={`Cancel ${planName(current)}`}
-            question={`Cancel? ${planName(current)} stays until ${ends}; data is deleted 30 days after cancelling.`}
-            confirmLabel="Yes, cancel"
+            label={t('choices.cancel', { plan: planName(current) })}
+            question={t('choices.cancelQuestion', { plan: planName(current), date: ends })}
+            confirmLabel={t('choices.cancelConfirm')}
             pending={cancel.isPending}
             onConfirm={() => cancel.mutate()}
           />
@@ -138,6 +141,7 @@ export function PlanChoices(props: {
 }
 
 export function Portal(props: { ws: string; summary: BillingSummary; onNotConfigured(): void }) {
+  const { t } = useTranslation('billing');
   const portal = useMutation({
     mutationFn: () => post<Data<{ url: string }>>(`/api/workspaces/${props.ws}/billing/portal`),
     onSuccess: go,
@@ -145,10 +149,10 @@ export function Portal(props: { ws: string; summary: BillingSummary; onNotConfig
   });
   return (
     <section className="card" aria-labelledby="portal-title">
-      <h2 id="portal-title">Payment methods</h2>
-      <p>Cards, link-based and mobile wallets, billing details and past invoices are managed on Stripe.</p>
+      <h2 id="portal-title">{t('portal.title')}</h2>
+      <p>{t('portal.text')}</p>
       <button type="button" onClick={() => portal.mutate()} disabled={portal.isPending}>
-        {portal.isPending ? 'Opening…' : 'Manage billing'}
+        {portal.isPending ? t('portal.opening') : t('portal.manage')}
       </button>
       {!notConfigured(portal.error) && <ErrorText error={portal.error} />}
     </section>

@@ -12,7 +12,16 @@ export type Invoice = z.output<typeof invoiceSchema>;
 export const onlineBilling = (s: BillingSummary): boolean | undefined =>
   s.subscription ? s.subscription.provider !== null : undefined;
 
-export { inTrial, PLANS, type Plan, planLabel, planName, priceText } from './plans.ts';
+export {
+  inTrial,
+  PLANS,
+  type Plan,
+  planCredits,
+  planLabel,
+  planName,
+  planNotes,
+  priceText,
+} from './plans.ts';
 
 /** Whole days left until `iso`, counting a part of a day as a day (0 once passed). */
 export function daysLeft(iso: string, at = Date.now()): number {

@@ -119,7 +119,7 @@ function explain(err: Error, email: string, signOut: () => void): ReactNode {
   if (err.status === 409) {
     return (
       <p>
-        <Trans t={t} i18nKey="already" components={{ link: <Link to="/" /> }} />
+        <Trans t={t} i18nKey="already" components={{ a: <Link to="/" /> }} />
       </p>
     );
   }

@@ -10,6 +10,6 @@ export default {
   passwordNote: 'At least 10 characters.',
   signin: 'Sign in',
   signup: 'Sign up',
-  haveAccount: 'Already have an account? <link>Sign in</link>',
-  newToParley: 'New to Parley? <link>Create an account</link>',
+  haveAccount: 'Already have an account? <a>Sign in</a>',
+  newToParley: 'New to Parley? <a>Create an account</a>',
 };

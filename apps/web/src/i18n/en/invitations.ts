@@ -13,5 +13,5 @@ export default {
   otherAddress:
     'This invitation was sent to a different email address, not to {{email}}. Sign out, then sign in or create an account with the address the invitation email reached.',
   signOut: 'Sign out and use another account',
-  already: 'You are already a member of this workspace. <link>Go to your workspaces</link>.',
+  already: 'You are already a member of this workspace. <a>Go to your workspaces</a>.',
 };

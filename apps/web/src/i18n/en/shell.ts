@@ -43,7 +43,7 @@ export default {
     'Page not found': 'Page not found',
   },
   notFound: {
-    text: 'This address does not match any page. <link>Go to the start page</link>.',
+    text: 'This address does not match any page. <a>Go to the start page</a>.',
   },
   header: {
     workspace: 'Workspace',

@@ -12,6 +12,6 @@ export default {
   passwordNote: 'Al menos 10 caracteres.',
   signin: 'Iniciar sesión',
   signup: 'Crear cuenta',
-  haveAccount: '¿Ya tienes una cuenta? <link>Inicia sesión</link>',
-  newToParley: '¿Eres nuevo en Parley? <link>Crea una cuenta</link>',
+  haveAccount: '¿Ya tienes una cuenta? <a>Inicia sesión</a>',
+  newToParley: '¿Eres nuevo en Parley? <a>Crea una cuenta</a>',
 } satisfies Translation<typeof en>;

@@ -16,5 +16,5 @@ export default {
   otherAddress:
     'Esta invitación se envió a otra dirección de correo, no a {{email}}. Cierra sesión y luego inicia sesión o crea una cuenta con la dirección a la que llegó el correo de invitación.',
   signOut: 'Cerrar sesión y usar otra cuenta',
-  already: 'Ya eres miembro de este espacio de trabajo. <link>Ir a tus espacios de trabajo</link>.',
+  already: 'Ya eres miembro de este espacio de trabajo. <a>Ir a tus espacios de trabajo</a>.',
 } satisfies Translation<typeof en>;

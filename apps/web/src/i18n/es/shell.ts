@@ -44,7 +44,7 @@ export default {
     'Page not found': 'Página no encontrada',
   },
   notFound: {
-    text: 'Esta dirección no corresponde a ninguna página. <link>Ir a la página de inicio</link>.',
+    text: 'Esta dirección no corresponde a ninguna página. <a>Ir a la página de inicio</a>.',
   },
   header: {
     workspace: 'Espacio de trabajo',
