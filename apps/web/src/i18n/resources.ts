@@ -12,6 +12,8 @@ export type Resources = {
   members: typeof import('./en/members.ts').default;
   invitations: typeof import('./en/invitations.ts').default;
   billing: typeof import('./en/billing.ts').default;
+  'api-keys': typeof import('./en/api-keys.ts').default;
+  assistants: typeof import('./en/assistants.ts').default;
 };
 
 declare module 'i18next' {

@@ -1,7 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { ApiError, api, canManage, type Data, get, type OffsetPage, post } from '../../api.ts';
+import { i18n } from '../../i18n/index.ts';
 import { useWorkspaces } from '../../session.ts';
 import { SecretField } from '../../shell/SecretField.tsx';
 import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
@@ -17,6 +19,7 @@ const LIMIT = 20;
  * key shown once), revoke. Anyone else reaching the address is told who manages keys.
  */
 export function ApiKeysPage() {
+  const { t } = useTranslation('api-keys');
   const { ws = '' } = useParams();
   const workspaces = useWorkspaces();
   const workspace = workspaces.data?.data.find((w) => w.id === ws);
@@ -24,8 +27,8 @@ export function ApiKeysPage() {
   if (!canManage(workspace?.role)) {
     return (
       <section>
-        <h1>API keys</h1>
-        <p>Only owners and admins of this workspace manage its API keys. Ask one of them for a key.</p>
+        <h1>{t('title')}</h1>
+        <p>{t('notAllowed')}</p>
       </section>
     );
   }
@@ -33,6 +36,7 @@ export function ApiKeysPage() {
 }
 
 function ManageKeys({ ws, plan }: { ws: string; plan: string }) {
+  const { t } = useTranslation('api-keys');
   const [offset, setOffset] = useState(0);
   const list = useQuery({
     queryKey: ['api-keys', ws, offset],
@@ -46,26 +50,22 @@ function ManageKeys({ ws, plan }: { ws: string; plan: string }) {
   }, [past]);
   return (
     <section>
-      <h1>API keys</h1>
+      <h1>{t('title')}</h1>
       <p className="muted">
-        Keys let automation tools (Zapier, Make, n8n, your scripts) use this workspace through{' '}
-        <code>/api/v1</code> with <code>Authorization: Bearer wsk_live_…</code>. Any key may read; scopes
-        grant writes.
+        <Trans t={t} i18nKey="intro" components={{ code: <code /> }} />
       </p>
       <div className="grid">
         <div>
-          <h2>Keys{list.data ? ` (${total})` : ''}</h2>
+          <h2>{list.data ? t('keysCount', { count: total }) : t('keys')}</h2>
           {list.isPending && <Loading />}
           <ErrorText error={list.error} />
           {list.data && total === 0 && (
-            <Empty title="No API keys yet">
-              <p>
-                Create a key with the form, then paste it into the tool that should act for this workspace.
-              </p>
+            <Empty title={t('none')}>
+              <p>{t('noneText')}</p>
             </Empty>
           )}
           {list.data && list.data.data.length > 0 && (
-            <ul className="people" aria-label="API keys">
+            <ul className="people" aria-label={t('list')}>
               {list.data.data.map((k) => (
                 <KeyRow key={k.id} ws={ws} apiKey={k} />
               ))}
@@ -80,6 +80,7 @@ function ManageKeys({ ws, plan }: { ws: string; plan: string }) {
 }
 
 function KeyRow({ ws, apiKey }: { ws: string; apiKey: ApiKey }) {
+  const { t } = useTranslation('api-keys');
   const qc = useQueryClient();
   const revoke = useMutation({
     mutationFn: () => api<void>('DELETE', `/api/workspaces/${ws}/api-keys/${apiKey.id}`),
@@ -91,7 +92,7 @@ function KeyRow({ ws, apiKey }: { ws: string; apiKey: ApiKey }) {
         <p>
           <strong>{apiKey.name}</strong> <span className="muted secret">…{apiKey.last4}</span>
         </p>
-        <ul className="scopes" aria-label={`Scopes of ${apiKey.name}`}>
+        <ul className="scopes" aria-label={t('scopesOf', { name: apiKey.name })}>
           {apiKey.scopes.map((s) => (
             <li key={s} className="badge">
               {s}
@@ -99,16 +100,18 @@ function KeyRow({ ws, apiKey }: { ws: string; apiKey: ApiKey }) {
           ))}
         </ul>
         <p className="muted">
-          Created {formatDate(apiKey.createdAt)} · Last used{' '}
-          {apiKey.lastUsedAt ? formatDate(apiKey.lastUsedAt) : 'never'}
+          {t('used', {
+            created: formatDate(apiKey.createdAt),
+            used: apiKey.lastUsedAt ? formatDate(apiKey.lastUsedAt) : t('never'),
+          })}
         </p>
       </div>
       <div className="actions">
         <ConfirmButton
-          label="Revoke"
-          ariaLabel={`Revoke ${apiKey.name}`}
-          question={`Revoke ${apiKey.name}? Whatever uses it stops working at once.`}
-          confirmLabel="Revoke key"
+          label={t('revoke')}
+          ariaLabel={t('revokeName', { name: apiKey.name })}
+          question={t('revokeQuestion', { name: apiKey.name })}
+          confirmLabel={t('revokeConfirm')}
           pending={revoke.isPending}
           onConfirm={() => revoke.mutate()}
         />
@@ -121,12 +124,13 @@ function KeyRow({ ws, apiKey }: { ws: string; apiKey: ApiKey }) {
 /** A plan refusal (403 `plan_upgrade_required`) in words; anything else as the API says it. */
 function createError(err: unknown): unknown {
   if (err instanceof ApiError && err.code === 'plan_upgrade_required') {
-    return 'Write scopes need the Pro or Enterprise plan, which this workspace does not have. Upgrade, or create a key with events:read only.';
+    return i18n.t('api-keys:planRefused');
   }
   return err;
 }
 
 function CreateKey({ ws, plan }: { ws: string; plan: string }) {
+  const { t } = useTranslation('api-keys');
   const qc = useQueryClient();
   const [missing, setMissing] = useState(false);
   const create = useMutation({
@@ -153,48 +157,45 @@ function CreateKey({ ws, plan }: { ws: string; plan: string }) {
     <div className="stack">
       {created && (
         <div className="card stack" role="status">
-          <h2>Key “{created.name}” created</h2>
+          <h2>{t('created', { name: created.name })}</h2>
           <p className="warn">
-            <strong>Copy it now: you will not see it again.</strong> Parley keeps only a fingerprint of it. If
-            you lose it, create a new key and revoke this one.
+            <Trans t={t} i18nKey="copyNow" components={{ strong: <strong /> }} />
           </p>
-          <SecretField label="API key" value={created.key} copyLabel="Copy key" inputRef={keyInput}>
+          <SecretField label={t('key')} value={created.key} copyLabel={t('copy')} inputRef={keyInput}>
             <button type="button" onClick={() => create.reset()}>
-              Done, hide the key
+              {t('hide')}
             </button>
           </SecretField>
         </div>
       )}
       <form onSubmit={onSubmit} className="card stack" aria-labelledby="create-key-title">
-        <h2 id="create-key-title">Create a key</h2>
+        <h2 id="create-key-title">{t('create')}</h2>
         <label>
-          Key name
+          {t('name')}
           <input name="name" required maxLength={100} placeholder="Zapier" />
         </label>
         <fieldset className="scope-list">
-          <legend>Scopes</legend>
+          <legend>{t('scopes')}</legend>
           {SCOPES.map((s) => (
             <label key={s.id} className="check">
               <input type="checkbox" name="scopes" value={s.id} />
               <span>
-                <code>{s.id}</code>: {s.what}
-                {s.write && <span className="muted"> (Pro or Enterprise plan)</span>}
+                <code>{s.id}</code>: {t(`scope.${s.what}`)}
+                {s.write && <span className="muted">{t('writePlan')}</span>}
               </span>
             </label>
           ))}
         </fieldset>
-        {plan === 'free' && (
-          <p className="muted">This workspace is on the Free plan: only events:read is available.</p>
-        )}
+        {plan === 'free' && <p className="muted">{t('freePlan')}</p>}
         {missing && (
           <p className="error" role="alert">
-            Choose at least one scope.
+            {t('chooseScope')}
           </p>
         )}
         <ErrorText error={createError(create.error)} />
         <div>
           <button type="submit" className="primary" disabled={create.isPending}>
-            Create key
+            {t('createButton')}
           </button>
         </div>
       </form>

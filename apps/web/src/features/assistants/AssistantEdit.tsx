@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { type Assistant, canManage, type Data, get, patch, post } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
@@ -10,6 +11,7 @@ import { ErrorText, Loading } from '../../shell/ui.tsx';
  * (docs/api.md "Roles and permissions").
  */
 export function AssistantEdit() {
+  const { t } = useTranslation('assistants');
   const { ws = '', id } = useParams();
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
   const current = useQuery({
@@ -20,8 +22,8 @@ export function AssistantEdit() {
   if (role && !canManage(role)) {
     return (
       <section>
-        <h1>Assistant settings</h1>
-        <p>Only owners and admins of this workspace can create or edit assistants.</p>
+        <h1>{t('edit.settingsTitle')}</h1>
+        <p>{t('edit.notAllowed')}</p>
       </section>
     );
   }
@@ -31,6 +33,7 @@ export function AssistantEdit() {
 }
 
 function AssistantForm({ ws, assistant }: { ws: string; assistant?: Assistant }) {
+  const { t } = useTranslation('assistants');
   const qc = useQueryClient();
   const navigate = useNavigate();
   const save = useMutation({
@@ -60,32 +63,34 @@ function AssistantForm({ ws, assistant }: { ws: string; assistant?: Assistant })
   };
   return (
     <section>
-      <h1>{assistant ? `Edit ${assistant.name}` : 'New assistant'}</h1>
+      <h1>{assistant ? t('edit.editTitle', { name: assistant.name }) : t('edit.newTitle')}</h1>
       <form onSubmit={onSubmit} className="card stack narrow">
         <label>
-          Name
+          {t('edit.name')}
           <input name="name" required maxLength={100} defaultValue={assistant?.name} />
         </label>
         <label>
-          Instructions
+          {t('edit.instructions')}
           <textarea
             name="instructions"
             rows={5}
             maxLength={20000}
             defaultValue={assistant?.instructions}
-            placeholder="You answer questions about our kettles, politely and briefly."
+            placeholder={t('edit.instructionsPlaceholder')}
           />
         </label>
         <label>
-          Who can use it
+          {t('edit.visibility')}
           <select name="visibility" defaultValue={assistant?.visibility ?? 'workspace'}>
-            <option value="workspace">Everyone in the workspace</option>
-            <option value="private">Only people I grant access</option>
-            {assistant?.visibility === 'public' && <option value="public">Public (legacy)</option>}
+            <option value="workspace">{t('edit.visibilityWorkspace')}</option>
+            <option value="private">{t('edit.visibilityPrivate')}</option>
+            {assistant?.visibility === 'public' && (
+              <option value="public">{t('edit.visibilityPublic')}</option>
+            )}
           </select>
         </label>
         <label>
-          Temperature (0 to 2)
+          {t('edit.temperature')}
           <input
             name="temperature"
             type="number"
@@ -96,7 +101,7 @@ function AssistantForm({ ws, assistant }: { ws: string; assistant?: Assistant })
           />
         </label>
         <label>
-          Longest answer (tokens)
+          {t('edit.maxTokens')}
           <input
             name="maxTokens"
             type="number"
@@ -106,11 +111,11 @@ function AssistantForm({ ws, assistant }: { ws: string; assistant?: Assistant })
           />
         </label>
         <label>
-          Welcome message
+          {t('edit.welcome')}
           <input name="welcomeMessage" maxLength={2000} defaultValue={assistant?.welcomeMessage ?? ''} />
         </label>
         <label>
-          Minimum confidence (0 to 1; 0 = off)
+          {t('edit.minConfidence')}
           <input
             name="minConfidence"
             type="number"
@@ -122,15 +127,14 @@ function AssistantForm({ ws, assistant }: { ws: string; assistant?: Assistant })
           />
         </label>
         <p id="min-confidence-help" className="muted">
-          A reply the knowledge supports less than this is not sent: a person is asked to answer, and sees the
-          AI's draft in the inbox to send, edit or replace. Replies then arrive whole instead of word by word.
+          {t('edit.minConfidenceHelp')}
         </p>
         <ErrorText error={save.error} />
         <div className="row">
           <button type="submit" className="primary" disabled={save.isPending}>
-            {assistant ? 'Save changes' : 'Create assistant'}
+            {assistant ? t('edit.save') : t('edit.create')}
           </button>
-          <Link to={`/w/${ws}/assistants`}>Cancel</Link>
+          <Link to={`/w/${ws}/assistants`}>{t('edit.cancel')}</Link>
         </div>
       </form>
     </section>

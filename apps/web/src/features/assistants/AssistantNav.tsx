@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { canManage } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
@@ -9,23 +10,24 @@ import { useWorkspaces } from '../../session.ts';
  * everyone.
  */
 export function AssistantNav({ ws, id }: { ws: string; id: string }) {
+  const { t } = useTranslation('assistants');
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
   const at = `/w/${ws}/assistants/${id}`;
   return (
-    <nav aria-label="Assistant" className="subnav">
+    <nav aria-label={t('nav.label')} className="subnav">
       {canManage(role) && (
         <NavLink to={at} end>
-          Settings
+          {t('nav.settings')}
         </NavLink>
       )}
-      <NavLink to={`${at}/knowledge`}>Knowledge</NavLink>
-      <NavLink to={`${at}/chat`}>Chat</NavLink>
-      <NavLink to={`${at}/guidance`}>Guidance</NavLink>
-      <NavLink to={`${at}/answers`}>Curated answers</NavLink>
-      <NavLink to={`${at}/tests`}>Tests</NavLink>
-      <NavLink to={`${at}/suggestions`}>Suggestions</NavLink>
-      {canManage(role) && <NavLink to={`${at}/widget`}>Website widget</NavLink>}
-      {canManage(role) && <NavLink to={`${at}/sms`}>SMS</NavLink>}
+      <NavLink to={`${at}/knowledge`}>{t('nav.knowledge')}</NavLink>
+      <NavLink to={`${at}/chat`}>{t('nav.chat')}</NavLink>
+      <NavLink to={`${at}/guidance`}>{t('nav.guidance')}</NavLink>
+      <NavLink to={`${at}/answers`}>{t('nav.answers')}</NavLink>
+      <NavLink to={`${at}/tests`}>{t('nav.tests')}</NavLink>
+      <NavLink to={`${at}/suggestions`}>{t('nav.suggestions')}</NavLink>
+      {canManage(role) && <NavLink to={`${at}/widget`}>{t('nav.widget')}</NavLink>}
+      {canManage(role) && <NavLink to={`${at}/sms`}>{t('nav.sms')}</NavLink>}
     </nav>
   );
 }

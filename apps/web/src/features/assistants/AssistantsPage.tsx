@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { type AssistantItem, canManage, get, type OffsetPage } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
@@ -9,6 +10,7 @@ const LIMIT = 20;
 
 /** The workspace's assistants, paginated (docs/dashboard.md). */
 export function AssistantsPage() {
+  const { t } = useTranslation('assistants');
   const { ws = '' } = useParams();
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
   const [offset, setOffset] = useState(0);
@@ -21,22 +23,18 @@ export function AssistantsPage() {
   return (
     <section>
       <div className="row">
-        <h1>Assistants</h1>
+        <h1>{t('list.title')}</h1>
         {canManage(role) && (
           <Link className="button primary" to={`/w/${ws}/assistants/new`}>
-            New assistant
+            {t('list.new')}
           </Link>
         )}
       </div>
       {list.isPending && <Loading />}
       <ErrorText error={list.error} />
       {list.data && list.data.total === 0 && (
-        <Empty title="No assistants yet">
-          <p>
-            {canManage(role)
-              ? 'Create an assistant, then add knowledge for it to answer from.'
-              : 'An owner or admin of this workspace can create one.'}
-          </p>
+        <Empty title={t('list.none')}>
+          <p>{canManage(role) ? t('list.noneManage') : t('list.noneRead')}</p>
         </Empty>
       )}
       {list.data && list.data.data.length > 0 && (
@@ -44,12 +42,12 @@ export function AssistantsPage() {
           {list.data.data.map((a) => (
             <li key={a.id} className="card">
               <h2>{a.name}</h2>
-              <p className="muted">Visible to: {a.visibility}</p>
+              <p className="muted">{t('list.visibleTo', { visibility: t(`visibility.${a.visibility}`) })}</p>
               <p className="links">
-                <Link to={`/w/${ws}/assistants/${a.id}/chat`}>Chat</Link>
-                <Link to={`/w/${ws}/assistants/${a.id}/knowledge`}>Knowledge</Link>
-                {canManage(role) && <Link to={`/w/${ws}/assistants/${a.id}/widget`}>Widget</Link>}
-                {canManage(role) && <Link to={`/w/${ws}/assistants/${a.id}`}>Edit</Link>}
+                <Link to={`/w/${ws}/assistants/${a.id}/chat`}>{t('list.chat')}</Link>
+                <Link to={`/w/${ws}/assistants/${a.id}/knowledge`}>{t('list.knowledge')}</Link>
+                {canManage(role) && <Link to={`/w/${ws}/assistants/${a.id}/widget`}>{t('list.widget')}</Link>}
+                {canManage(role) && <Link to={`/w/${ws}/assistants/${a.id}`}>{t('list.edit')}</Link>}
               </p>
             </li>
           ))}

@@ -1,0 +1,40 @@
+/** Workspace API keys (apps/web/src/features/api-keys). */
+export default {
+  title: 'API keys',
+  notAllowed: 'Only owners and admins of this workspace manage its API keys. Ask one of them for a key.',
+  intro:
+    'Keys let automation tools (Zapier, Make, n8n, your scripts) use this workspace through <code>/api/v1</code> with <code>Authorization: Bearer wsk_live_…</code>. Any key may read; scopes grant writes.',
+  keys: 'Keys',
+  keysCount: 'Keys ({{count, number}})',
+  none: 'No API keys yet',
+  noneText: 'Create a key with the form, then paste it into the tool that should act for this workspace.',
+  list: 'API keys',
+  scopesOf: 'Scopes of {{name}}',
+  used: 'Created {{created}} · Last used {{used}}',
+  never: 'never',
+  revoke: 'Revoke',
+  revokeName: 'Revoke {{name}}',
+  revokeQuestion: 'Revoke {{name}}? Whatever uses it stops working at once.',
+  revokeConfirm: 'Revoke key',
+  planRefused:
+    'Write scopes need the Pro or Enterprise plan, which this workspace does not have. Upgrade, or create a key with events:read only.',
+  created: 'Key “{{name}}” created',
+  copyNow:
+    '<strong>Copy it now: you will not see it again.</strong> Parley keeps only a fingerprint of it. If you lose it, create a new key and revoke this one.',
+  key: 'API key',
+  copy: 'Copy key',
+  hide: 'Done, hide the key',
+  create: 'Create a key',
+  name: 'Key name',
+  scopes: 'Scopes',
+  scope: {
+    contactsWrite: 'create, update and delete CRM contacts',
+    ticketsWrite: 'create and update tickets',
+    chatWrite: 'send messages into conversations',
+    eventsRead: 'subscribe to workspace events (webhooks)',
+  },
+  writePlan: ' (Pro or Enterprise plan)',
+  freePlan: 'This workspace is on the Free plan: only events:read is available.',
+  chooseScope: 'Choose at least one scope.',
+  createButton: 'Create key',
+};
