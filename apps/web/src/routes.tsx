@@ -14,6 +14,7 @@ import { BusinessHoursPage } from './features/business-hours/BusinessHoursPage.t
 import { CannedPage } from './features/canned/CannedPage.tsx';
 import { ChatPage } from './features/chat/ChatPage.tsx';
 import { ContactsPage } from './features/contacts/ContactsPage.tsx';
+import { EmailPage } from './features/email/EmailPage.tsx';
 import { AutoAssignmentPage } from './features/inbox/AutoAssignmentPage.tsx';
 import { ConversationPage } from './features/inbox/ConversationPage.tsx';
 import { InboxPage } from './features/inbox/InboxPage.tsx';
@@ -86,6 +87,7 @@ export const ROUTES: PageRoute[] = [
   { path: 'w/:ws/assistants/:id/chat', title: 'Chat', page: ChatPage },
   { path: 'w/:ws/assistants/:id/widget', title: 'Website widget', page: WidgetSettings },
   { path: 'w/:ws/assistants/:id/sms', title: 'SMS', page: SmsPage },
+  { path: 'w/:ws/assistants/:id/email', title: 'Email', page: EmailPage },
   { path: 'w/:ws/assistants/:id/guidance', title: 'Guidance', page: GuidancePage },
   { path: 'w/:ws/assistants/:id/answers', title: 'Curated answers', page: AnswersPage },
   { path: 'w/:ws/assistants/:id/tests', title: 'Tests', page: TestsPage },

@@ -14,6 +14,7 @@ export type Resources = {
   billing: typeof import('./en/billing.ts').default;
   'api-keys': typeof import('./en/api-keys.ts').default;
   assistants: typeof import('./en/assistants.ts').default;
+  email: typeof import('./en/email.ts').default;
 };
 
 declare module 'i18next' {

@@ -11,6 +11,7 @@ import { useWorkspaces } from '../../session.ts';
  */
 export function AssistantNav({ ws, id }: { ws: string; id: string }) {
   const { t } = useTranslation('assistants');
+  const email = useTranslation('email').t;
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
   const at = `/w/${ws}/assistants/${id}`;
   return (
@@ -28,6 +29,7 @@ export function AssistantNav({ ws, id }: { ws: string; id: string }) {
       <NavLink to={`${at}/suggestions`}>{t('nav.suggestions')}</NavLink>
       {canManage(role) && <NavLink to={`${at}/widget`}>{t('nav.widget')}</NavLink>}
       {canManage(role) && <NavLink to={`${at}/sms`}>{t('nav.sms')}</NavLink>}
+      {canManage(role) && <NavLink to={`${at}/email`}>{email('title')}</NavLink>}
     </nav>
   );
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { formatTime } from '../../shell/dates.ts';
 import { toolWords } from '../../shell/tool-words.ts';
+import { EmailPart } from './EmailPart.tsx';
 import type { Channel, InboxMessage } from './types.ts';
 
 /** Who wrote a message, in the inbox's words. */
@@ -33,7 +34,7 @@ function confidenceWords(confidence: number) {
 
 /**
  * One message of a conversation: the author and role, tool steps in words, text, sources, an AI
- * reply's confidence, and an SMS reply's delivery. A withheld draft says so, with `draft` (its
+ * reply's confidence, an SMS reply's delivery, and an email's own side (EmailPart.tsx). A withheld draft says so, with `draft` (its
  * actions) below it.
  */
 export function MessageItem({
@@ -76,7 +77,7 @@ export function MessageItem({
           see it.
         </p>
       )}
-      <p className="text">{m.content}</p>
+      {m.email ? <EmailPart email={m.email} text={m.content} /> : <p className="text">{m.content}</p>}
       {m.role === 'assistant' && m.confidence !== null && (
         <p className={`muted confidence${m.confidence < 0.5 ? ' low' : ''}`} data-confidence={m.confidence}>
           {confidenceWords(m.confidence)}

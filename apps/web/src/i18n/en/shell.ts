@@ -17,6 +17,7 @@ export default {
     Chat: 'Chat',
     'Website widget': 'Website widget',
     SMS: 'SMS',
+    Email: 'Email',
     Guidance: 'Guidance',
     'Curated answers': 'Curated answers',
     Tests: 'Tests',

@@ -18,6 +18,7 @@ export default {
     Chat: 'Chat',
     'Website widget': 'Widget del sitio web',
     SMS: 'SMS',
+    Email: 'Correo electrónico',
     Guidance: 'Directrices',
     'Curated answers': 'Respuestas seleccionadas',
     Tests: 'Pruebas',
