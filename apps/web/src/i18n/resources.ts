@@ -15,6 +15,7 @@ export type Resources = {
   'api-keys': typeof import('./en/api-keys.ts').default;
   assistants: typeof import('./en/assistants.ts').default;
   email: typeof import('./en/email.ts').default;
+  notifications: typeof import('./en/notifications.ts').default;
 };
 
 declare module 'i18next' {

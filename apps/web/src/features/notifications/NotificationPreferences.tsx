@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiError, type Data, get, patch } from '../../api.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
-import { type Channels, KIND_NAMES, type Preferences } from './types.ts';
+import { type Channels, kindName, type Preferences } from './types.ts';
 import './notifications.css';
 
 const PATH = '/api/account/notification-preferences';
@@ -13,6 +14,7 @@ const PATH = '/api/account/notification-preferences';
  * server's answer. A server without the preferences API (404) gets a sentence instead.
  */
 export function NotificationPreferences() {
+  const { t } = useTranslation('notifications');
   const qc = useQueryClient();
   const prefs = useQuery({
     queryKey: ['notification-preferences'],
@@ -44,26 +46,23 @@ export function NotificationPreferences() {
 
   return (
     <section className="narrow">
-      <h1>Notification settings</h1>
-      <p className="muted">
-        Choose what you hear about, in the app (the bell) and by email. Credit, webhook and trial notices go
-        to owners and admins of the workspace.
-      </p>
+      <h1>{t('settings.title')}</h1>
+      <p className="muted">{t('settings.intro')}</p>
       {prefs.isPending && <Loading />}
       <ErrorText error={prefs.error ?? save.error} />
-      {prefs.data === null && <p>Notification settings are not available on this server yet.</p>}
+      {prefs.data === null && <p>{t('settings.unavailable')}</p>}
       {view && (
         <table className="prefs">
           <thead>
             <tr>
-              <th scope="col">Notification</th>
-              <th scope="col">In the app</th>
-              <th scope="col">By email</th>
+              <th scope="col">{t('settings.notification')}</th>
+              <th scope="col">{t('settings.inApp')}</th>
+              <th scope="col">{t('settings.email')}</th>
             </tr>
           </thead>
           <tbody>
             {Object.entries(view).map(([kind, c]) => {
-              const name = KIND_NAMES[kind] ?? kind;
+              const name = kindName(kind);
               return (
                 <tr key={kind}>
                   <th scope="row">{name}</th>
@@ -71,7 +70,11 @@ export function NotificationPreferences() {
                     <td key={channel}>
                       <input
                         type="checkbox"
-                        aria-label={`${name}: ${channel === 'inApp' ? 'in the app' : 'by email'}`}
+                        aria-label={
+                          channel === 'inApp'
+                            ? t('settings.switchInApp', { name })
+                            : t('settings.switchEmail', { name })
+                        }
                         checked={c[channel]}
                         onChange={(e) => change(kind, channel, e.target.checked)}
                       />

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { type CursorPage, type Data, get, post } from '../../api.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
@@ -15,6 +16,7 @@ const LATEST = 50;
  * are more). Asked again every 30 s, on focus, on every page change and when opened.
  */
 export function NotificationsMenu() {
+  const { t } = useTranslation('notifications');
   const qc = useQueryClient();
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -56,7 +58,7 @@ export function NotificationsMenu() {
         if ((e.currentTarget as HTMLDetailsElement).open) void refresh();
       }}
     >
-      <summary aria-label={count ? `Notifications, ${label} unread` : 'Notifications'}>
+      <summary aria-label={count ? t('bell.unread', { count: label }) : t('bell.label')}>
         <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20">
           <path
             fill="currentColor"
@@ -71,16 +73,16 @@ export function NotificationsMenu() {
       </summary>
       <div className="menu-body notices">
         <div className="notices-head">
-          <h2>Notifications</h2>
+          <h2>{t('bell.title')}</h2>
           <button type="button" onClick={() => markAll.mutate()} disabled={markAll.isPending || count === 0}>
-            Mark all read
+            {t('bell.markAll')}
           </button>
         </div>
         {list.isPending && <Loading />}
         <ErrorText error={list.error ?? markRead.error ?? markAll.error} />
-        {list.data && items.length === 0 && <p className="muted">Nothing yet.</p>}
+        {list.data && items.length === 0 && <p className="muted">{t('bell.nothing')}</p>}
         {items.length > 0 && (
-          <ul aria-label="Notifications" className="notice-list">
+          <ul aria-label={t('bell.label')} className="notice-list">
             {items.map((n) => (
               <li key={n.id} className={n.readAt ? 'read' : 'unread'}>
                 <div className="notice-text">
@@ -93,25 +95,25 @@ export function NotificationsMenu() {
                   )}
                   <p>{n.body}</p>
                   <p className="muted">
-                    {!n.readAt && <span className="sr-only">Unread. </span>}
+                    {!n.readAt && <span className="sr-only">{t('bell.unreadMark')}</span>}
                     {ago(n.createdAt)}
                   </p>
                 </div>
                 {!n.readAt && (
                   <button
                     type="button"
-                    aria-label={`Mark read: ${n.title}`}
+                    aria-label={t('bell.markReadOf', { title: n.title })}
                     onClick={() => markRead.mutate(n.id)}
                     disabled={markRead.isPending}
                   >
-                    Mark read
+                    {t('bell.markRead')}
                   </button>
                 )}
               </li>
             ))}
           </ul>
         )}
-        <Link to="/account/notifications">Notification settings</Link>
+        <Link to="/account/notifications">{t('bell.settings')}</Link>
       </div>
     </details>
   );

@@ -1,4 +1,6 @@
 import type { Notification } from '@parley/contract/notifications';
+import { i18n } from '../../i18n/index.ts';
+import type { Resources } from '../../i18n/resources.ts';
 import { formatDate } from '../../shell/dates.ts';
 
 /**
@@ -8,19 +10,30 @@ import { formatDate } from '../../shell/dates.ts';
  */
 export type { Channels, Notification, Preferences } from '@parley/contract/notifications';
 
-/** What each kind is called in the preferences; a kind the server adds later shows its code. */
-export const KIND_NAMES: Record<string, string> = {
-  'credits.warning': 'Credits at 80%',
-  'credits.exhausted': 'Credits used up',
-  'webhook.disabled': 'A webhook was turned off after failing',
-  'ingestion.failed': 'A knowledge source failed to index',
-  invitation: 'An invitation to a workspace',
-  'trial.ending': 'The trial ends in 3 days',
-  'trial.ended': 'The trial ended',
-  'payment.failed': 'A payment failed',
-  'sla.breached': 'An SLA target ran out',
-  'conversation.assigned': 'A conversation was assigned to you',
+type KindKey = keyof Resources['notifications']['kinds'];
+
+/**
+ * What each kind is called in the preferences: its key in the notifications catalog's `kinds`
+ * (apps/web/src/i18n/en/notifications.ts, and es). A kind the server adds later shows its code.
+ */
+export const KIND_KEYS: Record<string, KindKey> = {
+  'credits.warning': 'creditsWarning',
+  'credits.exhausted': 'creditsExhausted',
+  'webhook.disabled': 'webhookDisabled',
+  'ingestion.failed': 'ingestionFailed',
+  invitation: 'invitation',
+  'trial.ending': 'trialEnding',
+  'trial.ended': 'trialEnded',
+  'payment.failed': 'paymentFailed',
+  'sla.breached': 'slaBreached',
+  'conversation.assigned': 'conversationAssigned',
 };
+
+/** A kind's name in the dashboard's language, or its code. */
+export function kindName(kind: string): string {
+  const key = KIND_KEYS[kind];
+  return key ? i18n.t(`notifications:kinds.${key}`) : kind;
+}
 
 /** The page a notification is about, inside its workspace (none for an invitation). */
 export function pageOf(n: Notification): string | null {
@@ -42,8 +55,8 @@ export function pageOf(n: Notification): string | null {
 /** "5 min ago", "3 h ago", then the date. */
 export function ago(iso: string, at = Date.now()): string {
   const s = Math.max(0, Math.round((at - new Date(iso).getTime()) / 1000));
-  if (s < 60) return 'just now';
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
+  if (s < 60) return i18n.t('notifications:ago.justNow');
+  if (s < 3600) return i18n.t('notifications:ago.minutes', { count: Math.floor(s / 60) });
+  if (s < 86_400) return i18n.t('notifications:ago.hours', { count: Math.floor(s / 3600) });
   return formatDate(iso);
 }
