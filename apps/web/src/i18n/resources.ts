@@ -16,6 +16,7 @@ export type Resources = {
   assistants: typeof import('./en/assistants.ts').default;
   email: typeof import('./en/email.ts').default;
   notifications: typeof import('./en/notifications.ts').default;
+  canned: typeof import('./en/canned.ts').default;
 };
 
 declare module 'i18next' {

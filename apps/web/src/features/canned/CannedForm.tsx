@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiError, type Data, patch, post } from '../../api.ts';
+import { i18n } from '../../i18n/index.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { Field, TextAreaField } from '../steering/Field.tsx';
 import { type FieldErrors, fieldErrorsOf, formError } from '../steering/types.ts';
@@ -16,7 +18,7 @@ type Draft = Record<(typeof FIELDS)[number], string>;
 function errorsOf(error: unknown): FieldErrors {
   if (error instanceof ApiError && error.status === 409) {
     return {
-      shortcut: 'Another canned response already has this shortcut. Choose another one, or edit that one.',
+      shortcut: i18n.t('canned:form.taken'),
     };
   }
   return fieldErrorsOf(error, FIELDS);
@@ -25,6 +27,7 @@ function errorsOf(error: unknown): FieldErrors {
 /** Add a canned response, or change `editing` (owners and admins: docs/canned-responses.md). */
 export function CannedForm(props: { ws: string; editing: Canned | null; onDone(): void }) {
   const { ws, editing } = props;
+  const { t } = useTranslation('canned');
   const qc = useQueryClient();
   const [draft, setDraft] = useState<Draft>({
     shortcut: editing?.shortcut ?? '',
@@ -48,7 +51,7 @@ export function CannedForm(props: { ws: string; editing: Canned | null; onDone()
     },
     onError: (err) => setErrors(errorsOf(err)),
   });
-  const title = editing ? `Edit /${editing.shortcut}` : 'Add a canned response';
+  const title = editing ? t('form.editTitle', { shortcut: editing.shortcut }) : t('form.addTitle');
   // A 409 is said at the shortcut; above the buttons only what no field carries.
   const top = save.error instanceof ApiError && save.error.status === 409 ? null : save.error;
   return (
@@ -70,9 +73,9 @@ export function CannedForm(props: { ws: string; editing: Canned | null; onDone()
       <Field
         form="canned"
         name="shortcut"
-        label="Shortcut"
+        label={t('form.shortcut')}
         errors={errors}
-        hint="a-z, 0-9, _ and -, up to 50. In a reply, type / and the shortcut to find it."
+        hint={t('form.shortcutHint')}
       >
         {(f) => (
           <input
@@ -85,7 +88,7 @@ export function CannedForm(props: { ws: string; editing: Canned | null; onDone()
           />
         )}
       </Field>
-      <Field form="canned" name="title" label="Title" errors={errors}>
+      <Field form="canned" name="title" label={t('form.title')} errors={errors}>
         {(f) => (
           <input
             {...f}
@@ -99,22 +102,22 @@ export function CannedForm(props: { ws: string; editing: Canned | null; onDone()
       <TextAreaField
         form="canned"
         name="content"
-        label="Content"
+        label={t('form.content')}
         errors={errors}
         rows={5}
         maxLength={4000}
         value={draft.content}
         onChange={(v) => set('content', v)}
-        hint={`Variables, filled in for each conversation: ${VARIABLE_WORDS}.`}
+        hint={t('form.contentHint', { variables: VARIABLE_WORDS })}
       />
       <ErrorText error={top && formError(top, errors)} />
       <div className="row">
         <button type="submit" className="primary" disabled={save.isPending}>
-          {editing ? 'Save changes' : 'Add canned response'}
+          {editing ? t('form.save') : t('form.add')}
         </button>
         {editing && (
           <button type="button" onClick={props.onDone}>
-            Cancel
+            {t('form.cancel')}
           </button>
         )}
       </div>

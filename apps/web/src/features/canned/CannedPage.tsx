@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { canManage, del, get, type OffsetPage } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
@@ -18,6 +19,7 @@ const LIMIT = 20;
  * Every member reads them, since everyone who answers uses them in the reply box.
  */
 export function CannedPage() {
+  const { t } = useTranslation('canned');
   const { ws = '' } = useParams();
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
   const manage = canManage(role);
@@ -46,48 +48,42 @@ export function CannedPage() {
   };
   return (
     <section>
-      <h1>Canned responses</h1>
-      <p className="muted">
-        Replies your team types once and reuses: in a conversation’s reply box, type / and part of a shortcut
-        or title to put one in, filled in for that conversation, and edit it before sending.
-      </p>
+      <h1>{t('title')}</h1>
+      <p className="muted">{t('intro')}</p>
       <div className="grid">
         <div>
           <search>
-            <form className="row canned-search" onSubmit={onSearch} aria-label="Search canned responses">
+            <form className="row canned-search" onSubmit={onSearch} aria-label={t('search')}>
               <label className="grow">
-                <span className="sr-only">Search canned responses</span>
+                <span className="sr-only">{t('search')}</span>
                 <input
                   key={q}
                   name="q"
                   type="search"
                   maxLength={100}
                   defaultValue={q}
-                  placeholder="Search by shortcut or title"
+                  placeholder={t('searchPlaceholder')}
                 />
               </label>
-              <button type="submit">Search</button>
+              <button type="submit">{t('searchButton')}</button>
             </form>
           </search>
           <h2>
-            {q ? `Matching “${q}”` : 'All canned responses'}
-            {list.data ? ` (${list.data.total})` : ''}
+            {list.data
+              ? t('counted', { heading: q ? t('matching', { q }) : t('all'), count: list.data.total })
+              : q
+                ? t('matching', { q })
+                : t('all')}
           </h2>
           {list.isPending && <Loading />}
           <ErrorText error={list.error} />
           {list.data?.total === 0 && (
-            <Empty title={q ? 'No canned response matches' : 'No canned responses yet'}>
-              <p>
-                {q
-                  ? 'Try part of a shortcut or a title.'
-                  : manage
-                    ? 'Add one with the form: a shortcut, a title and the text.'
-                    : 'Owners and admins add them.'}
-              </p>
+            <Empty title={q ? t('noMatch') : t('none')}>
+              <p>{q ? t('noMatchText') : manage ? t('noneManage') : t('noneRead')}</p>
             </Empty>
           )}
           {list.data && list.data.data.length > 0 && (
-            <ul className="list" aria-label="Canned responses">
+            <ul className="list" aria-label={t('list')}>
               {list.data.data.map((c) => (
                 <CannedRow
                   key={c.id}
@@ -105,7 +101,7 @@ export function CannedPage() {
         {manage ? (
           <CannedForm key={editing?.id ?? 'new'} ws={ws} editing={editing} onDone={() => setEditing(null)} />
         ) : (
-          <p className="muted">Everyone uses canned responses in replies; owners and admins change them.</p>
+          <p className="muted">{t('readOnly')}</p>
         )}
       </div>
     </section>
@@ -120,13 +116,14 @@ function CannedRow(props: {
   onDeleted(): void;
 }) {
   const { ws, canned: c } = props;
+  const { t } = useTranslation('canned');
   const qc = useQueryClient();
   return (
     <SettingsItem
       className="canned-item"
       name={`/${c.shortcut}`}
       manage={props.manage}
-      question={`Delete /${c.shortcut}? Replies already sent stay.`}
+      question={t('deleteQuestion', { shortcut: c.shortcut })}
       onEdit={props.onEdit}
       onDelete={async () => {
         await del(`${cannedPath(ws)}/${c.id}`);

@@ -1,0 +1,33 @@
+/** Canned responses (apps/web/src/features/canned). */
+export default {
+  title: 'Canned responses',
+  intro:
+    'Replies your team types once and reuses: in a conversation’s reply box, type / and part of a shortcut or title to put one in, filled in for that conversation, and edit it before sending.',
+  search: 'Search canned responses',
+  searchPlaceholder: 'Search by shortcut or title',
+  searchButton: 'Search',
+  matching: 'Matching “{{q}}”',
+  all: 'All canned responses',
+  counted: '{{heading}} ({{count, number}})',
+  noMatch: 'No canned response matches',
+  none: 'No canned responses yet',
+  noMatchText: 'Try part of a shortcut or a title.',
+  noneManage: 'Add one with the form: a shortcut, a title and the text.',
+  noneRead: 'Owners and admins add them.',
+  list: 'Canned responses',
+  readOnly: 'Everyone uses canned responses in replies; owners and admins change them.',
+  deleteQuestion: 'Delete /{{shortcut}}? Replies already sent stay.',
+  form: {
+    editTitle: 'Edit /{{shortcut}}',
+    addTitle: 'Add a canned response',
+    taken: 'Another canned response already has this shortcut. Choose another one, or edit that one.',
+    shortcut: 'Shortcut',
+    shortcutHint: 'a-z, 0-9, _ and -, up to 50. In a reply, type / and the shortcut to find it.',
+    title: 'Title',
+    content: 'Content',
+    contentHint: 'Variables, filled in for each conversation: {{variables}}.',
+    save: 'Save changes',
+    add: 'Add canned response',
+    cancel: 'Cancel',
+  },
+};
