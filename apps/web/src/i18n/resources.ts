@@ -17,6 +17,7 @@ export type Resources = {
   email: typeof import('./en/email.ts').default;
   notifications: typeof import('./en/notifications.ts').default;
   canned: typeof import('./en/canned.ts').default;
+  labels: typeof import('./en/labels.ts').default;
 };
 
 declare module 'i18next' {

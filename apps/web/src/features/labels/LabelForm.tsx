@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiError, type Data, patch, post } from '../../api.ts';
+import { i18n } from '../../i18n/index.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { Field, TextAreaField } from '../steering/Field.tsx';
 import { type FieldErrors, fieldErrorsOf, formError } from '../steering/types.ts';
@@ -15,7 +17,7 @@ const EMPTY: Draft = { name: '', color: '#2563eb', description: '' };
 function errorsOf(error: unknown): FieldErrors {
   if (error instanceof ApiError && error.status === 409) {
     return {
-      name: 'Another label already has this name (in any case). Choose another one, or edit that one.',
+      name: i18n.t('labels:form.taken'),
     };
   }
   return fieldErrorsOf(error, FIELDS);
@@ -24,6 +26,7 @@ function errorsOf(error: unknown): FieldErrors {
 /** Add a label, or change `editing` (owners and admins: docs/labels.md). */
 export function LabelForm(props: { ws: string; editing: Label | null; onDone(): void }) {
   const { ws, editing } = props;
+  const { t } = useTranslation('labels');
   const qc = useQueryClient();
   const [draft, setDraft] = useState<Draft>(
     editing ? { name: editing.name, color: editing.color, description: editing.description } : EMPTY,
@@ -50,7 +53,7 @@ export function LabelForm(props: { ws: string; editing: Label | null; onDone(): 
     },
     onError: (err) => setErrors(errorsOf(err)),
   });
-  const title = editing ? `Edit ${editing.name}` : 'Add a label';
+  const title = editing ? t('form.editTitle', { name: editing.name }) : t('form.addTitle');
   const top = save.error instanceof ApiError && save.error.status === 409 ? null : save.error;
   return (
     <form
@@ -68,13 +71,7 @@ export function LabelForm(props: { ws: string; editing: Label | null; onDone(): 
       }}
     >
       <h2>{title}</h2>
-      <Field
-        form="label"
-        name="name"
-        label="Name"
-        errors={errors}
-        hint="Up to 50 characters, unique in any case."
-      >
+      <Field form="label" name="name" label={t('form.name')} errors={errors} hint={t('form.nameHint')}>
         {(f) => (
           <input
             {...f}
@@ -85,7 +82,7 @@ export function LabelForm(props: { ws: string; editing: Label | null; onDone(): 
           />
         )}
       </Field>
-      <Field form="label" name="color" label="Color" errors={errors}>
+      <Field form="label" name="color" label={t('form.color')} errors={errors}>
         {(f) => (
           <span className="label-color">
             <input {...f} type="color" value={draft.color} onChange={(e) => set('color', e.target.value)} />
@@ -96,22 +93,22 @@ export function LabelForm(props: { ws: string; editing: Label | null; onDone(): 
       <TextAreaField
         form="label"
         name="description"
-        label="Description"
+        label={t('form.description')}
         errors={errors}
         rows={2}
         maxLength={200}
         value={draft.description}
         onChange={(v) => set('description', v)}
-        hint="Optional: when to use it, up to 200 characters."
+        hint={t('form.descriptionHint')}
       />
       <ErrorText error={top && formError(top, errors)} />
       <div className="row">
         <button type="submit" className="primary" disabled={save.isPending}>
-          {editing ? 'Save changes' : 'Add label'}
+          {editing ? t('form.save') : t('form.add')}
         </button>
         {editing && (
           <button type="button" onClick={props.onDone}>
-            Cancel
+            {t('form.cancel')}
           </button>
         )}
       </div>

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ErrorText } from '../../shell/ui.tsx';
 import { LabelChips } from './LabelChips.tsx';
@@ -27,6 +28,7 @@ export function LabelPicker(props: PickerProps) {
 
 function Picker(props: PickerProps) {
   const { ws, labels, canWrite } = props;
+  const { t } = useTranslation('labels');
   const all = useLabels(ws);
   // The set asked for shows at once, until the conversation or the contact comes back with it.
   const [want, setWant] = useState<string[] | null>(null);
@@ -38,9 +40,9 @@ function Picker(props: PickerProps) {
   });
   if (!canWrite) {
     return labels.length ? (
-      <LabelChips labels={labels} name={`Labels of ${props.of}`} />
+      <LabelChips labels={labels} name={t('of', { name: props.of })} />
     ) : (
-      <p className="muted">No labels.</p>
+      <p className="muted">{t('noLabels')}</p>
     );
   }
   const options = all.data?.data ?? [];
@@ -55,11 +57,11 @@ function Picker(props: PickerProps) {
       <ErrorText error={all.error} />
       {all.isSuccess && options.length === 0 && (
         <p className="muted">
-          No labels yet. <Link to={`/w/${ws}/labels`}>Add some on the Labels page</Link>.
+          <Trans t={t} i18nKey="noneYet" components={{ a: <Link to={`/w/${ws}/labels`} /> }} />
         </p>
       )}
       {options.length > 0 && (
-        <fieldset className="label-picker stack" aria-label={`Labels of ${props.of}`}>
+        <fieldset className="label-picker stack" aria-label={t('of', { name: props.of })}>
           {options.map((o) => (
             <label key={o.id} className="check">
               <input

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { canManage, del } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
@@ -15,6 +16,7 @@ import './labels.css';
  * puts them on conversations and contacts; owners and admins add, edit and delete them.
  */
 export function LabelsPage() {
+  const { t } = useTranslation('labels');
   const { ws = '' } = useParams();
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
   const manage = canManage(role);
@@ -23,23 +25,20 @@ export function LabelsPage() {
   const labels = list.data?.data ?? [];
   return (
     <section>
-      <h1>Labels</h1>
-      <p className="muted">
-        Colored labels your team puts on conversations and contacts to sort them (“billing”, “VIP”), then
-        filters the inbox and the contacts by.
-      </p>
+      <h1>{t('title')}</h1>
+      <p className="muted">{t('intro')}</p>
       <div className="grid">
         <div>
-          <h2>All labels{list.data ? ` (${labels.length})` : ''}</h2>
+          <h2>{list.data ? t('allCount', { count: labels.length }) : t('all')}</h2>
           {list.isPending && <Loading />}
           <ErrorText error={list.error} />
           {list.isSuccess && labels.length === 0 && (
-            <Empty title="No labels yet">
-              <p>{manage ? 'Add one with the form: a name and a color.' : 'Owners and admins add them.'}</p>
+            <Empty title={t('none')}>
+              <p>{manage ? t('noneManage') : t('noneRead')}</p>
             </Empty>
           )}
           {labels.length > 0 && (
-            <ul className="list" aria-label="Labels">
+            <ul className="list" aria-label={t('list')}>
               {labels.map((l) => (
                 <LabelRow
                   key={l.id}
@@ -56,9 +55,7 @@ export function LabelsPage() {
         {manage ? (
           <LabelForm key={editing?.id ?? 'new'} ws={ws} editing={editing} onDone={() => setEditing(null)} />
         ) : (
-          <p className="muted">
-            Everyone puts labels on conversations and contacts; owners and admins change them.
-          </p>
+          <p className="muted">{t('readOnly')}</p>
         )}
       </div>
     </section>
@@ -67,13 +64,14 @@ export function LabelsPage() {
 
 function LabelRow(props: { ws: string; label: Label; manage: boolean; onEdit(): void; onDeleted(): void }) {
   const { ws, label: l } = props;
+  const { t } = useTranslation('labels');
   const qc = useQueryClient();
   return (
     <SettingsItem
       className="label-item"
       name={l.name}
       manage={props.manage}
-      question={`Delete ${l.name}? It comes off every conversation and contact.`}
+      question={t('deleteQuestion', { name: l.name })}
       onEdit={props.onEdit}
       onDelete={async () => {
         await del(`${labelsPath(ws)}/${l.id}`);

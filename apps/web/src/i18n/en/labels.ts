@@ -1,0 +1,31 @@
+/** Labels: the settings page, the picker and the chips (apps/web/src/features/labels). */
+export default {
+  title: 'Labels',
+  intro:
+    'Colored labels your team puts on conversations and contacts to sort them (“billing”, “VIP”), then filters the inbox and the contacts by.',
+  all: 'All labels',
+  allCount: 'All labels ({{count, number}})',
+  none: 'No labels yet',
+  noneManage: 'Add one with the form: a name and a color.',
+  noneRead: 'Owners and admins add them.',
+  list: 'Labels',
+  readOnly: 'Everyone puts labels on conversations and contacts; owners and admins change them.',
+  deleteQuestion: 'Delete {{name}}? It comes off every conversation and contact.',
+  chips: 'Labels',
+  of: 'Labels of {{name}}',
+  noLabels: 'No labels.',
+  noneYet: 'No labels yet. <a>Add some on the Labels page</a>.',
+  form: {
+    editTitle: 'Edit {{name}}',
+    addTitle: 'Add a label',
+    taken: 'Another label already has this name (in any case). Choose another one, or edit that one.',
+    name: 'Name',
+    nameHint: 'Up to 50 characters, unique in any case.',
+    color: 'Color',
+    description: 'Description',
+    descriptionHint: 'Optional: when to use it, up to 200 characters.',
+    save: 'Save changes',
+    add: 'Add label',
+    cancel: 'Cancel',
+  },
+};
