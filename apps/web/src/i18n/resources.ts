@@ -18,6 +18,7 @@ export type Resources = {
   notifications: typeof import('./en/notifications.ts').default;
   canned: typeof import('./en/canned.ts').default;
   labels: typeof import('./en/labels.ts').default;
+  'business-hours': typeof import('./en/business-hours.ts').default;
 };
 
 declare module 'i18next' {

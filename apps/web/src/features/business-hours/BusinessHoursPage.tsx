@@ -1,6 +1,7 @@
 import { MAX_OUTSIDE_HOURS_MESSAGE } from '@parley/contract/business-hours';
 import { type UseMutationResult, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { ApiError, canManage } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
@@ -27,6 +28,7 @@ import './bh.css';
  * customers get when handed to a person outside them, or go back to always open.
  */
 export function BusinessHoursPage() {
+  const { t } = useTranslation('business-hours');
   const { ws = '' } = useParams();
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
   const manage = canManage(role);
@@ -39,11 +41,8 @@ export function BusinessHoursPage() {
   });
   return (
     <section>
-      <h1>Business hours</h1>
-      <p className="muted">
-        When a person of your team answers. Outside these hours the AI answers as always; a customer handed to
-        a person is told when someone will be back. Without business hours the team is always open.
-      </p>
+      <h1>{t('title')}</h1>
+      <p className="muted">{t('intro')}</p>
       {hours.isPending && <Loading />}
       <ErrorText error={hours.error} />
       {hours.isSuccess && (
@@ -55,11 +54,7 @@ export function BusinessHoursPage() {
           save={save}
         />
       )}
-      {save.isSuccess && !save.isPending && (
-        <p role="status">
-          {save.data.data ? 'Business hours saved.' : 'Always open: business hours removed.'}
-        </p>
-      )}
+      {save.isSuccess && !save.isPending && <p role="status">{save.data.data ? t('saved') : t('removed')}</p>}
     </section>
   );
 }
@@ -75,6 +70,7 @@ function HoursForm(props: {
   save: UseMutationResult<{ data: BusinessHours | null }, Error, Draft | null>;
 }) {
   const { saved, manage, save } = props;
+  const { t } = useTranslation('business-hours');
   const [draft, setDraft] = useState<Draft>(saved ? draftOf(saved) : defaultDraft(readerTimeZone()));
   const [editing, setEditing] = useState(saved !== null);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
@@ -84,12 +80,12 @@ function HoursForm(props: {
     return (
       <div className="card stack">
         <p>
-          <strong>Always open.</strong> No business hours are set.
+          <Trans t={t} i18nKey="alwaysOpen" components={{ strong: <strong /> }} />
         </p>
         {manage && (
           <div className="row">
             <button type="button" className="primary" onClick={() => setEditing(true)}>
-              Set business hours
+              {t('set')}
             </button>
           </div>
         )}
@@ -100,15 +96,15 @@ function HoursForm(props: {
   return (
     <form
       className="card stack"
-      aria-label="Business hours"
+      aria-label={t('form')}
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
         save.mutate({ ...draft, outsideHoursMessage: draft.outsideHoursMessage.trim() });
       }}
     >
-      {!saved && <p className="muted">Not saved yet: the team is always open until you save.</p>}
-      <Field form="bh" name="timezone" label="Time zone" errors={errors}>
+      {!saved && <p className="muted">{t('notSaved')}</p>}
+      <Field form="bh" name="timezone" label={t('timezone')} errors={errors}>
         {(f) => (
           <select
             {...f}
@@ -135,31 +131,31 @@ function HoursForm(props: {
       <TextAreaField
         form="bh"
         name="outsideHoursMessage"
-        label="Message outside business hours"
+        label={t('message')}
         errors={errors}
         rows={3}
         maxLength={MAX_OUTSIDE_HOURS_MESSAGE}
         value={draft.outsideHoursMessage}
         onChange={(v) => set('outsideHoursMessage', v)}
-        hint="Sent when a customer is handed to a person outside these hours, followed by when your team is back, e.g. “We're back Monday at 09:00 (Europe/Paris).”"
+        hint={t('messageHint')}
       />
       <ErrorText error={save.error} />
       {manage && (
         <div className="row">
           <button type="submit" className="primary" disabled={save.isPending}>
-            Save business hours
+            {t('save')}
           </button>
           {saved ? (
             <ConfirmButton
-              label="Always open"
-              question="Remove the business hours? The team is then always open."
-              confirmLabel="Remove business hours"
+              label={t('alwaysOpenButton')}
+              question={t('removeQuestion')}
+              confirmLabel={t('removeConfirm')}
               pending={save.isPending}
               onConfirm={() => save.mutate(null)}
             />
           ) : (
             <button type="button" onClick={() => setEditing(false)}>
-              Cancel
+              {t('cancel')}
             </button>
           )}
         </div>

@@ -1,5 +1,6 @@
 import { isCalendarDate, MAX_HOLIDAYS } from '@parley/contract/business-hours';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { formatCalendarDate } from '../../shell/dates.ts';
 
 /** The days the team is away whatever the week says, in the workspace's time zone. */
@@ -10,6 +11,7 @@ export function HolidaysEditor(props: {
   onChange(holidays: string[]): void;
 }) {
   const { holidays, readOnly } = props;
+  const { t } = useTranslation('business-hours');
   const [adding, setAdding] = useState('');
   const add = () => {
     if (!isCalendarDate(adding)) return;
@@ -18,20 +20,20 @@ export function HolidaysEditor(props: {
   };
   return (
     <fieldset className="bh-holidays">
-      <legend>Holidays</legend>
-      {holidays.length === 0 && <p className="muted">No holidays.</p>}
+      <legend>{t('holidays.title')}</legend>
+      {holidays.length === 0 && <p className="muted">{t('holidays.none')}</p>}
       {holidays.length > 0 && (
-        <ul className="list" aria-label="Holidays">
+        <ul className="list" aria-label={t('holidays.title')}>
           {holidays.map((d) => (
             <li key={d} className="row">
               <span>{formatCalendarDate(d)}</span>
               {!readOnly && (
                 <button
                   type="button"
-                  aria-label={`Remove the holiday ${d}`}
+                  aria-label={t('holidays.removeDay', { date: d })}
                   onClick={() => props.onChange(holidays.filter((x) => x !== d))}
                 >
-                  Remove
+                  {t('holidays.remove')}
                 </button>
               )}
             </li>
@@ -41,10 +43,10 @@ export function HolidaysEditor(props: {
       {props.error && <p className="error st-hint">{props.error}</p>}
       {!readOnly && holidays.length < MAX_HOLIDAYS && (
         <div className="row">
-          <label htmlFor="bh-holiday">Add a holiday</label>
+          <label htmlFor="bh-holiday">{t('holidays.add')}</label>
           <input id="bh-holiday" type="date" value={adding} onChange={(e) => setAdding(e.target.value)} />
           <button type="button" onClick={add} disabled={!isCalendarDate(adding)}>
-            Add
+            {t('holidays.addButton')}
           </button>
         </div>
       )}

@@ -1,4 +1,5 @@
 import { MAX_RANGES_PER_DAY } from '@parley/contract/business-hours';
+import { useTranslation } from 'react-i18next';
 import { DAYS, type Range, type Week } from './types.ts';
 
 /**
@@ -12,18 +13,20 @@ export function WeekEditor(props: {
   onChange(week: Week): void;
 }) {
   const { week, readOnly, errors } = props;
+  const { t } = useTranslation('business-hours');
   const setDay = (key: keyof Week, ranges: Range[]) => props.onChange({ ...week, [key]: ranges });
   return (
     <div className="bh-week">
-      {DAYS.map(({ key, name }) => {
+      {DAYS.map((key) => {
+        const name = t(`days.${key}`);
         const ranges = week[key];
         const dayError = errors[`week.${key}`];
         return (
           <fieldset key={key} className="bh-day" aria-label={name}>
             <legend>{name}</legend>
-            {ranges.length === 0 && <p className="muted">Closed</p>}
+            {ranges.length === 0 && <p className="muted">{t('week.closed')}</p>}
             {ranges.map((r, i) => {
-              const at = `${name} range ${i + 1}`;
+              const at = t('week.range', { day: name, n: i + 1 });
               const error = errors[`week.${key}.${i}.open`] ?? errors[`week.${key}.${i}.close`];
               const edit = (patch: Partial<Range>) =>
                 setDay(
@@ -34,7 +37,7 @@ export function WeekEditor(props: {
                 // biome-ignore lint/suspicious/noArrayIndexKey: ranges have no id; their place is who they are
                 <div key={i} className="row bh-range">
                   <input
-                    aria-label={`${at} opens`}
+                    aria-label={t('week.opens', { range: at })}
                     value={r.open}
                     placeholder="09:00"
                     maxLength={5}
@@ -43,9 +46,9 @@ export function WeekEditor(props: {
                     aria-invalid={error ? true : undefined}
                     onChange={(e) => edit({ open: e.target.value })}
                   />
-                  <span aria-hidden="true">to</span>
+                  <span aria-hidden="true">{t('week.to')}</span>
                   <input
-                    aria-label={`${at} closes`}
+                    aria-label={t('week.closes', { range: at })}
                     value={r.close}
                     placeholder="17:00"
                     maxLength={5}
@@ -57,7 +60,7 @@ export function WeekEditor(props: {
                   {!readOnly && (
                     <button
                       type="button"
-                      aria-label={`Remove ${at}`}
+                      aria-label={t('week.removeRange', { range: at })}
                       onClick={() =>
                         setDay(
                           key,
@@ -65,7 +68,7 @@ export function WeekEditor(props: {
                         )
                       }
                     >
-                      Remove
+                      {t('week.remove')}
                     </button>
                   )}
                   {error && <p className="error st-hint">{error}</p>}
@@ -76,7 +79,7 @@ export function WeekEditor(props: {
             {!readOnly && ranges.length < MAX_RANGES_PER_DAY && (
               <button
                 type="button"
-                aria-label={`Add a range on ${name}`}
+                aria-label={t('week.addOn', { day: name })}
                 onClick={() => {
                   const last = ranges.at(-1);
                   setDay(key, [
@@ -85,7 +88,7 @@ export function WeekEditor(props: {
                   ]);
                 }}
               >
-                Add a range
+                {t('week.add')}
               </button>
             )}
           </fieldset>

@@ -2,6 +2,7 @@ import type { businessHoursSchema, Weekday } from '@parley/contract/business-hou
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api, get } from '../../api.ts';
+import { i18n } from '../../i18n/index.ts';
 
 /** Business hours as the API answers them (docs/business-hours.md "Fields"; the schema type-only). */
 export type BusinessHours = z.output<typeof businessHoursSchema>;
@@ -11,15 +12,8 @@ export type Week = Record<Weekday, Range[]>;
 /** The editable form of the setting: what a PUT sends. */
 export type Draft = { timezone: string; week: Week; holidays: string[]; outsideHoursMessage: string };
 
-export const DAYS: ReadonlyArray<{ key: Weekday; name: string }> = [
-  { key: 'mon', name: 'Monday' },
-  { key: 'tue', name: 'Tuesday' },
-  { key: 'wed', name: 'Wednesday' },
-  { key: 'thu', name: 'Thursday' },
-  { key: 'fri', name: 'Friday' },
-  { key: 'sat', name: 'Saturday' },
-  { key: 'sun', name: 'Sunday' },
-];
+/** The week from Monday; each day's name is in the business-hours catalog (`days.<key>`). */
+export const DAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
 export const hoursPath = (ws: string) => `/api/workspaces/${ws}/business-hours`;
 
@@ -35,14 +29,14 @@ export function useBusinessHours(ws: string) {
 export const putHours = (ws: string, body: Draft | null) =>
   api<{ data: BusinessHours | null }>('PUT', hoursPath(ws), body);
 
-/** A first week to start from: Monday to Friday, 09:00 to 17:00. */
+/** A first week to start from: Monday to Friday, 09:00 to 17:00, with a message in the user's language. */
 export function defaultDraft(timezone: string): Draft {
   const day = () => [{ open: '09:00', close: '17:00' }];
   return {
     timezone,
     week: { mon: day(), tue: day(), wed: day(), thu: day(), fri: day(), sat: [], sun: [] },
     holidays: [],
-    outsideHoursMessage: 'Our team is away right now. Leave your question here and we will answer it.',
+    outsideHoursMessage: i18n.t('business-hours:defaultMessage'),
   };
 }
 
