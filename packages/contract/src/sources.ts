@@ -103,6 +103,8 @@ export const searchResult = z.object({
   url: z.string().nullable(),
   position: z.number().int(),
   content: z.string(),
+  /** The passage's language, detected at ingestion (docs/languages.md "Retrieval"); null when too short to tell. */
+  language: z.string().nullable(),
   score: z.number(),
   vectorScore: z.number().nullable(),
   textScore: z.number().nullable(),

@@ -26,8 +26,12 @@ import { sourceFiles, srcDir } from '../support/sources.ts';
 const PROCESS_WIDE: Record<string, string> = {
   'auth/passwords.ts#dummyHash':
     'the hash of a fixed string, computed on first use (an Argon2 hash at import would slow every start)',
-  'knowledge/retrieval/lexical-index.ts#stems':
-    'a bounded memo of a pure function (the stemmer): the same answer for every app of the process',
+  'knowledge/retrieval/analysis.ts#memo':
+    'a bounded memo of a pure function (the stemmers): the same answer for every app of the process',
+  'knowledge/retrieval/analysis.ts#segmenters': 'Intl word segmenters, one per locale: stateless, built once',
+  'knowledge/retrieval/analysis.ts#stemmers': 'Snowball stemmers, one per language: pure, built once',
+  'knowledge/retrieval/analysis.ts#stopSets':
+    'stop-word sets of a package, one per language: constant, built once',
   'knowledge/ingestion/parse-isolated.ts#waiting': 'the warm parse worker thread: one per process',
   'knowledge/ingestion/parse-isolated.ts#started': 'how many parse workers this process started (tests)',
   'knowledge/ingestion/parse-process.ts#host': 'the parse child process: one per process',

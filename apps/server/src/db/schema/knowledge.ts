@@ -137,8 +137,19 @@ export const knowledgeChunks = pgTable(
     embedder: text('embedder').notNull(),
     dims: integer('dims').notNull(),
     embedding: real('embedding').array().notNull(),
+    /** Detected at ingestion (docs/languages.md "Retrieval"); null when too short to tell. */
+    language: text('language'),
+    /** The words spaced, for scripts written without spaces (migration 0032_passage_language.sql). */
+    segmented: text('segmented'),
     tsv: tsvector('tsv').generatedAlwaysAs(
-      sql`to_tsvector('simple', coalesce(heading, '') || ' ' || coalesce(title, '') || ' ' || content)`,
+      sql`to_tsvector(CASE "language"
+  WHEN 'ar' THEN 'arabic'::regconfig WHEN 'da' THEN 'danish'::regconfig WHEN 'de' THEN 'german'::regconfig
+  WHEN 'en' THEN 'english'::regconfig WHEN 'es' THEN 'spanish'::regconfig WHEN 'fi' THEN 'finnish'::regconfig
+  WHEN 'fr' THEN 'french'::regconfig WHEN 'hu' THEN 'hungarian'::regconfig WHEN 'it' THEN 'italian'::regconfig
+  WHEN 'nl' THEN 'dutch'::regconfig WHEN 'no' THEN 'norwegian'::regconfig WHEN 'pt' THEN 'portuguese'::regconfig
+  WHEN 'ro' THEN 'romanian'::regconfig WHEN 'ru' THEN 'russian'::regconfig WHEN 'sv' THEN 'swedish'::regconfig
+  WHEN 'tr' THEN 'turkish'::regconfig ELSE 'simple'::regconfig END,
+  coalesce("segmented", coalesce(heading, '') || ' ' || coalesce(title, '') || ' ' || content))`,
     ),
     createdAt: ts('created_at').notNull().defaultNow(),
   },

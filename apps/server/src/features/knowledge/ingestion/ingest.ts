@@ -19,6 +19,7 @@ import * as repo from '../sources/sources.repo.ts';
 import { type Chunk, chunkQa, chunkText } from './chunking.ts';
 import { parseInProcess } from './parse-process.ts';
 import { CorruptFileError, detectKind, FileLimitError, UnsupportedFileError } from './parsers.ts';
+import { passageLanguages } from './passage-language.ts';
 import { crawlWebsite, type WebsiteConfig, WebsiteError } from './website.ts';
 
 /** A failure whose message is shown to the user as the source's `error`. */
@@ -128,6 +129,7 @@ export async function ingestSource(ctx: AppContext, sourceId: string): Promise<v
   try {
     const chunks = await chunksOf(ctx, source);
     if (chunks.length === 0) throw new IngestError('No text could be extracted from this source');
+    const languages = await passageLanguages(chunks);
     const embedder = ctx.embedder;
     let stored = 0;
     let reported = performance.now();
@@ -146,6 +148,7 @@ export async function ingestSource(ctx: AppContext, sourceId: string): Promise<v
           heading: c.heading,
           content: c.content,
           title: c.title,
+          ...languages[i + j],
           url: c.url,
           tokenCount: c.tokenCount,
           embedder: embedder.id,

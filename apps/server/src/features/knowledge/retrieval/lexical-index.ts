@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { stemmer } from 'stemmer';
 import type { AppContext } from '../../../context.ts';
 import { queryRows } from '../../../db/client.ts';
+import { languageDetector } from '../../../lib/language-detect.ts';
+import { STOP_WORDS } from '../../../providers/embeddings/offline.ts';
 import { contentShare, isContentWord } from '../../../providers/embeddings/word-frequency.ts';
+import { fold, rawWords, stopWordsOf, termOf, termsOf } from './analysis.ts';
 import type { Versions } from './vector-index.ts';
 
 /**
@@ -16,6 +18,9 @@ import type { Versions } from './vector-index.ts';
  *
  * Namespaces above LEXICAL_MAX_CHUNKS are not held in memory: retrieval ranks them with
  * PostgreSQL full text instead (retrieval.ts).
+ *
+ * Each chunk is read in its own language (its `language`, detected at ingestion; analysis.ts), and
+ * the question in the language detected in it (`queryLanguages`).
  */
 export const K1 = 1.2;
 export const B = 0.75;
@@ -29,37 +34,19 @@ export const LEXICAL_MAX_CHUNKS = 50_000;
  */
 export const CHANCE = 0.1;
 
-const stems = new Map<string, string>();
-/** Stem with a bounded memo (a vocabulary repeats; stemming is most of the indexing time). */
-function stemOf(word: string): string {
-  let s = stems.get(word);
-  if (s === undefined) {
-    s = /^[a-z]+$/.test(word) ? stemmer(word) : word;
-    if (stems.size > 200_000) stems.clear();
-    stems.set(word, s);
-  }
-  return s;
-}
-
-/** The terms of a text as the index sees them: folded, stop words out, stemmed. */
+/** The terms of a text as the index sees them (English, or a passage with no language). */
 export function terms(text: string): string[] {
-  return words(text).map(stemOf);
+  return termsOf(text, null);
 }
 
 /**
- * Letters and digits, accents and case folded. No stop-word list: IDF already makes common words
- * cheap, and on FAQ questions the small words ("when", "can", "how") carry part of the meaning
- * (dropping them cost 8 points of P@1 on the development set, docs/performance.md "Answer quality").
+ * A word that says what a text is about in its language: not a stop word of that language
+ * (analysis.ts), a single character or a bare number.
  */
-function words(text: string): string[] {
-  return (
-    text
-      .normalize('NFKD')
-      .replace(/\p{M}+/gu, '')
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? []
-  );
-}
+export const isContentWordIn = (word: string, language: string | null) =>
+  language === null || language === 'en'
+    ? isContentWord(word)
+    : word.length > 1 && !/^\p{N}+$/u.test(word) && !stopWordsOf(language, STOP_WORDS).has(fold(word));
 
 /**
  * `tf`: the weighted frequency, negative where the term is also in the chunk's heading (a Q&A
@@ -80,6 +67,8 @@ export type NamespaceTerms = {
   contentMass: number;
   /** Entries held, for the cache bound. */
   size: number;
+  /** Chunks by language ('' for none). */
+  languages: Map<string, number>;
   /** The same over the chunks' headings alone (`LexicalHit.headingMatch`). */
   headings?: NamespaceTerms;
 };
@@ -115,27 +104,34 @@ export type LexicalHit = {
   telling: boolean;
 };
 
-export function build(
-  version: number,
-  rows: Array<{ id: string; heading: string; title: string; content: string }>,
-  withHeadings = true,
-): NamespaceTerms {
+export type ChunkText = {
+  id: string;
+  heading: string;
+  title: string;
+  content: string;
+  language?: string | null;
+};
+
+export function build(version: number, rows: ChunkText[], withHeadings = true): NamespaceTerms {
   const postings = new Map<string, Postings>();
   const lengths = new Float32Array(rows.length);
   let totalLength = 0;
   let size = rows.length;
-  const vocabulary = new Set<string>();
+  const vocabulary = new Map<string, string | null>();
+  const languages = new Map<string, number>();
   rows.forEach((r, doc) => {
     const tf = new Map<string, number>();
     const inHeading = new Set<string>();
+    const language = r.language ?? null;
+    languages.set(language ?? '', (languages.get(language ?? '') ?? 0) + 1);
     let length = 0;
     const add = (text: string, weight: number, heading = false) => {
-      for (const w of words(text)) {
-        const t = stemOf(w);
+      for (const w of rawWords(text, language)) {
+        const t = termOf(w, language);
         if (heading) inHeading.add(t);
         tf.set(t, (tf.get(t) ?? 0) + weight);
         length += weight;
-        vocabulary.add(w);
+        vocabulary.set(w, language);
       }
     };
     add(r.heading, HEADING_WEIGHT, true);
@@ -155,20 +151,22 @@ export function build(
     }
   });
   let contentMass = 0;
-  for (const w of vocabulary) {
+  for (const [w, language] of vocabulary) {
     // past CHANCE no question can find a telling word here: a large namespace stops counting early
     if (contentMass > CHANCE) break;
-    if (isContentWord(w)) contentMass += contentShare(w) ?? 1;
+    // (how common a word is comes from English word frequencies, whatever its language)
+    if (isContentWordIn(w, language)) contentMass += contentShare(fold(w)) ?? 1;
   }
   const headings = withHeadings
     ? build(
         version,
-        rows.map((r) => ({ id: r.id, heading: r.heading, title: '', content: '' })),
+        rows.map((r) => ({ id: r.id, heading: r.heading, title: '', content: '', language: r.language })),
         false,
       )
     : undefined;
   if (headings) size += headings.size;
-  return { version, ids: rows.map((r) => r.id), lengths, totalLength, postings, size, contentMass, headings };
+  const ids = rows.map((r) => r.id);
+  return { version, ids, lengths, totalLength, postings, size, contentMass, headings, languages };
 }
 
 /**
@@ -217,9 +215,9 @@ export function createLexicalIndex(ctx: AppContext, maxChunks = LEXICAL_MAX_CHUN
   const cache = new TermsCache();
   const loading = new Map<string, Promise<NamespaceTerms | 'large'>>();
   async function load(namespace: string, version: number): Promise<NamespaceTerms | 'large'> {
-    const rows = await queryRows<{ id: string; heading: string; title: string; content: string }>(
+    const rows = await queryRows<ChunkText>(
       ctx.db,
-      sql`select c.id, c.heading, c.title, c.content from knowledge_chunks c
+      sql`select c.id, c.heading, c.title, c.content, c.language from knowledge_chunks c
           join knowledge_sources s on s.id = c.source_id and s.generation = c.generation
           where c.namespace = ${namespace} order by c.id limit ${maxChunks + 1}`,
     );
@@ -240,14 +238,52 @@ export function createLexicalIndex(ctx: AppContext, maxChunks = LEXICAL_MAX_CHUN
   }
   return {
     async search(namespaces, versions, query, k) {
-      const entries = await Promise.all(namespaces.map((ns) => entryOf(ns, versions.get(ns) ?? 0)));
+      const [entries, detect] = await Promise.all([
+        Promise.all(namespaces.map((ns) => entryOf(ns, versions.get(ns) ?? 0))),
+        languageDetector(),
+      ]);
       if (entries.some((e) => e === 'large')) return null;
-      const asked = words(query);
-      const queryTerms = [...new Set(asked.map(stemOf))].slice(0, 64);
-      const content = new Set(asked.filter(isContentWord).map(stemOf));
-      return rank(entries as NamespaceTerms[], queryTerms, k, content);
+      const held = entries as NamespaceTerms[];
+      const language = queryLanguage(held, query, detect(query));
+      const asked = rawWords(query, language);
+      const queryTerms = [...new Set(asked.map((w) => termOf(w, language)))].slice(0, 64);
+      const content = new Set(
+        asked.filter((w) => isContentWordIn(w, language)).map((w) => termOf(w, language)),
+      );
+      return rank(held, queryTerms, k, content);
     },
   };
+}
+
+/**
+ * The language to read a question in: the one detected in it when the knowledge has passages in
+ * that language. Otherwise (too short or unclear to tell, or a language the knowledge lacks),
+ * language-neutrally: each language the knowledge has is tried, and the reading whose terms the
+ * knowledge holds most of wins (ties: the detected language, then the most common one). A few map
+ * lookups per language; no model.
+ */
+export function queryLanguage(
+  entries: NamespaceTerms[],
+  query: string,
+  detected: string | null,
+): string | null {
+  const counts = new Map<string, number>();
+  for (const e of entries) for (const [l, n] of e.languages) counts.set(l, (counts.get(l) ?? 0) + n);
+  if (detected !== null && counts.has(detected)) return detected;
+  const candidates = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([l]) => l || null);
+  if (detected !== null) candidates.unshift(detected);
+  let best: string | null = candidates[0] ?? detected;
+  let most = -1;
+  for (const language of candidates) {
+    const ts = new Set(termsOf(query, language));
+    let found = 0;
+    for (const t of ts) if (entries.some((e) => e.postings.has(t))) found++;
+    if (found > most) {
+      most = found;
+      best = language;
+    }
+  }
+  return best;
 }
 
 /**

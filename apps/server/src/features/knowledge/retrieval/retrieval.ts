@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../../context.ts';
 import { namedStatement } from '../../../db/prepared.ts';
-import { tokenize } from '../../../providers/embeddings/offline.ts';
+import { languageDetector } from '../../../lib/language-detect.ts';
+import { STOP_WORDS } from '../../../providers/embeddings/offline.ts';
+import { fold, fullTextWord, pgConfigOf, rawWords } from './analysis.ts';
 import { createLexicalIndex, type LexicalHit } from './lexical-index.ts';
 import { namespaceVersions, type Versions, vectorIndexFor } from './vector-index.ts';
 
@@ -14,6 +16,8 @@ export type RetrievedChunk = {
   url: string | null;
   position: number;
   content: string;
+  /** The passage's language, detected at ingestion (null: too short to tell, or stored before). */
+  language: string | null;
   /** The fused score in [0, 1]: weighted normalised lexical and vector scores; higher is better. */
   score: number;
   /** Cosine similarity, when the chunk was among the nearest vectors. */
@@ -192,6 +196,7 @@ export async function retrieve(
         url: r.url,
         position: Number(r.position),
         content: r.content,
+        language: r.language,
         ...s,
         relevance: covered === null ? cosine : qa ? (covered + asked + cosine) / 3 : (covered + cosine) / 2,
       };
@@ -207,6 +212,7 @@ type CandidateRow = {
   url: string | null;
   position: number;
   content: string;
+  language: string | null;
   /** ts_rank when the chunk matched the question's words, else null. */
   rank: number | null;
 };
@@ -225,7 +231,7 @@ const candidatesStatement = namedStatement<CandidateRow>(
   'parley_retrieval_candidates',
   sql`with t as (
         select m.id, ts_rank(m.tsv, q) as rank
-        from to_tsquery('simple', ${sql.placeholder('tsquery')}::text) q,
+        from to_tsquery(${sql.placeholder('config')}::regconfig, ${sql.placeholder('tsquery')}::text) q,
              lateral (select c.id, c.tsv from knowledge_chunks c
                       join knowledge_sources s on s.id = c.source_id and s.generation = c.generation
                       where c.namespace = any(${sql.placeholder('namespaces')}::text[]) and c.tsv @@ q
@@ -233,7 +239,7 @@ const candidatesStatement = namedStatement<CandidateRow>(
         order by rank desc, m.id
         limit ${sql.placeholder('limit')}::int
       ), wanted as (select id from t union select unnest(${sql.placeholder('vectorIds')}::text[]))
-      select c.id, c.source_id, c.namespace, c.heading, c.title, c.url, c.position, c.content, t.rank
+      select c.id, c.source_id, c.namespace, c.heading, c.title, c.url, c.position, c.content, c.language, t.rank
       from wanted w
       join knowledge_chunks c on c.id = w.id
       join knowledge_sources s on s.id = c.source_id and s.generation = c.generation
@@ -247,8 +253,31 @@ async function candidates(
   limit: number,
   vectorIds: string[],
 ): Promise<CandidateRow[]> {
-  const words = query === null ? [] : [...new Set(tokenize(query))].slice(0, 32);
-  if (words.length === 0 && vectorIds.length === 0) return [];
-  const tsquery = words.length > 0 ? words.map((w) => `${w}:*`).join(' | ') : null;
-  return candidatesStatement(ctx.db, { tsquery, namespaces, limit, vectorIds });
+  const { config, tsquery } = query === null ? { config: 'simple', tsquery: null } : await textQuery(query);
+  if (tsquery === null && vectorIds.length === 0) return [];
+  return candidatesStatement(ctx.db, { config, tsquery, namespaces, limit, vectorIds });
+}
+
+/** Letters kept of each word of a question whose language is unclear (below). */
+const NEUTRAL_PREFIX = 5;
+
+/**
+ * The full-text query of a question (any of its words, OR, each as a prefix): in the text search
+ * configuration of the language detected in it, which stems it as the passages in that language
+ * were (analysis.ts `PG_CONFIGS`); when the language is unclear, language-neutrally: 'simple', each
+ * word cut to its first NEUTRAL_PREFIX letters, which meets the stems of most languages' inflections.
+ */
+async function textQuery(query: string): Promise<{ config: string; tsquery: string | null }> {
+  const language = (await languageDetector())(query);
+  const config = pgConfigOf(language);
+  let words = [...new Set(rawWords(query, language))].filter((w) => !STOP_WORDS.has(fold(w)));
+  words = [
+    ...new Set(
+      words.map((w) =>
+        language === null ? [...w].slice(0, NEUTRAL_PREFIX).join('') : fullTextWord(w, language),
+      ),
+    ),
+  ];
+  words = words.slice(0, 32);
+  return { config, tsquery: words.length > 0 ? words.map((w) => `${w}:*`).join(' | ') : null };
 }
