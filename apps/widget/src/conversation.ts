@@ -394,6 +394,10 @@ export class Conversation {
 
   private grow() {
     const input = this.v.input;
+    // What the visitor types may be in another script than the widget's language: its own text
+    // sets the direction; the empty box (and its placeholder) follows the widget's.
+    if (input.value.trim()) input.dir = 'auto';
+    else input.removeAttribute('dir');
     input.style.height = 'auto';
     input.style.height = `${Math.min(input.scrollHeight + 2, 120)}px`;
   }

@@ -92,7 +92,7 @@ function sources(citations: Citation[], t: Say): HTMLElement {
     const key = `${c.index}|${title}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    list.append(h('li', {}, `[${c.index}] `, c.url ? link(c.url, title) : title));
+    list.append(h('li', { dir: 'auto' }, `[${c.index}] `, c.url ? link(c.url, title) : title));
   }
   return list;
 }

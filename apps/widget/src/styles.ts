@@ -37,7 +37,7 @@ header .x{border:0;padding:4px;display:grid;place-items:center}
 .msg blockquote{border-inline-start:3px solid #d1d5db;padding-inline-start:8px;color:#4b5563}
 .msg a{color:inherit;text-decoration:underline}
 .who{font-size:12px;font-weight:600;color:#4b5563;margin-bottom:2px}
-.ref{font-size:.75em;color:#6b7280}
+.ref{font-size:.75em;color:#4b5563}
 .msg .sources{margin:8px 0 0;padding:6px 0 0;border-top:1px solid #e5e7eb;font-size:13px;list-style:none}
 .sources li{margin:2px 0}
 .note{font-size:13px;color:#6b7280;margin-top:6px}

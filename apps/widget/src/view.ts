@@ -111,8 +111,6 @@ export function buildView(shadow: ShadowRoot, config: WidgetConfig, t: Say): Vie
     maxlength: '4000',
     placeholder: t('placeholder'),
     enterkeyhint: 'send',
-    // What the visitor types may be in another script than the widget's language.
-    dir: 'auto',
   });
   const send = h(
     'button',
