@@ -106,7 +106,9 @@ export function refusedByHeaders(
   if (auto && auto !== 'no') return 'auto_submitted';
   if (header(mail, 'x-autoreply') || header(mail, 'x-autorespond')) return 'auto_submitted';
   const precedence = header(mail, 'precedence').trim().toLowerCase();
-  if (['bulk', 'list', 'junk'].includes(precedence) || mail.headers.has('list-id')) return 'bulk';
+  // mailparser gathers the List-* headers under `list` (`list.id` for List-Id).
+  const list = mail.headers.get('list') as { id?: unknown } | undefined;
+  if (['bulk', 'list', 'junk'].includes(precedence) || list?.id) return 'bulk';
   const type = mail.headers.get('content-type') as { value?: string } | undefined;
   if (type?.value?.toLowerCase() === 'multipart/report') return 'bounce';
   const local = (from ?? '').split('@')[0] ?? '';
