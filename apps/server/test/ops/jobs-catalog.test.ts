@@ -52,6 +52,8 @@ describe('the job catalog', () => {
         'test-runs',
         'auto-assign',
         'sla-breaches',
+        'email-inbound',
+        'email-send',
       ].sort(),
     );
     for (const name of JOB_NAMES) expect(CATALOG[name].everyMs, name).toBeGreaterThan(0);

@@ -19,6 +19,7 @@ export type Resources = {
   canned: typeof import('./en/canned.ts').default;
   labels: typeof import('./en/labels.ts').default;
   'business-hours': typeof import('./en/business-hours.ts').default;
+  contacts: typeof import('./en/contacts.ts').default;
 };
 
 declare module 'i18next' {

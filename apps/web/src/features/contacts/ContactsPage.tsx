@@ -1,7 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { type Data, del, get, type OffsetPage, patch, post } from '../../api.ts';
+import { i18n } from '../../i18n/index.ts';
 import { useWorkspaces } from '../../session.ts';
 import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
 import { LabelChips } from '../labels/LabelChips.tsx';
@@ -19,6 +21,7 @@ const LIMIT = 20;
  * delete. Every member reads; guests are offered no change (the API refuses them).
  */
 export function ContactsPage() {
+  const { t } = useTranslation('contacts');
   const { ws = '' } = useParams();
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
   const canWrite = role !== undefined && role !== 'guest';
@@ -51,23 +54,21 @@ export function ContactsPage() {
   };
   return (
     <section>
-      <h1>Contacts</h1>
-      <p className="muted">
-        The people your customers are: from the widget's lead form, tickets, the API, or added here.
-      </p>
+      <h1>{t('title')}</h1>
+      <p className="muted">{t('intro')}</p>
       <div className="grid">
         <div>
           <search>
-            <form className="row crm-search" onSubmit={onSearch} aria-label="Search contacts">
+            <form className="row crm-search" onSubmit={onSearch} aria-label={t('search')}>
               <label className="grow">
-                <span className="sr-only">Search contacts</span>
-                <input name="q" type="search" maxLength={200} placeholder="Search by name, email or phone" />
+                <span className="sr-only">{t('search')}</span>
+                <input name="q" type="search" maxLength={200} placeholder={t('searchPlaceholder')} />
               </label>
-              <button type="submit">Search</button>
+              <button type="submit">{t('searchButton')}</button>
             </form>
           </search>
           <label className="crm-label-filter">
-            Label
+            {t('label')}
             <select
               value={labelId}
               onChange={(e) => {
@@ -75,7 +76,7 @@ export function ContactsPage() {
                 setOffset(0);
               }}
             >
-              <option value="">Any</option>
+              <option value="">{t('any')}</option>
               {labels.data?.data.map((l) => (
                 <option key={l.id} value={l.id}>
                   {l.name}
@@ -84,23 +85,19 @@ export function ContactsPage() {
             </select>
           </label>
           <h2>
-            {q ? `Matching “${q}”` : 'All contacts'}
-            {labelName ? ` labeled ${labelName}` : ''}
-            {list.data ? ` (${list.data.total})` : ''}
+            {q ? t('matching', { q }) : t('all')}
+            {labelName ? t('labeled', { name: labelName }) : ''}
+            {list.data ? t('count', { count: list.data.total }) : ''}
           </h2>
           {list.isPending && <Loading />}
           <ErrorText error={list.error} />
           {list.data?.total === 0 && (
-            <Empty title={q || labelId ? 'No contact matches' : 'No contacts yet'}>
-              <p>
-                {q || labelId
-                  ? 'Try part of a name, an email or a phone number, or another label.'
-                  : 'Add one with the form, or let the widget’s lead form collect them.'}
-              </p>
+            <Empty title={q || labelId ? t('noMatch') : t('none')}>
+              <p>{q || labelId ? t('noMatchText') : t('noneText')}</p>
             </Empty>
           )}
           {list.data && list.data.data.length > 0 && (
-            <ul className="list" aria-label="Contacts">
+            <ul className="list" aria-label={t('list')}>
               {list.data.data.map((c) => (
                 <ContactRow key={c.id} ws={ws} contact={c} canWrite={canWrite} />
               ))}
@@ -108,17 +105,13 @@ export function ContactsPage() {
           )}
           {list.data && <Pager page={list.data} onChange={setOffset} />}
         </div>
-        {canWrite ? (
-          <ContactForm ws={ws} />
-        ) : (
-          <p className="muted">Guests can read contacts; members, admins and owners add and change them.</p>
-        )}
+        {canWrite ? <ContactForm ws={ws} /> : <p className="muted">{t('guests')}</p>}
       </div>
     </section>
   );
 }
 
-const label = (c: Contact) => c.name ?? c.email ?? c.phone ?? 'Unnamed';
+const label = (c: Contact) => c.name ?? c.email ?? c.phone ?? i18n.t('contacts:unnamed');
 
 /** A body from the form: empty fields left out on create, cleared (null) on edit. */
 function bodyOf(form: HTMLFormElement, editing: boolean) {
@@ -133,6 +126,7 @@ function bodyOf(form: HTMLFormElement, editing: boolean) {
 }
 
 function ContactRow({ ws, contact: c, canWrite }: { ws: string; contact: Contact; canWrite: boolean }) {
+  const { t } = useTranslation('contacts');
   const qc = useQueryClient();
   const [editing, setEditing] = useState(false);
   const save = useMutation({
@@ -152,7 +146,7 @@ function ContactRow({ ws, contact: c, canWrite }: { ws: string; contact: Contact
       <li className="card">
         <form
           className="stack"
-          aria-label={`Edit ${label(c)}`}
+          aria-label={t('edit', { name: label(c) })}
           onSubmit={(e) => {
             e.preventDefault();
             save.mutate(bodyOf(e.currentTarget, true));
@@ -162,10 +156,10 @@ function ContactRow({ ws, contact: c, canWrite }: { ws: string; contact: Contact
           <ErrorText error={explain(save.error, 'contacts')} />
           <div className="row">
             <button type="submit" className="primary" disabled={save.isPending}>
-              Save
+              {t('save')}
             </button>
             <button type="button" onClick={() => setEditing(false)}>
-              Cancel
+              {t('cancel')}
             </button>
           </div>
         </form>
@@ -178,10 +172,12 @@ function ContactRow({ ws, contact: c, canWrite }: { ws: string; contact: Contact
         <strong>{label(c)}</strong> <span className="badge">{c.source}</span>
       </p>
       <p className="muted">
-        {[c.email, c.phone].filter(Boolean).join(' · ') || 'No email or phone'} · added{' '}
-        {formatDate(c.createdAt)}
+        {t('added', {
+          reach: [c.email, c.phone].filter(Boolean).join(' · ') || t('noReach'),
+          date: formatDate(c.createdAt),
+        })}
       </p>
-      <LabelChips labels={c.labels} name={`Labels of ${label(c)}`} />
+      <LabelChips labels={c.labels} name={t('labelsOf', { name: label(c) })} />
       {Object.keys(c.customFields).length > 0 && (
         <dl className="crm-fields">
           {Object.entries(c.customFields).map(([k, v]) => (
@@ -194,7 +190,7 @@ function ContactRow({ ws, contact: c, canWrite }: { ws: string; contact: Contact
       )}
       {canWrite && (
         <details className="crm-labels">
-          <summary>Set labels</summary>
+          <summary>{t('setLabels')}</summary>
           <LabelPicker
             ws={ws}
             path={`${contactsPath(ws)}/${c.id}/labels`}
@@ -207,14 +203,14 @@ function ContactRow({ ws, contact: c, canWrite }: { ws: string; contact: Contact
       )}
       {canWrite && (
         <div className="row crm-actions">
-          <button type="button" onClick={() => setEditing(true)} aria-label={`Edit ${label(c)}`}>
-            Edit
+          <button type="button" onClick={() => setEditing(true)} aria-label={t('edit', { name: label(c) })}>
+            {t('editButton')}
           </button>
           <ConfirmButton
-            label="Delete"
-            ariaLabel={`Delete ${label(c)}`}
-            question={`Delete ${label(c)}? Their tickets and conversations stay.`}
-            confirmLabel="Delete"
+            label={t('delete')}
+            ariaLabel={t('deleteName', { name: label(c) })}
+            question={t('deleteQuestion', { name: label(c) })}
+            confirmLabel={t('delete')}
             pending={remove.isPending}
             onConfirm={() => remove.mutate()}
           />
@@ -226,14 +222,15 @@ function ContactRow({ ws, contact: c, canWrite }: { ws: string; contact: Contact
 }
 
 function Fields({ contact }: { contact?: Contact }) {
+  const { t } = useTranslation('contacts');
   return (
     <>
       <label>
-        Name
+        {t('name')}
         <input name="name" maxLength={200} defaultValue={contact?.name ?? ''} autoComplete="off" />
       </label>
       <label>
-        Email
+        {t('email')}
         <input
           name="email"
           type="email"
@@ -243,7 +240,7 @@ function Fields({ contact }: { contact?: Contact }) {
         />
       </label>
       <label>
-        Phone
+        {t('phone')}
         <input
           name="phone"
           type="tel"
@@ -258,6 +255,7 @@ function Fields({ contact }: { contact?: Contact }) {
 }
 
 function ContactForm({ ws }: { ws: string }) {
+  const { t } = useTranslation('contacts');
   const qc = useQueryClient();
   const [problem, setProblem] = useState<string | null>(null);
   const create = useMutation({
@@ -269,7 +267,7 @@ function ContactForm({ ws }: { ws: string }) {
     const form = e.currentTarget;
     const body = bodyOf(form, false);
     if (Object.keys(body).length === 0) {
-      setProblem('Give at least a name, an email or a phone number.');
+      setProblem(t('giveSomething'));
       return;
     }
     setProblem(null);
@@ -277,12 +275,12 @@ function ContactForm({ ws }: { ws: string }) {
   };
   return (
     <form className="card stack" onSubmit={onSubmit} aria-labelledby="new-contact-title">
-      <h2 id="new-contact-title">Add a contact</h2>
+      <h2 id="new-contact-title">{t('add')}</h2>
       <Fields />
       <ErrorText error={problem ?? explain(create.error, 'contacts')} />
       <div>
         <button type="submit" className="primary" disabled={create.isPending}>
-          Add contact
+          {t('addButton')}
         </button>
       </div>
     </form>

@@ -1,6 +1,7 @@
 import type { contactSchema } from '@parley/contract/contacts';
 import type { z } from 'zod';
 import { ApiError } from '../../api.ts';
+import { i18n } from '../../i18n/index.ts';
 
 /** Contacts as the API answers them (docs/contacts-and-tickets.md "Contacts"; type-only). */
 export type Contact = z.output<typeof contactSchema>;
@@ -16,15 +17,17 @@ export function explain(error: unknown, what: 'contacts' | 'tickets'): unknown {
   if (!(error instanceof ApiError)) return error;
   if (error.status === 409 && what === 'contacts') {
     const fields = Object.keys(error.details ?? {}).filter((k) => k === 'email' || k === 'phone');
-    const which = fields.length ? fields.join(' and ') : 'email or phone';
-    return new Error(
-      `Another contact already has this ${which}. Search for it and edit that contact instead.`,
-    );
+    const t = i18n.getFixedT(null, 'contacts');
+    const which = fields.length
+      ? fields.map((f) => t(`errors.${f as 'email' | 'phone'}`)).join(` ${t('errors.and')} `)
+      : t('errors.emailOrPhone');
+    return new Error(t('errors.duplicate', { which }));
   }
   if (error.code === 'plan_limit_reached') {
+    const t = i18n.getFixedT(null, 'contacts');
     const limit = error.details?.limit;
     return new Error(
-      `Plan limit reached: this workspace's plan includes ${limit ?? 'no more'} ${what}. Delete some or upgrade the plan to add more.`,
+      t('errors.planLimit', { limit: limit ?? t('errors.noMore'), what: t(`errors.${what}`) }),
     );
   }
   return error;
