@@ -20,6 +20,7 @@ export type Resources = {
   labels: typeof import('./en/labels.ts').default;
   'business-hours': typeof import('./en/business-hours.ts').default;
   contacts: typeof import('./en/contacts.ts').default;
+  chat: typeof import('./en/chat.ts').default;
 };
 
 declare module 'i18next' {

@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import {
   type Assistant,
@@ -18,6 +19,7 @@ import { MessageView } from './Messages.tsx';
 
 /** Chat with an assistant (docs/chat.md): conversation list, messages, streamed replies. */
 export function ChatPage() {
+  const { t } = useTranslation('chat');
   const { ws = '', id = '' } = useParams();
   const [params, setParams] = useSearchParams();
   const conversationId = params.get('c') ?? undefined;
@@ -38,29 +40,29 @@ export function ChatPage() {
   const list = conversations.data?.pages.flatMap((p) => p.data) ?? [];
   return (
     <section>
-      <h1>Chat with {assistant.data?.data.name ?? 'the assistant'}</h1>
+      <h1>{t('title', { name: assistant.data?.data.name ?? t('theAssistant') })}</h1>
       <AssistantNav ws={ws} id={id} />
       <ModelNote ws={ws} />
       <ErrorText error={assistant.error} />
       <div className="chat">
-        <aside aria-label="Conversations">
+        <aside aria-label={t('conversations')}>
           <button type="button" onClick={() => setParams({})} disabled={!conversationId}>
-            New conversation
+            {t('newConversation')}
           </button>
           <ErrorText error={conversations.error} />
-          {conversations.isSuccess && list.length === 0 && <p className="muted">No conversations yet.</p>}
+          {conversations.isSuccess && list.length === 0 && <p className="muted">{t('none')}</p>}
           <ul className="convs">
             {list.map((c) => (
               <li key={c.id}>
                 <Link to={`?c=${c.id}`} aria-current={c.id === conversationId ? 'page' : undefined}>
-                  {c.title || 'Untitled'}
+                  {c.title || t('untitled')}
                 </Link>
               </li>
             ))}
           </ul>
           {conversations.hasNextPage && (
             <button type="button" onClick={() => conversations.fetchNextPage()}>
-              Load more
+              {t('more')}
             </button>
           )}
         </aside>
@@ -85,6 +87,7 @@ function Thread(props: {
   onStarted(conversationId: string): void;
 }) {
   const { assistantId, conversationId } = props;
+  const { t } = useTranslation('chat');
   const qc = useQueryClient();
   const [started, setStarted] = useState<string | undefined>(conversationId);
   const messages = useQuery({
@@ -98,11 +101,11 @@ function Thread(props: {
       {messages.isPending && started && <Loading />}
       <ErrorText error={messages.error} />
       {!started && (
-        <Empty title={props.welcome ?? 'Ask a question'}>
-          <p>The assistant answers from its knowledge and cites its sources.</p>
+        <Empty title={props.welcome ?? t('ask')}>
+          <p>{t('askText')}</p>
         </Empty>
       )}
-      <ol className="messages" aria-label="Messages" aria-live="polite">
+      <ol className="messages" aria-label={t('messages')} aria-live="polite">
         {shown.map((m) => (
           <MessageView
             key={m.id}
@@ -127,7 +130,7 @@ function Thread(props: {
           }}
         />
       ) : (
-        <p className="muted">Guests can read assistants but not chat with them.</p>
+        <p className="muted">{t('guests')}</p>
       )}
     </div>
   );

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ToolStep } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { MessageView } from './Messages.tsx';
@@ -15,6 +16,7 @@ export function Composer(props: {
   conversationId?: string;
   onDone(conversationId: string): Promise<void>;
 }) {
+  const { t } = useTranslation('chat');
   const [live, setLive] = useState<Live | null>(null);
   const [error, setError] = useState<unknown>(null);
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
@@ -50,7 +52,7 @@ export function Composer(props: {
   return (
     <>
       {live && (
-        <ol className="messages" aria-label="Reply in progress">
+        <ol className="messages" aria-label={t('inProgress')}>
           <MessageView author="user" content={live.question} />
           <MessageView author="assistant" content={live.text} toolCalls={live.tools} streaming />
         </ol>
@@ -58,13 +60,13 @@ export function Composer(props: {
       <ErrorText error={error} />
       <form onSubmit={onSubmit} className="composer">
         <label className="grow">
-          <span className="sr-only">Your message</span>
+          <span className="sr-only">{t('yourMessage')}</span>
           <textarea
             name="content"
             rows={2}
             maxLength={8000}
             required
-            placeholder="Ask a question"
+            placeholder={t('ask')}
             onKeyDown={(e) => {
               if (e.key === 'Enter' && !e.shiftKey) {
                 e.preventDefault();
@@ -74,7 +76,7 @@ export function Composer(props: {
           />
         </label>
         <button type="submit" className="primary" disabled={Boolean(live)}>
-          Send
+          {t('send')}
         </button>
       </form>
     </>

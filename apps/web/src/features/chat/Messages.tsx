@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Citation, ToolStep } from '../../api.ts';
 import { toolWords } from '../../shell/tool-words.ts';
 
@@ -10,25 +11,26 @@ export function MessageView(props: {
   streaming?: boolean;
 }) {
   const { author: role, content, citations, toolCalls, streaming } = props;
+  const { t } = useTranslation('chat');
   const who =
-    role === 'user' ? 'You' : role === 'assistant' ? 'Assistant' : role === 'agent' ? 'Agent' : 'System';
+    role === 'user' || role === 'assistant' || role === 'agent' ? t(`who.${role}`) : t('who.system');
   return (
     <li className={`msg ${role}`} aria-busy={streaming || undefined}>
       <span className="who">{who}</span>
       {toolCalls && toolCalls.length > 0 && (
-        <ul className="tools" aria-label="Tool steps">
-          {toolCalls.map((t) => (
+        <ul className="tools" aria-label={t('toolSteps')}>
+          {toolCalls.map((step) => (
             // In words; the code name only in the tooltip, for whoever writes the prompt.
-            <li key={t.toolCallId} title={t.toolName}>
-              {toolWords(t.toolName, t.result === undefined)}
-              {t.result === undefined ? '…' : ' ✓'}
+            <li key={step.toolCallId} title={step.toolName}>
+              {toolWords(step.toolName, step.result === undefined)}
+              {step.result === undefined ? '…' : ' ✓'}
             </li>
           ))}
         </ul>
       )}
       <p className="text">{content || (streaming ? '…' : '')}</p>
       {citations && citations.length > 0 && (
-        <ol className="citations" aria-label="Sources">
+        <ol className="citations" aria-label={t('sources')}>
           {citations.map((c) => (
             <li key={`${c.index}-${c.sourceId}`}>
               [{c.index}]{' '}

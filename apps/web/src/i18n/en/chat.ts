@@ -1,0 +1,20 @@
+/** Chatting with an assistant (apps/web/src/features/chat). */
+export default {
+  title: 'Chat with {{name}}',
+  theAssistant: 'the assistant',
+  conversations: 'Conversations',
+  newConversation: 'New conversation',
+  none: 'No conversations yet.',
+  untitled: 'Untitled',
+  more: 'Load more',
+  ask: 'Ask a question',
+  askText: 'The assistant answers from its knowledge and cites its sources.',
+  messages: 'Messages',
+  guests: 'Guests can read assistants but not chat with them.',
+  inProgress: 'Reply in progress',
+  yourMessage: 'Your message',
+  send: 'Send',
+  who: { user: 'You', assistant: 'Assistant', agent: 'Agent', system: 'System' },
+  toolSteps: 'Tool steps',
+  sources: 'Sources',
+};
