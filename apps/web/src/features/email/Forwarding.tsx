@@ -27,7 +27,9 @@ export function Forwarding({ id, config, url }: { id: string; config: EmailConfi
       </label>
       <div className="row email-actions">
         <CopyButton text={url} label={t('forwarding.copy')} />
+        {/* Keyed by the URL: once rotated, the question closes. */}
         <ConfirmButton
+          key={url}
           label={t('forwarding.rotate')}
           question={t('forwarding.rotateQuestion')}
           confirmLabel={t('forwarding.rotateConfirm')}

@@ -222,6 +222,7 @@ export function InboxPage() {
             return (
               <li key={c.id} className={`inbox-row${count > 0 ? ' unread' : ''}`} data-conversation={c.id}>
                 <Link to={`/w/${ws}/inbox/${c.id}`} className="inbox-title">
+                  {c.channel === 'email' && <span aria-hidden="true">✉ </span>}
                   {c.title || 'Untitled conversation'}
                 </Link>
                 {count > 0 && (
