@@ -40,6 +40,10 @@ export const PRE_TENANT_LOOKUPS: Readonly<Record<string, PreTenantReason>> = {
   'features/email/email.repo.ts#claimOutbound': 'job',
   'features/email/email.repo.ts#findOutbound': 'job',
   'features/email/email.repo.ts#updateEmailMessage': 'job',
+  // The IMAP supervisor's pass (the email-imap job) reads every enabled IMAP channel, and forgets
+  // the place of those disabled.
+  'features/email/imap-state.repo.ts#listImapChannels': 'job',
+  'features/email/imap-state.repo.ts#forgetUnwatched': 'job',
   'features/sso/sso.repo.ts#connectionForDomain': 'finds-workspace',
   'features/sso/sso.repo.ts#requiringSsoFor': 'finds-workspace',
   'features/sso/sso.repo.ts#findConnectionById': 'finds-workspace',

@@ -4,6 +4,7 @@ import { analyticsRollupJob } from '../features/analytics/rollup.ts';
 import { billingLifecycleJob } from '../features/billing/lifecycle.ts';
 import { creditsResetJob } from '../features/credits/credits.jobs.ts';
 import { emailInboundJob, emailSendJob } from '../features/email/email.jobs.ts';
+import { emailImapJob } from '../features/email/imap-job.ts';
 import { autoAssignJob } from '../features/inbox/auto-assign.ts';
 import { ingestionJob } from '../features/knowledge/ingestion/ingest.jobs.ts';
 import { slaBreachesJob } from '../features/sla/sla.jobs.ts';
@@ -41,7 +42,8 @@ export type JobName =
   | 'auto-assign'
   | 'sla-breaches'
   | 'email-inbound'
-  | 'email-send';
+  | 'email-send'
+  | 'email-imap';
 
 /** One job's work in one process, built by its definition's `create`. */
 export type Job = {
@@ -176,6 +178,13 @@ export const CATALOG: { readonly [N in JobName]: JobDefinition } = {
     everyMs: 2_000,
     wokenBy: ['a reply queued for an email conversation (email.outbound.ts)'],
     create: emailSendJob,
+  },
+  'email-imap': {
+    // Re-reads the IMAP channels, keeps this process's mailbox leases and its watchers (docs/email.md
+    // "IMAP"); new mail itself arrives by IDLE between passes. A saved change applies within a pass.
+    everyMs: 3_000,
+    wokenBy: [],
+    create: emailImapJob,
   },
 };
 

@@ -54,6 +54,7 @@ describe('the job catalog', () => {
         'sla-breaches',
         'email-inbound',
         'email-send',
+        'email-imap',
       ].sort(),
     );
     for (const name of JOB_NAMES) expect(CATALOG[name].everyMs, name).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
@@ -29,12 +29,15 @@ export type Dovecot = {
   password: string;
   /** Puts a raw message into the user's mailbox with IMAP APPEND; resolves with its UID. */
   append(raw: string, mailbox?: string): Promise<number | undefined>;
+  /** The user's IMAP connections open now, by `doveadm who` (the test's own APPENDs included). */
+  connections(): Promise<number>;
   /** Stops the server (connections drop) and starts it again on the same port and mail. */
   restart(): Promise<void>;
   stop(): Promise<void>;
 };
 
 const BINARY = ['/usr/sbin/dovecot', '/usr/local/sbin/dovecot'].find((p) => existsSync(p));
+const DOVEADM = ['/usr/bin/doveadm', '/usr/local/bin/doveadm'].find((p) => existsSync(p)) ?? 'doveadm';
 
 export const INSTALL_HINT =
   'Dovecot is not installed: the email (IMAP) tests run a real Dovecot. Install it with ' +
@@ -215,6 +218,13 @@ export async function startDovecot(opts: Options = {}): Promise<Dovecot> {
       } finally {
         await c.logout();
       }
+    },
+    async connections() {
+      const out = await new Promise<string>((resolve, reject) =>
+        execFile(DOVEADM, ['-c', conf, 'who', '-1'], (err, stdout) => (err ? reject(err) : resolve(stdout))),
+      );
+      // One line per connection after the header: username, proto, pid, ip...
+      return out.split('\n').filter((l) => l.startsWith(`${user} `) && /\bimap\b/.test(l)).length;
     },
     async restart() {
       await stopChild();
