@@ -4,6 +4,8 @@
  * a DNS server on loopback that answers every question at once with NXDOMAIN (dns2), the API
  * reads, and the counts read from the database once the server has stopped.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -14,6 +16,36 @@ import { SMTPServer } from 'smtp-server';
 import { WORDS } from './chat-setup.ts';
 
 export const KB = 1024;
+
+/**
+ * Starts `src/main.ts` (under `nice` when `niceness` is given), its output into `log`, and waits
+ * for its "ready" line up to `limitMs` (a server starts in seconds, but minutes on a saturated
+ * machine).
+ */
+export async function startApp(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  log: string,
+  limitMs: number,
+  niceness?: number,
+): Promise<{ child: ChildProcess; base: string }> {
+  const fd = openSync(log, 'w');
+  const args = ['--import', 'tsx', 'src/main.ts'];
+  const [command, argv] =
+    niceness === undefined
+      ? [process.execPath, args]
+      : ['nice', ['-n', String(niceness), process.execPath, ...args]];
+  const child = spawn(command, argv, { cwd, env, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  for (const deadline = Date.now() + limitMs; ; await new Promise((r) => setTimeout(r, 200))) {
+    const m = /Parley is ready: http:\/\/[^:]+:(\d+)/.exec(readFileSync(log, 'utf8').slice(0, 20_000));
+    if (m?.[1]) return { child, base: `http://127.0.0.1:${m[1]}` };
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the server did not start:\n${readFileSync(log, 'utf8').slice(-4000)}`);
+    }
+  }
+}
 
 /** A deterministic byte stream (xorshift32), so runs are alike and the bytes do not compress. */
 function noise(length: number, seed: number): Buffer {

@@ -15,13 +15,15 @@
  * EMAIL_BENCH_BODY_KB (20), EMAIL_BENCH_ATTACHMENT_KB (200), EMAIL_BENCH_API_CONNECTIONS (10),
  * EMAIL_BENCH_API_SECONDS (5 a sample), EMAIL_BENCH_QUIET_SAMPLES (3: all but one before the intake,
  * one after it has drained), EMAIL_BENCH_DRAIN_SECONDS (900: the time limit),
+ * EMAIL_BENCH_START_SECONDS (600: how long a server may take to start on a busy machine),
  * EMAIL_BENCH_SPLIT (PostgreSQL only, default 1: the posts and API reads go to a web process with
  * JOBS=none and a worker process at nice 10 processes the mail; 0: one process does both; PGlite
  * is always one process, its files being one process's).
  *
  * Exits 1 only on a correctness failure (a message lost or stored twice, a reply missing or sent
- * twice, a forward refused); the latency targets are reported as met or NOT met.
+ * twice, a forward refused even after 5 retries); the latency targets are reported as met or NOT met.
  */
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
@@ -35,12 +37,13 @@ import {
   buildMessages,
   KB,
   type Outgoing,
+  startApp,
   startDnsStub,
   startReplyCatcher,
   storedCounts,
 } from './email-support.ts';
 import { paced, seedOwner } from './support.ts';
-import { call, pct, type Server, scratchDatabase, sleep, startServer, stopServer } from './widget-support.ts';
+import { call, pct, scratchDatabase, sleep, stopServer } from './widget-support.ts';
 
 const serverDir = fileURLToPath(new URL('../apps/server/', import.meta.url));
 const int = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -53,6 +56,7 @@ const API_CONNECTIONS = int('EMAIL_BENCH_API_CONNECTIONS', 10);
 const API_SECONDS = int('EMAIL_BENCH_API_SECONDS', 5);
 const QUIET = int('EMAIL_BENCH_QUIET_SAMPLES', 3);
 const DRAIN_MS = int('EMAIL_BENCH_DRAIN_SECONDS', 900) * 1000;
+const START_MS = int('EMAIL_BENCH_START_SECONDS', 600) * 1000;
 const WARMUP = 20;
 
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
@@ -86,7 +90,7 @@ async function main() {
   const split = scratch !== null && process.env.EMAIL_BENCH_SPLIT !== '0';
   const smtp = await startReplyCatcher();
   const dns = await startDnsStub();
-  const servers: Server[] = [];
+  const servers: ChildProcess[] = [];
   let failed = false;
   try {
     const env: NodeJS.ProcessEnv = {
@@ -106,10 +110,14 @@ async function main() {
       monthlyCredits: 1_000_000_000,
       keyScopes: ['contacts:write'],
     });
-    const web = await startServer(serverDir, split ? { ...env, JOBS: 'none' } : env, join(dir, 'app.log'));
-    servers.push(web);
-    if (split)
-      servers.push(await startServer(serverDir, env, join(dir, 'worker.log'), undefined, 'worker', 10));
+    const web = await startApp(
+      serverDir,
+      split ? { ...env, JOBS: 'none' } : env,
+      join(dir, 'app.log'),
+      START_MS,
+    );
+    servers.push(web.child);
+    if (split) servers.push((await startApp(serverDir, env, join(dir, 'worker.log'), START_MS, 10)).child);
     const owner = { cookie: seed.cookie, origin: web.base };
     const kb = await seedKnowledge(web.base, owner, seed.workspaceId);
     const address = 'support@acme.test';
@@ -139,9 +147,18 @@ async function main() {
     );
 
     // Warm-up: a few messages through the whole path, and the API reads.
-    const post = (xs: Outgoing[]) => (i: number) => forward(url, xs[i]!.raw);
-    const warmUp = await paced(WARMUP, RATE, post(warm), (s) => s === 202);
-    if (warmUp.errors) throw new Error(`${warmUp.errors} warm-up forwards refused`);
+    const statuses: number[] = [];
+    const post = (xs: Outgoing[]) => (i: number) =>
+      forward(url, xs[i]!.raw).then((status) => {
+        if (xs === list) statuses[i] = status;
+        return status;
+      });
+    for (const m of warm) {
+      for (let attempt = 0; (await forward(url, m.raw).catch(() => 0)) !== 202; attempt++) {
+        if (attempt === 5) throw new Error('a warm-up forward was refused 6 times');
+        await sleep(2000);
+      }
+    }
     const waitReplies = async (n: number, limitMs: number) => {
       let said = performance.now();
       for (const end = performance.now() + limitMs; smtp.total() < n && performance.now() < end; ) {
@@ -177,6 +194,16 @@ async function main() {
       }
     })();
     const accepted = await intake;
+    // A mail server retries a forward its target refused (a 503 while the database is out of
+    // reach): so does the benchmark, up to 5 times, 2 s apart. Only a message never accepted is lost.
+    const refused = list.map((_, i) => i).filter((i) => statuses[i] !== 202);
+    let lost = refused;
+    for (let attempt = 0; attempt < 5 && lost.length; attempt++) {
+      await sleep(2000);
+      const again: number[] = [];
+      for (const i of lost) if ((await forward(url, list[i]!.raw).catch(() => 0)) !== 202) again.push(i);
+      lost = again;
+    }
     const allAnswered = await waitReplies(expected, DRAIN_MS - (performance.now() - start));
     drainedAt = performance.now();
     await measureLoaded;
@@ -187,7 +214,7 @@ async function main() {
     await sleep(5000); // room for any duplicate reply to arrive
     quiet.push(await apiSample(web.base, seed, API_CONNECTIONS, API_SECONDS));
 
-    for (const s of servers.splice(0)) await stopServer(s.child);
+    for (const child of servers.splice(0)) await stopServer(child);
     const db = await storedCounts(env, kb.assistantId);
     const loadAfter = load();
 
@@ -197,7 +224,7 @@ async function main() {
     const twice = ids.filter((id) => (smtp.byInReplyTo.get(id) ?? 0) > 1).length;
     const stray = smtp.total() - [...smtp.byInReplyTo.values()].reduce((n, c) => n + c, 0);
     const problems = [
-      accepted.errors && `${accepted.errors} forwards not answered 202`,
+      lost.length && `${lost.length} forwards refused even after 5 retries`,
       repeats.errors && `${repeats.errors} repeated forwards not answered 202`,
       db.inbound !== expected && `${db.inbound} inbound rows stored for ${expected} messages`,
       db.inboundDone !== expected && `${expected - db.inboundDone} inbound rows not processed`,
@@ -223,7 +250,7 @@ async function main() {
       `| ${name} | ${xs.length} | ${all(xs).length} | ${Math.round(median(xs.map((s) => s.rps)))} | ${pct(all(xs), 50).toFixed(1)} | ${pct(all(xs), 99).toFixed(1)} | ${Math.max(...all(xs)).toFixed(0)} | ${xs.reduce((e, s) => e + s.errors, 0)} |`;
     const out = [
       '',
-      `Accepted (POST /api/email/inbound/{token} → 202, ${COUNT} at ${RATE}/s, latency from the scheduled time): p50 ${ms(pct(lat, 50))}, p95 ${ms(pct(lat, 95))}, p99 ${ms(p99)}, max ${ms(Math.max(...lat))}; refused ${accepted.errors}`,
+      `Accepted (POST /api/email/inbound/{token} → 202, ${COUNT} at ${RATE}/s, latency from the scheduled time): p50 ${ms(pct(lat, 50))}, p95 ${ms(pct(lat, 95))}, p99 ${ms(p99)}, max ${ms(Math.max(...lat))}; refused ${accepted.errors} (${refused.length - lost.length} of them accepted on a retry)`,
       `  p99 ${ms(p99)} against the target 100 ms: ${p99 < 100 ? 'met' : 'NOT met'}`,
       `Processing: the intake took ${intakeSeconds.toFixed(1)} s; the last reply arrived ${(answeredInMs / 1000).toFixed(1)} s after the first post (${(COUNT / (answeredInMs / 1000)).toFixed(1)} answered/s), ${((drainedAt - accepted.endedAt) / 1000).toFixed(1)} s after the last`,
       `Stored: ${db.inbound} inbound rows (${db.inboundDone} processed), ${db.inboundMessages} inbound messages, ${db.conversations} conversations, ${db.attachments} attachments, ${db.repeatedInbound} Message-IDs stored twice; replies: ${db.outboundMessages} queued, ${db.outboundSent} sent`,
@@ -243,7 +270,7 @@ async function main() {
     ];
     process.stdout.write(`${out.join('\n')}\n`);
   } finally {
-    for (const s of servers) await stopServer(s.child);
+    for (const child of servers) await stopServer(child);
     await smtp.close();
     dns.close();
     agent.destroy();
