@@ -17,7 +17,11 @@ const NUL = String.fromCharCode(0);
 export const parseEmail = (raw: Buffer): Promise<ParsedMail> =>
   simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, maxHtmlLengthToParse: 5 * 1024 * 1024 });
 
-const clean = (s: string) => s.replaceAll(NUL, '').replace(/[\uD800-\uDFFF]/g, '\uFFFD');
+/** Without NUL (PostgreSQL text cannot hold it) and with lone surrogates replaced; pairs kept. */
+const clean = (s: string) =>
+  s
+    .replaceAll(NUL, '')
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 
 function mailboxes(a: AddressObject | AddressObject[] | undefined): Mailbox[] {
   const list = a ? (Array.isArray(a) ? a : [a]) : [];
