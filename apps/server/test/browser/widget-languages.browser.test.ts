@@ -1,7 +1,8 @@
+import type { AddressInfo } from 'node:net';
 import { WIDGET_CATALOGS } from '@parley/contract/widget-strings/index';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations } from './dashboard-helpers.ts';
+import { axeViolations, checkPage } from './dashboard-helpers.ts';
 import { pageErrors, shot } from './helpers.ts';
 import { hasChromium, startWidgetPage, stopWidgetPage, type WidgetPage } from './widget-setup.ts';
 
@@ -187,5 +188,61 @@ describe.skipIf(!hasChromium)('the widget in the visitor’s language', { timeou
         payload: { defaultLanguage: 'en' },
       });
     }
+  });
+});
+
+describe.skipIf(!hasChromium)('the dashboard’s widget page: languages', { timeout: 120_000 }, () => {
+  it('sets the workspace’s default language and a text of one language, shown over the built-in one', async () => {
+    const { t, w, browser, asst } = env as WidgetPage;
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      colorScheme: 'light',
+    });
+    const [name, value] = w.owner.cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: base }]);
+    const page = await context.newPage();
+    const errors = pageErrors(page);
+    await page.goto(`${base}/w/${w.ws}/assistants/${asst}/widget`);
+    await page.getByRole('heading', { name: 'Languages' }).waitFor();
+
+    await page.getByLabel('Default language of the workspace').selectOption('fr');
+    await page.getByRole('button', { name: 'Save default language' }).click();
+    await page.getByText('Saved', { exact: true }).first().waitFor();
+    const one = await t.request({ method: 'GET', url: `/api/workspaces/${w.ws}`, headers: w.owner.headers });
+    expect(one.json().data.defaultLanguage).toBe('fr');
+
+    await page.getByRole('combobox', { name: /^Language/ }).selectOption('es');
+    const box = page.getByLabel('placeholder', { exact: true });
+    expect(await box.getAttribute('placeholder')).toBe(es.placeholder);
+    await box.fill('Pregúntanos lo que quieras');
+    // A placeholder the key does not have: refused at its field, nothing saved.
+    await page.getByLabel('retry', { exact: true }).fill('Otra vez {name}');
+    await page.getByRole('button', { name: 'Save texts' }).click();
+    await page.getByText(/Unknown placeholder \{name\}/).waitFor();
+    await page.getByLabel('retry', { exact: true }).fill('');
+    await page.getByRole('button', { name: 'Save texts' }).click();
+    await page.getByText('Saved', { exact: true }).last().waitFor();
+    const saved = await t.request({
+      method: 'GET',
+      url: `/api/assistants/${asst}/widget`,
+      headers: w.owner.headers,
+    });
+    expect(saved.json().data.strings).toEqual({ es: { placeholder: 'Pregúntanos lo que quieras' } });
+    expect(await checkPage(page, 'widget-languages')).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+    await t.request({
+      method: 'PATCH',
+      url: `/api/workspaces/${w.ws}`,
+      headers: w.owner.headers,
+      payload: { defaultLanguage: 'en' },
+    });
+    await t.request({
+      method: 'PATCH',
+      url: `/api/assistants/${asst}/widget`,
+      headers: w.owner.headers,
+      payload: { strings: {} },
+    });
   });
 });

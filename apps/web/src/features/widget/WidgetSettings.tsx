@@ -18,6 +18,7 @@ import {
   toDraft,
   type WidgetConfig,
 } from './types.ts';
+import { WidgetLanguages } from './WidgetLanguages.tsx';
 import { WidgetPreview } from './WidgetPreview.tsx';
 import './widget.css';
 
@@ -72,6 +73,7 @@ export function WidgetSettings() {
         saved={config.data.data}
         assistant={assistant.data?.data}
         plan={workspace?.plan}
+        workspace={workspace}
       />
     </section>
   );
@@ -82,8 +84,9 @@ function WidgetForm(props: {
   saved: WidgetConfig;
   assistant?: Assistant;
   plan?: Workspace['plan'];
+  workspace?: Workspace;
 }) {
-  const { ws, saved, assistant, plan } = props;
+  const { ws, saved, assistant, plan, workspace } = props;
   const qc = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => toDraft(saved));
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
@@ -307,6 +310,7 @@ function WidgetForm(props: {
         </WidgetPreview>
       </div>
       <Snippet saved={saved} />
+      <WidgetLanguages ws={ws} workspace={workspace} saved={saved} />
     </>
   );
 }
