@@ -259,7 +259,8 @@ export function createLexicalIndex(ctx: AppContext, maxChunks = LEXICAL_MAX_CHUN
  * The language to read a question in: the one detected in it when the knowledge has passages in
  * that language. Otherwise (too short or unclear to tell, or a language the knowledge lacks),
  * language-neutrally: each language the knowledge has is tried, and the reading whose terms the
- * knowledge holds most of wins (ties: the detected language, then the most common one). A few map
+ * knowledge holds most of wins (ties: the knowledge's most common language first, the detected one
+ * last). A few map
  * lookups per language; no model.
  */
 export function queryLanguage(
@@ -271,7 +272,7 @@ export function queryLanguage(
   for (const e of entries) for (const [l, n] of e.languages) counts.set(l, (counts.get(l) ?? 0) + n);
   if (detected !== null && counts.has(detected)) return detected;
   const candidates = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([l]) => l || null);
-  if (detected !== null) candidates.unshift(detected);
+  if (detected !== null) candidates.push(detected);
   let best: string | null = candidates[0] ?? detected;
   let most = -1;
   for (const language of candidates) {
