@@ -204,6 +204,22 @@ describe.skipIf(!hasChromium)('email in the inbox', { timeout: 180_000 }, () => 
     expect(smtp.sent.some((m) => m.to.includes('ceo@spoofed.test'))).toBe(false);
     expect(await checkPage(page, 'email-marked')).toEqual([]);
 
+    // In the account's language (Spanish), the mark and the checks too.
+    const es = await env.t.request({
+      method: 'PATCH',
+      url: '/api/account',
+      headers: w.owner.headers,
+      payload: { language: 'es' },
+    });
+    expect(es.statusCode).toBe(200);
+    await page.reload();
+    await marked
+      .getByText('Falló DMARC: puede que este correo no venga de spoofed.test. La IA no lo respondió.')
+      .waitFor();
+    await marked
+      .getByText('Comprobaciones del remitente: SPF fallida, DKIM sin registro, DMARC fallida.')
+      .waitFor();
+
     expect(hostileId).not.toBe(spoofId);
     expect(dialogs).toEqual([]);
     expect(seen).toEqual([]);

@@ -26,8 +26,8 @@ export function Forwarding({ id, config, url }: { id: string; config: EmailConfi
         <input className="secret" readOnly value={url} onFocus={(e) => e.target.select()} />
       </label>
       <div className="row email-actions">
-        <CopyButton text={url} label={t('forwarding.copy')} />
-        {/* Keyed by the URL: once rotated, the question closes. */}
+        {/* Keyed by the URL: once rotated, "Copied" and the question close. */}
+        <CopyButton key={`copy-${url}`} text={url} label={t('forwarding.copy')} />
         <ConfirmButton
           key={url}
           label={t('forwarding.rotate')}
