@@ -80,6 +80,10 @@ export function problems(page: Page): string[] {
 
 /** Posts a raw message to a forwarding URL over HTTP, as a mail server's forwarding rule would. */
 export async function forwardOver(url: string, raw: Buffer): Promise<number> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'message/rfc822' }, body: raw });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'message/rfc822' },
+    body: new Uint8Array(raw),
+  });
   return res.status;
 }
