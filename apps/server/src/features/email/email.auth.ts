@@ -42,9 +42,9 @@ export async function authenticateEmail(ctx: AppContext, raw: Buffer): Promise<E
     if (!result) return { spf: 'temperror', dkim: 'temperror', dmarc: 'temperror' };
     const dkims = result.dkim?.results?.map((r) => r.status?.result ?? 'none') ?? [];
     return {
-      spf: (result.spf && result.spf.status?.result) || 'none',
+      spf: (result.spf || undefined)?.status?.result || 'none',
       dkim: dkims.includes('pass') ? 'pass' : (dkims[0] ?? 'none'),
-      dmarc: (result.dmarc && result.dmarc.status?.result) || 'none',
+      dmarc: (result.dmarc || undefined)?.status?.result || 'none',
     };
   } catch (err) {
     ctx.log.warn({ err }, 'email authentication could not be checked');

@@ -33,7 +33,7 @@ export async function ingestEmail(
 ): Promise<{ stored: boolean }> {
   if (raw.length === 0 || raw.length > EMAIL_MAX_BYTES) return { stored: false };
   const found = await repo.findChannel(ctx.db, channelId);
-  if (!found || !found.config.isEnabled || !planHas(planStanding(found).plan, 'channels')) {
+  if (!found?.config.isEnabled || !planHas(planStanding(found).plan, 'channels')) {
     return { stored: false };
   }
   const id = await repo.insertInbound(ctx.db, {

@@ -93,7 +93,7 @@ export function bodyOf(content: string, citations: Citation[], signature: string
 /** Sends one claimed email; records `sent`, or the failure (retried, then `failed`). */
 async function sendOne(ctx: AppContext, messageId: string): Promise<void> {
   const row = await repo.findOutbound(ctx.db, messageId);
-  if (!row || row.email.deliveryState !== 'pending') return;
+  if (row?.email.deliveryState !== 'pending') return;
   const { email } = row;
   const found = await repo.findChannel(ctx.db, email.assistantId);
   const fail = async (error: string, final: boolean) => {
