@@ -224,3 +224,27 @@ describe('passages too short to tell', () => {
     expect(hits.every((h) => h.language === 'es')).toBe(true);
   });
 });
+
+describe('odd text', () => {
+  it('any script, marks, emoji, digits or a long run without spaces: a 200, never an error', async () => {
+    const id = await createAssistant(t, w.owner, w.ws);
+    await qa(id, 'İadeler ne zaman ödenir?', 'Beş iş günü içinde. 返金は5営業日以内です。');
+    await drainIngestion(t);
+    for (const q of [
+      '🙂🙂🙂',
+      '١٢٣٤ ٥٦٧',
+      'e\u0301\u0301\u0301 a\u0308 ﬁ ＡＢＣ',
+      '返'.repeat(400),
+      'İIıi ŞşĞğ',
+      '\u202eevil\u202c عربى mixed English 日本語 한국어',
+      'ا'.repeat(300),
+    ]) {
+      const res = await t.request({
+        method: 'GET',
+        url: `/api/assistants/${id}/search?q=${encodeURIComponent(q)}&k=5`,
+        headers: w.owner.headers,
+      });
+      expect([q.slice(0, 20), res.statusCode]).toEqual([q.slice(0, 20), 200]);
+    }
+  });
+});
