@@ -4,7 +4,7 @@ import { differs, drawBody, drawItem, type Item, itemFrom, type Rating } from '.
 import { toolStep } from './messages.ts';
 import { waitText } from './strings.ts';
 import { Survey } from './survey.ts';
-import type { View } from './view.ts';
+import { fitInput, type View } from './view.ts';
 import type { Widget } from './widget.ts';
 
 /**
@@ -58,7 +58,7 @@ export class Conversation {
         this.send(v.input.value);
       }
     });
-    v.input.addEventListener('input', () => this.grow());
+    v.input.addEventListener('input', () => fitInput(v.input));
   }
 
   /** Shows a history (init or resume); merge() then listens for agents when a conversation exists. */
@@ -191,7 +191,7 @@ export class Conversation {
       return;
     }
     v.input.value = '';
-    this.grow();
+    fitInput(v.input);
     void this.deliver(text);
   }
 
@@ -390,15 +390,5 @@ export class Conversation {
 
   private scroll() {
     this.v.log.scrollTop = this.v.log.scrollHeight;
-  }
-
-  private grow() {
-    const input = this.v.input;
-    // What the visitor types may be in another script than the widget's language: its own text
-    // sets the direction; the empty box (and its placeholder) follows the widget's.
-    if (input.value.trim()) input.dir = 'auto';
-    else input.removeAttribute('dir');
-    input.style.height = 'auto';
-    input.style.height = `${Math.min(input.scrollHeight + 2, 120)}px`;
   }
 }

@@ -168,6 +168,18 @@ export function buildView(shadow: ShadowRoot, config: WidgetConfig, t: Say): Vie
 }
 
 /**
+ * The message box after its text changed: as tall as its lines (up to 120 px). What the visitor
+ * types may be in another script than the widget's language: its own text sets the direction;
+ * the empty box (and its placeholder) follows the widget's.
+ */
+export function fitInput(input: HTMLTextAreaElement) {
+  if (input.value.trim()) input.dir = 'auto';
+  else input.removeAttribute('dir');
+  input.style.height = 'auto';
+  input.style.height = `${Math.min(input.scrollHeight + 2, 120)}px`;
+}
+
+/**
  * A constructed stylesheet where the browser has them: a site whose Content-Security-Policy
  * forbids inline styles still gets a styled widget. Elsewhere, a <style> element.
  */
