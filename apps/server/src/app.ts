@@ -19,6 +19,7 @@ import { registerMetricsRoute } from './http/metrics-route.ts';
 import { documentRoute } from './http/route-docs.ts';
 import { registerTenantResolver } from './http/tenant.ts';
 import { registerJsonParser, registerWellFormedInput } from './http/well-formed.ts';
+import { languageDetector } from './lib/language-detect.ts';
 import { withErrorSerializer } from './lib/log-errors.ts';
 
 export type App = FastifyInstance;
@@ -108,6 +109,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
   app.addHook('onRoute', documentRoute);
   registerForeground(app, ctx);
+  // A customer's message names its conversation's language synchronously (docs/languages.md
+  // "Conversations"): the detector is loaded before the first request is answered.
+  app.addHook('onReady', async () => {
+    await languageDetector();
+  });
   registerAuth(app, ctx, credentials);
   registerTenantResolver(app, ctx, { directory: tenantDirectory, loaders: resourceLoaders, surfaces });
 

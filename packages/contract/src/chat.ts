@@ -30,6 +30,12 @@ export const conversationSchema = z.object({
   channel: z.enum(['chat', 'widget', 'sms', 'email']),
   status: z.enum(['open', 'handoff', 'closed']),
   title: z.string(),
+  language: z
+    .string()
+    .nullable()
+    .describe(
+      "The customer's language (`es`, `ja`, `zh-Hans`, ...), detected from their messages; null until one tells (docs/languages.md)",
+    ),
   contactId: z.string().nullable(),
   assigneeId: z.string().nullable(),
   messageCount: z.number(),

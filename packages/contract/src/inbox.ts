@@ -16,6 +16,11 @@ export const listQuery = cursorQuery
     workspaceId: idParam.optional(),
     status: z.enum(['open', 'handoff', 'closed']).optional(),
     channel: z.enum(['chat', 'widget', 'sms', 'email']).optional(),
+    language: z
+      .string()
+      .regex(/^[a-z]{2,3}(-[A-Z][a-z]{3})?$/, 'A language as conversations carry it, such as es or zh-Hans')
+      .optional()
+      .describe("Only conversations in this language (the customer's, detected)"),
     assistantId: idParam.optional(),
     assigneeId: idParam.optional(),
     unassigned: z.enum(['true', 'false']).optional(),

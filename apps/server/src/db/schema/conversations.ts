@@ -93,6 +93,8 @@ export const conversations = pgTable(
     /** How the AI's part settled once 7 days passed after it ended (docs/measuring.md "Resolution"). */
     aiResolution: text('ai_resolution').$type<AiResolution>(),
     aiResolutionAt: ts('ai_resolution_at'),
+    /** The customer's language, detected from their messages (docs/languages.md "Conversations"). */
+    language: text('language'),
     /** Its labels (docs/labels.md), kept here so every shape and event carries them. */
     labels: jsonb('labels').$type<LabelRef[]>().notNull().default(sql`'[]'::jsonb`),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -114,6 +116,12 @@ export const conversations = pgTable(
     index('conversations_inbox_channel_idx').on(
       t.workspaceId,
       t.channel,
+      t.lastMessageAt.desc(),
+      t.id.desc(),
+    ),
+    index('conversations_inbox_language_idx').on(
+      t.workspaceId,
+      t.language,
       t.lastMessageAt.desc(),
       t.id.desc(),
     ),

@@ -75,8 +75,8 @@ export async function runReply(
     const [{ chunks, realtime }, history] = await Promise.all([turn.context, turn.history]);
     book.add(chunks);
     const result = streamText({
-      model: modelFor(ctx.config.ai, { passages: book.passages }),
-      system: systemPrompt(assistant, book.passages, steering.rules),
+      model: modelFor(ctx.config.ai, { passages: book.passages, language: conversation.language }),
+      system: systemPrompt(assistant, book.passages, steering.rules, conversation.language),
       messages: toModelMessages(history),
       tools: buildTools({
         ctx,

@@ -23,6 +23,7 @@ export class PassageBook {
         title: c.heading || c.title,
         url: c.url,
         relevance: c.relevance,
+        language: c.language,
         content:
           c.content.length > MAX_PASSAGE_CHARS ? `${c.content.slice(0, MAX_PASSAGE_CHARS)}…` : c.content,
       };

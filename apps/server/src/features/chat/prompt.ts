@@ -10,6 +10,7 @@ export function systemPrompt(
   assistant: { name: string; instructions: string },
   passages: Passage[],
   rules: readonly GuidanceRule[] = [],
+  language: string | null = null,
 ): string {
   const parts = [
     assistant.instructions.trim() || `You are ${assistant.name}, a helpful customer-support assistant.`,
@@ -19,6 +20,11 @@ export function systemPrompt(
       'policies, prices or order details. If the customer asks for a person, call request_human.',
     ].join(' '),
   ];
+  // The customer's language, detected (docs/languages.md "Answers"): the model is told it.
+  if (language)
+    parts.push(
+      `The customer writes in ${languageName(language)}: always answer in ${languageName(language)}.`,
+    );
   if (rules.length > 0) parts.push(guidanceSection(rules));
   if (passages.length > 0) {
     const context = passages
@@ -29,6 +35,18 @@ export function systemPrompt(
     parts.push('Knowledge: nothing relevant was found for this question.');
   }
   return parts.join('\n\n');
+}
+
+/** Language names in English, for the prompt (stateless). */
+const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
+
+/** A language tag's English name ("es" → "Spanish"), the tag itself when unknown. */
+function languageName(tag: string): string {
+  try {
+    return LANGUAGE_NAMES.of(tag) ?? tag;
+  } catch {
+    return tag;
+  }
 }
 
 type GuidanceRule = { kind: string; name: string; text: string; triggers: string[] };

@@ -35,7 +35,7 @@ export async function withholdReply(
     confidence: draft.confidence,
     minConfidence: assistant.minConfidence,
   });
-  const text = await handoffNotice(ctx, conversation.workspaceId);
+  const text = await handoffNotice(ctx, conversation.workspaceId, conversation.language);
   const notice = await appendReplyWhile(
     ctx.db,
     handedOver ?? conversation,

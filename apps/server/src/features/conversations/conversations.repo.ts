@@ -5,6 +5,7 @@ import type { SmsDeliveryStatus } from '../../db/schema/index.ts';
 import { conversations, events, messages, smsOutbound } from '../../db/schema/index.ts';
 import type { CursorKey } from '../../http/pagination.ts';
 import type { EventRow } from '../events/events.service.ts';
+import { languageOnMessage, slaOnMessage } from './message-effects.ts';
 import { inInboxSql } from './visibility.ts';
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -133,24 +134,6 @@ export async function insertMessageCounted(db: Executor, message: MessageRow, ev
  * is inserted only when that row is one the inbox shows (visibility.ts), and never for a withheld
  * draft, which no channel sends (docs/measuring.md "Confidence"). false: not stored.
  */
-/**
- * What a message does to the SLA clocks (docs/sla.md "Clocks"), in the same statement: a person's
- * reply meets the first and the next response; a customer's message after a person's reply
- * starts a wait for the next one (its due time is set by the breach job).
- */
-function slaOnMessage(message: MessageRow) {
-  const at = sql`${message.createdAt.toISOString()}::timestamptz`;
-  if (message.role === 'agent') {
-    return sql`, sla_first_due_at = null, sla_next_due_at = null, sla_waiting_since = null,
-             sla_replied_at = coalesce(sla_replied_at, ${at})`;
-  }
-  if (message.role === 'user') {
-    return sql`, sla_waiting_since = case when status = 'handoff' and sla_replied_at is not null
-             then coalesce(sla_waiting_since, ${at}) else sla_waiting_since end`;
-  }
-  return sql``;
-}
-
 export async function insertMessageIfStatus(
   db: Executor,
   message: MessageRow,
@@ -172,7 +155,7 @@ export async function insertMessageIfStatus(
     sql`with c as (
       update conversations
          set message_count = message_count + ${message.role === 'system' ? 0 : 1}, last_message_at = ${tsz(message.createdAt)},
-             updated_at = ${tsz(message.createdAt)}${slaOnMessage(message)}
+             updated_at = ${tsz(message.createdAt)}${slaOnMessage(message)}${languageOnMessage(message)}
        where id = ${message.conversationId} ${allowed}
        returning id, channel, handed_off_at
     ), m as (

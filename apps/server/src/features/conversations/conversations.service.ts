@@ -13,6 +13,7 @@ import { conflict } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { eventRow, recordEvent } from '../events/events.service.ts';
+import { firstLanguage } from './conversation-language.ts';
 import { announceToInbox } from './conversation-states.ts';
 import * as repo from './conversations.repo.ts';
 import { toConversation, toConversationDetail, toMessage } from './conversations.shapes.ts';
@@ -158,6 +159,7 @@ export function prepareStart(input: NewConversation, first: NewMessage): Pending
     handoffRuleId: null,
     aiResolution: null,
     aiResolutionAt: null,
+    language: firstLanguage(first),
     labels: [],
     createdAt: at,
     updatedAt: at,

@@ -13,6 +13,7 @@ export const toConversation = (c: ConversationRow) => ({
   channel: c.channel,
   status: c.status,
   title: c.title,
+  language: c.language,
   contactId: c.contactId,
   assigneeId: c.assigneeId,
   messageCount: c.messageCount,

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { HandoffReason } from '../../db/schema/index.ts';
+import { linesFor } from '../../providers/llm/responder-lines.ts';
 import { outsideHoursNotice } from '../business-hours/business-hours.service.ts';
 import { announceChange, applyChange } from './conversation-states.ts';
 import * as repo from './conversations.repo.ts';
@@ -60,16 +61,20 @@ function handoffNote(reason: string, cause: HandoffCause | undefined): string {
   return reason ? `The customer asked for a person: ${reason}` : 'The customer asked for a person.';
 }
 
-/** What the customer is told when a rule or a withheld reply hands the conversation to a person. */
-export const HANDOFF_NOTICE = 'Thanks for your message. A person from our team will answer you here shortly.';
+/** What the customer is told when a rule or a withheld reply hands the conversation to a person (English; linesFor gives the others). */
+export const HANDOFF_NOTICE = linesFor('en').handoffNotice;
 
 /**
  * The customer's side of a handoff (docs/business-hours.md "The message"): inside business hours
  * (or with none set) a person answers shortly; outside them, the workspace's outside-hours message
  * and when a person is back.
  */
-export async function handoffNotice(ctx: AppContext, workspaceId: string): Promise<string> {
-  return (await outsideHoursNotice(ctx, workspaceId)) ?? HANDOFF_NOTICE;
+export async function handoffNotice(
+  ctx: AppContext,
+  workspaceId: string,
+  language: string | null = null,
+): Promise<string> {
+  return (await outsideHoursNotice(ctx, workspaceId)) ?? linesFor(language).handoffNotice;
 }
 
 /**

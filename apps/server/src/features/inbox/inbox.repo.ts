@@ -54,6 +54,8 @@ export type InboxFilter = {
   workspaceId: string;
   status?: ConversationStatus;
   channel?: Channel;
+  /** The customer's language (docs/languages.md "Conversations"). */
+  language?: string;
   assistantId?: string;
   assigneeId?: string;
   unassigned?: boolean;
@@ -154,6 +156,7 @@ function inboxConditions(f: InboxFilter): SQL[] {
   const conds: SQL[] = [eq(conversations.workspaceId, f.workspaceId), inInboxSql()];
   if (f.status) conds.push(eq(conversations.status, f.status));
   if (f.channel) conds.push(eq(conversations.channel, f.channel));
+  if (f.language) conds.push(eq(conversations.language, f.language));
   if (f.assistantId) conds.push(eq(conversations.assistantId, f.assistantId));
   if (f.assigneeId) conds.push(eq(conversations.assigneeId, f.assigneeId));
   if (f.unassigned === true) conds.push(isNull(conversations.assigneeId));

@@ -44,7 +44,7 @@ export const inboxRoutes: Feature = (app, ctx) => {
       schema: {
         tags,
         description:
-          'Conversations of the workspace, newest activity first (cursor). Filters: `status`, `channel`, `assistantId`, `assigneeId`, `unassigned=true|false`, `labelId`, `lowConfidence=true`.',
+          'Conversations of the workspace, newest activity first (cursor). Filters: `status`, `channel`, `language`, `assistantId`, `assigneeId`, `unassigned=true|false`, `labelId`, `lowConfidence=true`.',
         querystring: listQuery,
         response: { 200: cursorPage(inboxConversationSchema) },
       },

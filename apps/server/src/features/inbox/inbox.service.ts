@@ -45,6 +45,7 @@ export type ListQuery = {
   cursor?: string;
   status?: ConversationStatus;
   channel?: Channel;
+  language?: string;
   assistantId?: string;
   assigneeId?: string;
   unassigned?: 'true' | 'false';
@@ -86,6 +87,7 @@ export async function listConversations(ctx: AppContext, tenant: Tenant, q: List
     workspaceId: tenant.workspaceId,
     status: q.status,
     channel: q.channel,
+    language: q.language,
     assistantId: q.assistantId,
     assigneeId: q.assigneeId,
     unassigned: q.unassigned === undefined ? undefined : q.unassigned === 'true',

@@ -36,7 +36,7 @@ export async function steeredReply(
   if (decision.kind === 'handoff') {
     await refundCredit(ctx, turn.reservation);
     await requestHandoff(ctx, conversation, '', { kind: 'rule', rule: decision.rule });
-    text = await handoffNotice(ctx, conversation.workspaceId);
+    text = await handoffNotice(ctx, conversation.workspaceId, conversation.language);
     outcome = 'handoff';
   } else if (decision.kind === 'refuse') {
     text = decision.rule.text;

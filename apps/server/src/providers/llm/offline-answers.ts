@@ -1,6 +1,7 @@
 import { stemmer } from 'stemmer';
 import { tokenize } from '../embeddings/offline.ts';
 import { ANSWER_SUPPORT, passageSupport } from './passage-support.ts';
+import { GREETING, linesFor, THANKS } from './responder-lines.ts';
 import type { Passage } from './types.ts';
 
 /**
@@ -10,12 +11,8 @@ import type { Passage } from './types.ts';
  * plainly when it does not know. It is not a language model and does not pretend to be one.
  */
 
-export const NOT_FOUND =
-  "I'm sorry, I don't know the answer to that: I couldn't find it in the information I have. " +
-  'If you like, I can connect you with a member of our team.';
-
-const GREETING = /^\s*(hi|hello|hey|good (morning|afternoon|evening)|hiya|howdy)\b[\s!.,]*$/i;
-const THANKS = /^\s*(thanks|thank you|thx|cheers)\b.*$/i;
+/** "I don't know" in English; linesFor gives it in the conversation's language. */
+export const NOT_FOUND = linesFor('en').notFound;
 const HUMAN =
   /\b(talk|speak|chat)\s+(to|with)\s+(a\s+|an\s+|some\s*)?(human|person|agent|one|body|representative|operator|real person)\b|\b(human|live|real)\s+(agent|person|support)\b|\b(need|want)\s+(a\s+)?(human|person|agent|representative)\b/i;
 const TICKET = /\b(open|create|file|raise|submit|log)\s+(a\s+|an\s+)?(support\s+)?(ticket|case)\b/i;
@@ -25,9 +22,9 @@ const EMAIL = /[^\s@<>()]+@[^\s@<>()]+\.[a-z]{2,}/i;
 export const wantsHuman = (q: string) => HUMAN.test(q);
 export const wantsTicket = (q: string) => TICKET.test(q);
 
-export function smallTalk(question: string): string | null {
-  if (GREETING.test(question)) return 'Hello! How can I help you today?';
-  if (THANKS.test(question)) return "You're welcome! Is there anything else I can help with?";
+export function smallTalk(question: string, lines = linesFor('en')): string | null {
+  if (GREETING.test(question)) return lines.greeting;
+  if (THANKS.test(question)) return lines.thanks;
   return null;
 }
 
@@ -47,10 +44,10 @@ const stems = (text: string) => tokenize(text).map((w) => (/^[a-z]+$/.test(w) ? 
  * its relevance and its lead over other sources, the measure the reply's confidence uses) is
  * below ANSWER_SUPPORT. Passages without a relevance (none was measured) are taken as they come.
  */
-export function answerFromPassages(question: string, passages: Passage[]): string {
+export function answerFromPassages(question: string, passages: Passage[], lines = linesFor('en')): string {
   const top = passages[0];
-  if (!top) return NOT_FOUND;
-  if (top.relevance !== undefined && passageSupport(top, passages) < ANSWER_SUPPORT) return NOT_FOUND;
+  if (!top) return lines.notFound;
+  if (top.relevance !== undefined && passageSupport(top, passages) < ANSWER_SUPPORT) return lines.notFound;
   const qa = /^Q: [\s\S]*?\nA: ([\s\S]+)$/.exec(top.content);
   if (qa?.[1]) return `${qa[1].trim()} [${top.index}]`;
 
@@ -72,7 +69,7 @@ export function answerFromPassages(question: string, passages: Passage[]): strin
     .sort((a, b) => a.order - b.order);
   if (best.length === 0) {
     const excerpt = top.content.replace(/\s+/g, ' ').trim().slice(0, 400);
-    return `Here is what I found: ${excerpt} [${top.index}]`;
+    return `${lines.foundExcerpt} ${excerpt} [${top.index}]`;
   }
   return best.map((s) => `${s.text} [${s.index}]`).join(' ');
 }
@@ -80,22 +77,22 @@ export function answerFromPassages(question: string, passages: Passage[]): strin
 type ToolOutcome = { toolName: string; output: unknown };
 
 /** The closing answer after a tool ran (the offline responder's second step). */
-export function answerFromTool(question: string, outcome: ToolOutcome): string {
+export function answerFromTool(question: string, outcome: ToolOutcome, lines = linesFor('en')): string {
   const out = (outcome.output ?? {}) as Record<string, unknown>;
-  if (typeof out.error === 'string') return `I couldn't complete that: ${out.error}`;
+  if (typeof out.error === 'string') return lines.couldNotComplete(out.error);
   switch (outcome.toolName) {
     case 'request_human':
-      return "I've asked a member of our team to join this conversation. They'll reply here as soon as they can.";
+      return lines.humanAsked;
     case 'create_ticket':
-      return `I've opened a support ticket for you (${String(out.ticketId)}). Our team will follow up.`;
+      return lines.ticketOpened(String(out.ticketId));
     case 'search_knowledge':
-      return answerFromPassages(question, (out.passages as Passage[] | undefined) ?? []);
+      return answerFromPassages(question, (out.passages as Passage[] | undefined) ?? [], lines);
     case 'lookup_spreadsheet':
       return describeRows(out);
     case 'lookup_store':
       return describeStore(out);
     default:
-      return NOT_FOUND;
+      return lines.notFound;
   }
 }
 

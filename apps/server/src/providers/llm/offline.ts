@@ -14,6 +14,7 @@ import {
   wantsHuman,
   wantsTicket,
 } from './offline-answers.ts';
+import { linesFor, type ResponderLines } from './responder-lines.ts';
 import type { ReplyKnowledge } from './types.ts';
 
 type Plan =
@@ -87,6 +88,7 @@ export function createOfflineModel(knowledge: ReplyKnowledge): LanguageModelV3 {
 
 function decide(options: LanguageModelV3CallOptions, knowledge: ReplyKnowledge): Plan {
   const prompt = options.prompt;
+  const lines = linesFor(knowledge.language);
   let lastUser = -1;
   for (let i = prompt.length - 1; i >= 0; i--) {
     if (prompt[i]?.role === 'user') {
@@ -108,7 +110,7 @@ function decide(options: LanguageModelV3CallOptions, knowledge: ReplyKnowledge):
   const last = results.at(-1);
   if (last && last.type === 'tool-result') {
     const output = 'value' in last.output ? last.output.value : undefined;
-    return { kind: 'text', text: answerFromTool(question, { toolName: last.toolName, output }) };
+    return { kind: 'text', text: answerFromTool(question, { toolName: last.toolName, output }, lines) };
   }
 
   const tools = new Set((options.tools ?? []).map((t) => t.name));
@@ -125,13 +127,26 @@ function decide(options: LanguageModelV3CallOptions, knowledge: ReplyKnowledge):
   }
   const order = orderReference(question);
   if (tools.has(TOOL_NAMES.store) && order) return call(TOOL_NAMES.store, { query: question, ...order });
-  const chat = smallTalk(question);
+  const chat = smallTalk(question, lines);
   if (chat) return { kind: 'text', text: chat };
   if (knowledge.passages.length === 0) {
     if (tools.has(TOOL_NAMES.spreadsheet)) return call(TOOL_NAMES.spreadsheet, { query: question });
     if (tools.has(TOOL_NAMES.store)) return call(TOOL_NAMES.store, { query: question });
   }
-  return { kind: 'text', text: answerFromPassages(question, knowledge.passages) };
+  return { kind: 'text', text: answerInLanguage(question, knowledge, lines) };
+}
+
+/**
+ * From the passages in the conversation's language (or of no known language) when there are any;
+ * otherwise from the others, after a line saying so in the conversation's language
+ * (docs/languages.md "Answers").
+ */
+function answerInLanguage(question: string, knowledge: ReplyKnowledge, lines: ResponderLines): string {
+  const { passages, language } = knowledge;
+  const own = language ? passages.filter((p) => !p.language || p.language === language) : passages;
+  if (own.length > 0 || passages.length === 0) return answerFromPassages(question, own, lines);
+  const answer = answerFromPassages(question, passages, lines);
+  return answer === lines.notFound ? answer : `${lines.otherLanguage} ${answer}`;
 }
 
 const estimate = (chars: number) => Math.max(1, Math.ceil(chars / 4));
