@@ -269,10 +269,13 @@ export class Conversation {
     const { w, v } = this;
     const e = err instanceof ApiError ? err : new ApiError(-1, '', '');
     if (lost) {
-      if (e.status === 429 && e.details.quota === undefined) {
-        const wait = e.retryAfter || 10;
+      // Too fast (429), or the server too busy to start it now (503, docs/chat.md "Busy"): it waits
+      // out Retry-After on screen and goes by itself.
+      if ((e.status === 429 && e.details.quota === undefined) || e.status === 503) {
+        const wait = e.retryAfter || (e.status === 503 ? 2 : 10);
         this.queue(text, Date.now() + wait * 1000, lost);
-        w.alert(w.t('tooFastQueued', { wait: waitText(wait, w.config.language) }));
+        const key = e.status === 503 ? 'busyQueued' : 'tooFastQueued';
+        w.alert(w.t(key, { wait: waitText(wait, w.config.language) }));
         return;
       }
       // 401: the token is no longer good; 400 without field errors: the session has ended (after

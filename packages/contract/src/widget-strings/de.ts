@@ -25,6 +25,7 @@ export const de: WidgetStrings = {
   cutShort: 'Diese Antwort wurde unterbrochen.',
   tooFastQueued:
     'Sie senden Nachrichten etwas zu schnell. Ihre Nachricht wird in {wait} automatisch gesendet.',
+  busyQueued: 'Wir sind gerade etwas ausgelastet. Ihre Nachricht wird in {wait} automatisch gesendet.',
   tooFast:
     'Sie senden Nachrichten etwas zu schnell. Bitte warten Sie {wait} und versuchen Sie es dann erneut.',
   sendingIn: 'Wird in {seconds} s gesendet…',

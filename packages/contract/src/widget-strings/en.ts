@@ -27,6 +27,7 @@ export const en: WidgetStrings = {
   sentToTeam: 'Sent to our team. They will reply here.',
   cutShort: 'This answer was cut short.',
   tooFastQueued: "You're sending messages a little fast. Your message will be sent by itself in {wait}.",
+  busyQueued: "We're a little busy right now. Your message will be sent by itself in {wait}.",
   tooFast: "You're sending messages a little fast. Please wait {wait} and try again.",
   sendingIn: 'Sending in {seconds} s…',
   retry: 'Retry',

@@ -25,6 +25,7 @@ export const es: WidgetStrings = {
   sentToTeam: 'Enviado a nuestro equipo. Te responderán aquí.',
   cutShort: 'Esta respuesta se interrumpió.',
   tooFastQueued: 'Estás enviando mensajes un poco rápido. Tu mensaje se enviará solo dentro de {wait}.',
+  busyQueued: 'Ahora mismo estamos un poco ocupados. Tu mensaje se enviará solo dentro de {wait}.',
   tooFast: 'Estás enviando mensajes un poco rápido. Espera {wait} y vuelve a intentarlo.',
   sendingIn: 'Se enviará en {seconds} s…',
   retry: 'Reintentar',

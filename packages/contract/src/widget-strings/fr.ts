@@ -24,6 +24,7 @@ export const fr: WidgetStrings = {
   sentToTeam: 'Envoyé à notre équipe. Elle vous répondra ici.',
   cutShort: 'Cette réponse a été interrompue.',
   tooFastQueued: 'Vous envoyez des messages un peu vite. Votre message partira automatiquement dans {wait}.',
+  busyQueued: 'Nous sommes un peu occupés en ce moment. Votre message partira automatiquement dans {wait}.',
   tooFast: 'Vous envoyez des messages un peu vite. Patientez {wait}, puis réessayez.',
   sendingIn: 'Envoi dans {seconds} s…',
   retry: 'Réessayer',

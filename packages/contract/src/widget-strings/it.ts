@@ -25,6 +25,7 @@ export const it: WidgetStrings = {
   cutShort: 'Questa risposta si è interrotta.',
   tooFastQueued:
     'Stai inviando messaggi un po’ troppo in fretta. Il tuo messaggio partirà da solo tra {wait}.',
+  busyQueued: 'Al momento siamo un po’ occupati. Il tuo messaggio partirà da solo tra {wait}.',
   tooFast: 'Stai inviando messaggi un po’ troppo in fretta. Attendi {wait} e riprova.',
   sendingIn: 'Invio tra {seconds} s…',
   retry: 'Riprova',

@@ -24,6 +24,7 @@ export const ja: WidgetStrings = {
   sentToTeam: 'スタッフに送信しました。こちらに返信が届きます。',
   cutShort: 'この回答は途中で中断されました。',
   tooFastQueued: 'メッセージの送信間隔が短すぎます。メッセージは{wait}後に自動で送信されます。',
+  busyQueued: 'ただいま混み合っています。メッセージは{wait}後に自動で送信されます。',
   tooFast: 'メッセージの送信間隔が短すぎます。{wait}待ってからもう一度お試しください。',
   sendingIn: '{seconds}秒後に送信…',
   retry: '再試行',

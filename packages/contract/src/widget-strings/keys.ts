@@ -27,6 +27,7 @@ export const WIDGET_STRING_KEYS = [
   'sentToTeam',
   'cutShort',
   'tooFastQueued',
+  'busyQueued',
   'tooFast',
   'sendingIn',
   'retry',

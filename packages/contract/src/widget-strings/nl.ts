@@ -24,6 +24,7 @@ export const nl: WidgetStrings = {
   sentToTeam: 'Verstuurd naar ons team. Je krijgt hier antwoord.',
   cutShort: 'Dit antwoord is onderbroken.',
   tooFastQueued: 'Je verstuurt berichten iets te snel. Je bericht wordt over {wait} vanzelf verstuurd.',
+  busyQueued: 'We hebben het nu even druk. Je bericht wordt over {wait} vanzelf verstuurd.',
   tooFast: 'Je verstuurt berichten iets te snel. Wacht {wait} en probeer het dan opnieuw.',
   sendingIn: 'Wordt verstuurd over {seconds} s…',
   retry: 'Opnieuw proberen',

@@ -25,6 +25,7 @@ export const pl: WidgetStrings = {
   cutShort: 'Ta odpowiedź została przerwana.',
   tooFastQueued:
     'Wysyłasz wiadomości trochę za szybko. Twoja wiadomość zostanie wysłana automatycznie za {wait}.',
+  busyQueued: 'Mamy teraz trochę więcej pracy. Twoja wiadomość zostanie wysłana automatycznie za {wait}.',
   tooFast: 'Wysyłasz wiadomości trochę za szybko. Odczekaj {wait} i spróbuj ponownie.',
   sendingIn: 'Wysyłanie za {seconds} s…',
   retry: 'Spróbuj ponownie',

@@ -25,6 +25,7 @@ export const pt: WidgetStrings = {
   cutShort: 'Esta resposta foi interrompida.',
   tooFastQueued:
     'Você está enviando mensagens um pouco rápido. Sua mensagem será enviada automaticamente em {wait}.',
+  busyQueued: 'Estamos um pouco ocupados agora. Sua mensagem será enviada automaticamente em {wait}.',
   tooFast: 'Você está enviando mensagens um pouco rápido. Aguarde {wait} e tente novamente.',
   sendingIn: 'Enviando em {seconds} s…',
   retry: 'Tentar novamente',

@@ -25,6 +25,7 @@ export const tr: WidgetStrings = {
   cutShort: 'Bu yanıt yarıda kesildi.',
   tooFastQueued:
     'Mesajları biraz hızlı gönderiyorsunuz. Mesajınız {wait} sonra otomatik olarak gönderilecek.',
+  busyQueued: 'Şu anda biraz yoğunuz. Mesajınız {wait} sonra otomatik olarak gönderilecek.',
   tooFast: 'Mesajları biraz hızlı gönderiyorsunuz. Lütfen {wait} bekleyip tekrar deneyin.',
   sendingIn: '{seconds} sn sonra gönderilecek…',
   retry: 'Tekrar dene',

@@ -24,6 +24,7 @@ export const zhHans: WidgetStrings = {
   sentToTeam: '已发送给我们的团队，他们会在这里回复您。',
   cutShort: '此回答被中断了。',
   tooFastQueued: '您发送消息的速度有点快。您的消息将在{wait}后自动发送。',
+  busyQueued: '我们现在有点忙。您的消息将在{wait}后自动发送。',
   tooFast: '您发送消息的速度有点快。请等待{wait}后重试。',
   sendingIn: '{seconds}秒后发送…',
   retry: '重试',
