@@ -2,6 +2,8 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { type CursorPage, canManage, type Data, get, post } from '../../api.ts';
+import { languageName } from '../../i18n/format.ts';
+import { i18n } from '../../i18n/index.ts';
 import { useSession, useWorkspaces } from '../../session.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { LabelChips } from '../labels/LabelChips.tsx';
@@ -107,7 +109,8 @@ export function ConversationPage() {
           </>
         )}
         <span className="muted">
-          {CHANNEL_WORDS[c.channel]} · {assistant} · started {when(c.createdAt)}
+          {CHANNEL_WORDS[c.channel]} · {c.language ? `${languageName(c.language, i18n.language)} · ` : ''}
+          {assistant} · started {when(c.createdAt)}
           {c.endedAt && c.status === 'closed' ? ` · closed ${when(c.endedAt)}` : ''}
         </span>{' '}
         <LabelChips labels={c.labels} />

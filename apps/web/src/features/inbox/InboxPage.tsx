@@ -1,7 +1,10 @@
+import { LANGUAGES } from '@parley/contract/languages';
 import { type InfiniteData, type QueryClient, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { type CursorPage, get } from '../../api.ts';
+import { languageName } from '../../i18n/format.ts';
+import { i18n } from '../../i18n/index.ts';
 import { useSession } from '../../session.ts';
 import { Empty, ErrorText, Loading } from '../../shell/ui.tsx';
 import { LabelChips } from '../labels/LabelChips.tsx';
@@ -20,7 +23,16 @@ const LIMIT = 25;
  * The filters, kept in the address (`?status=handoff&assignee=unassigned`), so a view can be shared;
  * the order too (`?sort=sla`), which "Clear filters" keeps.
  */
-const FILTERS = ['status', 'channel', 'assistant', 'assignee', 'label', 'confidence', 'sla'] as const;
+const FILTERS = [
+  'status',
+  'channel',
+  'language',
+  'assistant',
+  'assignee',
+  'label',
+  'confidence',
+  'sla',
+] as const;
 
 /** The query of `GET /api/inbox/conversations` for the filters in the address. */
 function listQuery(ws: string, params: URLSearchParams, me: string | undefined) {
@@ -31,6 +43,8 @@ function listQuery(ws: string, params: URLSearchParams, me: string | undefined) 
   const assignee = params.get('assignee');
   if (status) q.set('status', status);
   if (channel) q.set('channel', channel);
+  const language = params.get('language');
+  if (language) q.set('language', language);
   if (assistant) q.set('assistantId', assistant);
   const label = params.get('label');
   if (label) q.set('labelId', label);
@@ -122,6 +136,21 @@ export function InboxPage() {
             <option value="widget">Website widget</option>
             <option value="chat">Internal chat</option>
             <option value="sms">SMS</option>
+            <option value="email">Email</option>
+          </select>
+        </label>
+        <label>
+          Language
+          <select
+            value={params.get('language') ?? ''}
+            onChange={(e) => setFilter('language', e.target.value)}
+          >
+            <option value="">Any</option>
+            {LANGUAGES.map((l) => (
+              <option key={l} value={l}>
+                {languageName(l, i18n.language)}
+              </option>
+            ))}
           </select>
         </label>
         <label>
@@ -235,7 +264,9 @@ export function InboxPage() {
                 <SlaDue sla={c.sla} now={now} />
                 <LabelChips labels={c.labels} />
                 <span className="inbox-meta muted">
-                  {CHANNEL_WORDS[c.channel]} · {assistantName(c.assistantId)} ·{' '}
+                  {CHANNEL_WORDS[c.channel]} ·{' '}
+                  {c.language && <>{languageName(c.language, i18n.language)} · </>}
+                  {assistantName(c.assistantId)} ·{' '}
                   {assignee ? `Assigned to ${c.assigneeId === me ? 'you' : assignee}` : 'Unassigned'} ·{' '}
                   {c.messageCount} {c.messageCount === 1 ? 'message' : 'messages'} ·{' '}
                   <time dateTime={c.lastMessageAt ?? c.createdAt}>
