@@ -34,6 +34,7 @@ export function directionOf(language: string): 'ltr' | 'rtl' {
  * "zh-TW" → "zh-Hant"), or null when it is not a language tag.
  */
 export function normalizeLanguageTag(tag: string): string | null {
+  if (typeof tag !== 'string') return null;
   const parts = tag.trim().split(/[-_]/);
   const primary = parts[0]?.toLowerCase() ?? '';
   if (!/^[a-z]{2,3}$/.test(primary)) return null;

@@ -168,7 +168,7 @@ describe.skipIf(!hasChromium)('over the budget', { timeout: 150_000 }, () => {
     await waiting.getByText(/^Sending in \d+ s…$/).waitFor();
     await ui.alert
       .getByText(
-        /^You're sending messages a little fast\. Your message will be sent by itself in (\d+ seconds|a minute)\.$/,
+        /^You're sending messages a little fast\. Your message will be sent by itself in (\d+ seconds?|1 minute)\.$/,
       )
       .waitFor();
     expect(await page.getByRole('button', { name: 'Send message' }).isDisabled()).toBe(true);

@@ -159,7 +159,7 @@ describe('SLA policies', () => {
       [{ ...ok, priority: 2.5 }, 'priority'],
       [{ name: 'P', firstResponseMinutes: 30 }, 'priority'],
       [{ ...ok, businessHoursOnly: 'yes' }, 'businessHoursOnly'],
-      [{ ...ok, appliesTo: { channels: ['email'] } }, 'appliesTo.channels.0'],
+      [{ ...ok, appliesTo: { channels: ['fax'] } }, 'appliesTo.channels.0'],
       [{ ...ok, appliesTo: { channels: 'sms' } }, 'appliesTo.channels'],
       [{ ...ok, appliesTo: { labelIds: [''] } }, 'appliesTo.labelIds.0'],
       [{ ...ok, appliesTo: { labelIds: [7] } }, 'appliesTo.labelIds.0'],

@@ -9,12 +9,12 @@ import { type Language, matchLanguage, normalizeLanguageTag } from '@parley/cont
  * the language itself.
  */
 
-const browserTags = (): readonly string[] =>
-  typeof navigator === 'undefined'
-    ? []
-    : navigator.languages?.length
-      ? navigator.languages
-      : [navigator.language];
+/** The browser's language tags; none where there is no browser (Node has `navigator` without languages). */
+const browserTags = (): readonly string[] => {
+  if (typeof navigator === 'undefined') return [];
+  const tags = navigator.languages?.length ? navigator.languages : [navigator.language];
+  return tags.filter((t): t is string => typeof t === 'string');
+};
 
 /** The browser's first supported language (the language before sign-in), else English. */
 export function browserLanguage(): Language {
