@@ -68,7 +68,9 @@ describe('a mailbox on a server without IDLE', () => {
     );
   });
 
-  it('starts afresh from UIDNEXT when the mailbox is re-created (UIDVALIDITY changed)', async () => {
+  it('starts afresh from UIDNEXT when the mailbox is re-created (UIDVALIDITY changed)', {
+    timeout: 120_000,
+  }, async () => {
     const asst = await createAssistant(e.t, w.owner, w.ws);
     await admin(async (c) => c.mailboxCreate('Renumbered'));
     await saveImapChannel(e.t, w.owner, asst, dovecot, smtp, {}, { mailbox: 'Renumbered' });
@@ -88,14 +90,16 @@ describe('a mailbox on a server without IDLE', () => {
         const now = await imapState(e.t, asst);
         return now?.uidValidity !== before?.uidValidity && now?.lastUid === 0;
       },
-      15_000,
+      // The deleted mailbox drops the connection; the reconnect backs off (1 s, 2 s, 4 s, ...),
+      // longer on a loaded CI machine.
+      60_000,
       'the watcher to start afresh',
     );
     // UID 1 again, in the new numbering: taken, not mistaken for the old UID 1.
     await dovecot.append(mail('Second numbering'), 'Renumbered');
     await waitFor(
       async () => (await titles()).includes('Second numbering'),
-      10_000,
+      30_000,
       'the mail after renumbering',
     );
     expect((await imapState(e.t, asst))?.lastUid).toBe(1);
