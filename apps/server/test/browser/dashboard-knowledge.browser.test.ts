@@ -329,4 +329,58 @@ describe.skipIf(!hasChromium)('knowledge sources in the dashboard', { timeout: 9
     }
     await context.close();
   });
+
+  it('speaks Spanish to an owner who chose it: headings, forms, counts, dates and the search', async () => {
+    await addSource(t, owner, assistant, {
+      type: 'text',
+      name: 'Política de envíos',
+      text: 'Enviamos cada tetera en dos días. '.repeat(300).trim(),
+    });
+    const language = (value: string | null) =>
+      t.request({
+        method: 'PATCH',
+        url: '/api/account',
+        headers: owner.headers,
+        payload: { language: value },
+      });
+    expect((await language('es')).statusCode).toBe(200);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await context.newPage();
+      const errors = pageErrors(page);
+      await page.goto(`${base}/signin`);
+      await page.getByLabel('Email').fill(owner.email);
+      await page.getByLabel('Password').fill(owner.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Kettle Co.' }).waitFor();
+      await page.goto(`${base}/w/${ws}/assistants/${assistant}/knowledge`);
+      await page.getByRole('heading', { level: 1, name: 'Conocimiento de Kettle helper' }).waitFor();
+      const policy = page
+        .getByRole('list', { name: 'Fuentes' })
+        .getByRole('listitem')
+        .filter({ hasText: 'Política de envíos' });
+      await policy.locator('.badge', { hasText: 'lista' }).waitFor({ timeout: 30_000 });
+      // 10,199 characters the Spanish way (grouped from five digits), passages counted, a Spanish date.
+      const text = (await policy.textContent()) ?? '';
+      expect(text).toContain('(Texto)');
+      expect(text).toContain('10.199 caracteres');
+      expect(text).toMatch(/\d+ fragmentos?/);
+      expect(text).toMatch(/leída el \d{1,2} (ene|feb|mar|abr|may|jun|jul|ago|sept?|oct|nov|dic)\.? \d{4}/);
+      await page.getByRole('heading', { name: 'Añadir conocimiento' }).waitFor();
+      await page.getByRole('radio', { name: 'Archivos' }).check();
+      await page.getByText(/hasta 1 MB cada uno/).waitFor();
+      await page.getByRole('searchbox', { name: 'Pregunta de búsqueda' }).fill('tetera');
+      await page.getByRole('button', { name: 'Buscar', exact: true }).click();
+      await page
+        .getByRole('list', { name: 'Resultados de la búsqueda' })
+        .getByText(/relevancia para la pregunta: \d+\s%/)
+        .first()
+        .waitFor();
+      expect(await checkPage(page, 'knowledge-es')).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await language(null);
+    }
+  });
 });

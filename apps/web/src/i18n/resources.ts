@@ -21,6 +21,7 @@ export type Resources = {
   'business-hours': typeof import('./en/business-hours.ts').default;
   contacts: typeof import('./en/contacts.ts').default;
   chat: typeof import('./en/chat.ts').default;
+  knowledge: typeof import('./en/knowledge.ts').default;
 };
 
 declare module 'i18next' {

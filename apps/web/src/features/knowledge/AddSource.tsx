@@ -1,5 +1,6 @@
 import type { SourceType } from '@parley/contract/api-types';
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ErrorText } from '../../shell/ui.tsx';
 import { FileUpload } from './FileUpload.tsx';
 import { SpreadsheetForm, StoreForm } from './LiveForms.tsx';
@@ -8,44 +9,26 @@ import { WebsiteForm } from './WebsiteForm.tsx';
 
 type Kind = SourceType;
 
-const KINDS: Array<{ kind: Kind; label: string; hint: string }> = [
-  {
-    kind: 'qa',
-    label: 'Questions and answers',
-    hint: 'Each pair is answered as written: the quickest way to cover what customers ask most.',
-  },
-  { kind: 'file', label: 'Files', hint: 'Help articles, manuals and FAQs you already have.' },
-  { kind: 'website', label: 'Website', hint: 'One page, a sitemap, or a crawl of your site; re-read daily.' },
-  { kind: 'text', label: 'Text', hint: 'Paste any text, e.g. your policies.' },
-  {
-    kind: 'spreadsheet',
-    label: 'Spreadsheet',
-    hint: 'A sheet published as CSV, read live when a customer asks (prices, stock, opening hours).',
-  },
-  {
-    kind: 'store',
-    label: 'Store',
-    hint: 'Shopify or WooCommerce: products and order status, read live when a customer asks.',
-  },
-];
+/** The kinds in the order the form offers them; their names and hints are in the catalog. */
+const KINDS: readonly Kind[] = ['qa', 'file', 'website', 'text', 'spreadsheet', 'store'];
 
 /** Add knowledge of any kind the API accepts: Q&A, files, websites, text, spreadsheets, stores. */
 export function AddSource({ assistantId }: { assistantId: string }) {
+  const { t } = useTranslation('knowledge');
   const [kind, setKind] = useState<Kind>('qa');
-  const hint = KINDS.find((k) => k.kind === kind)?.hint;
   return (
     <section className="card stack add-source" aria-labelledby="add-title">
-      <h2 id="add-title">Add knowledge</h2>
+      <h2 id="add-title">{t('add.title')}</h2>
       <fieldset className="kinds">
-        <legend className="sr-only">Kind of source</legend>
+        <legend className="sr-only">{t('add.kind')}</legend>
         {KINDS.map((k) => (
-          <label key={k.kind} className="check">
-            <input type="radio" name="kind" checked={kind === k.kind} onChange={() => setKind(k.kind)} />
-            {k.label}
+          <label key={k} className="check">
+            <input type="radio" name="kind" checked={kind === k} onChange={() => setKind(k)} />
+            {t(`add.kinds.${k}.label`)}
           </label>
         ))}
       </fieldset>
-      <p className="muted hint">{hint}</p>
+      <p className="muted hint">{t(`add.kinds.${kind}.hint`)}</p>
       {kind === 'qa' && <QaForm assistantId={assistantId} />}
       {kind === 'text' && <TextForm assistantId={assistantId} />}
       {kind === 'file' && <FileUpload assistantId={assistantId} />}
@@ -59,6 +42,7 @@ export function AddSource({ assistantId }: { assistantId: string }) {
 type Pair = { question: string; answer: string };
 
 function QaForm({ assistantId }: { assistantId: string }) {
+  const { t } = useTranslation('knowledge');
   const add = useAddSource(assistantId);
   const [pairs, setPairs] = useState<Pair[]>([{ question: '', answer: '' }]);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
@@ -78,21 +62,21 @@ function QaForm({ assistantId }: { assistantId: string }) {
   const setPair = (i: number, key: keyof Pair, value: string) =>
     setPairs((old) => old.map((p, j) => (j === i ? { ...p, [key]: value } : p)));
   return (
-    <form onSubmit={onSubmit} className="stack" aria-label="Add questions and answers">
+    <form onSubmit={onSubmit} className="stack" aria-label={t('qa.form')}>
       <label>
-        Name (optional)
+        {t('add.nameOptional')}
         <input name="name" maxLength={200} />
       </label>
       {pairs.map((p, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: pairs have no id until saved; order is stable
         <fieldset key={i} className="pair">
-          <legend>Pair {i + 1}</legend>
+          <legend>{t('qa.pair', { n: i + 1 })}</legend>
           <label>
-            Question
+            {t('qa.question')}
             <input value={p.question} onChange={(e) => setPair(i, 'question', e.target.value)} required />
           </label>
           <label>
-            Answer
+            {t('qa.answer')}
             <textarea
               value={p.answer}
               rows={3}
@@ -103,17 +87,18 @@ function QaForm({ assistantId }: { assistantId: string }) {
         </fieldset>
       ))}
       <button type="button" onClick={() => setPairs((old) => [...old, { question: '', answer: '' }])}>
-        Add another pair
+        {t('qa.another')}
       </button>
       <ErrorText error={add.error} />
       <button type="submit" className="primary" disabled={add.isPending}>
-        Add source
+        {t('add.submit')}
       </button>
     </form>
   );
 }
 
 function TextForm({ assistantId }: { assistantId: string }) {
+  const { t } = useTranslation('knowledge');
   const add = useAddSource(assistantId);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -125,18 +110,18 @@ function TextForm({ assistantId }: { assistantId: string }) {
     );
   };
   return (
-    <form onSubmit={onSubmit} className="stack" aria-label="Add text">
+    <form onSubmit={onSubmit} className="stack" aria-label={t('text.form')}>
       <label>
-        Name
+        {t('add.name')}
         <input name="name" maxLength={200} required />
       </label>
       <label>
-        Text
+        {t('text.text')}
         <textarea name="text" rows={8} required />
       </label>
       <ErrorText error={add.error} />
       <button type="submit" className="primary" disabled={add.isPending}>
-        Add source
+        {t('add.submit')}
       </button>
     </form>
   );

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ErrorText } from '../../shell/ui.tsx';
 import { FILE_ACCEPT, formatBytes, UPLOAD_LIMIT_BYTES } from './types.ts';
 import { uploadFile } from './upload.ts';
@@ -10,18 +11,13 @@ type Item = {
   error?: unknown;
 };
 
-const LIMIT_TEXT = formatBytes(UPLOAD_LIMIT_BYTES);
-
-const tooBig = (file: File) =>
-  `Too big to upload: ${formatBytes(file.size)}, and the limit is ${LIMIT_TEXT} a file. ` +
-  'Split it into smaller files, or save it without images, then choose it again.';
-
 /**
  * Upload files as knowledge (`POST .../sources/files`, one request a file). Several can be
  * chosen at once; a file over the limit is refused here before anything is sent, and each
  * server refusal (400 wrong type, 413 too big) is shown in words beside its file.
  */
 export function FileUpload({ assistantId }: { assistantId: string }) {
+  const { t } = useTranslation('knowledge');
   const qc = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [items, setItems] = useState<Item[]>([]);
@@ -58,9 +54,9 @@ export function FileUpload({ assistantId }: { assistantId: string }) {
   };
 
   return (
-    <form onSubmit={onSubmit} className="stack" aria-label="Upload files">
+    <form onSubmit={onSubmit} className="stack" aria-label={t('files.form')}>
       <label>
-        Choose files
+        {t('files.choose')}
         <input
           ref={input}
           type="file"
@@ -73,11 +69,10 @@ export function FileUpload({ assistantId }: { assistantId: string }) {
         />
       </label>
       <p id="file-rules" className="muted hint">
-        PDF, Word (DOCX), HTML, Markdown, text or CSV, up to {LIMIT_TEXT} each. You can choose several files
-        at once.
+        {t('files.rules', { limit: formatBytes(UPLOAD_LIMIT_BYTES) })}
       </p>
       {items.length > 0 && (
-        <ul className="uploads" aria-label="Chosen files">
+        <ul className="uploads" aria-label={t('files.chosen')}>
           {items.map((item, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: two chosen files may share a name
             <li key={i}>
@@ -88,23 +83,35 @@ export function FileUpload({ assistantId }: { assistantId: string }) {
         </ul>
       )}
       <button type="submit" className="primary" disabled={busy || ready.length === 0}>
-        {busy ? 'Uploading…' : ready.length > 1 ? `Upload ${ready.length} files` : 'Upload'}
+        {busy
+          ? t('files.uploading')
+          : ready.length > 1
+            ? t('files.uploadMany', { count: ready.length })
+            : t('files.upload')}
       </button>
     </form>
   );
 }
 
 function UploadState({ item }: { item: Item }) {
+  const { t } = useTranslation('knowledge');
   switch (item.state) {
     case 'too-big':
-      return <ErrorText error={tooBig(item.file)} />;
+      return (
+        <ErrorText
+          error={t('files.tooBig', {
+            size: formatBytes(item.file.size),
+            limit: formatBytes(UPLOAD_LIMIT_BYTES),
+          })}
+        />
+      );
     case 'failed':
       return <ErrorText error={item.error} />;
     case 'uploading':
-      return <span className="muted">uploading…</span>;
+      return <span className="muted">{t('files.states.uploading')}</span>;
     case 'added':
-      return <span className="ok">added: it is read into passages now (see Sources)</span>;
+      return <span className="ok">{t('files.states.added')}</span>;
     default:
-      return <span className="muted">ready to upload</span>;
+      return <span className="muted">{t('files.states.waiting')}</span>;
   }
 }

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { type Assistant, canManage, type Data, get, type OffsetPage } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
@@ -20,6 +21,7 @@ const POLL_MS = 1000;
  * stores; watch ingestion with its passage count; re-sync, delete; search as the chat does.
  */
 export function KnowledgePage() {
+  const { t } = useTranslation('knowledge');
   const { ws = '', id = '' } = useParams();
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
   const [offset, setOffset] = useState(0);
@@ -41,6 +43,7 @@ export function KnowledgePage() {
         : false,
   });
   const page = sources.data;
+  const name = assistant.data?.data.name;
   // The last source of the last page was deleted: show the page before it.
   useEffect(() => {
     if (page && page.data.length === 0 && page.total > 0 && offset > 0) {
@@ -49,25 +52,17 @@ export function KnowledgePage() {
   }, [page, offset]);
   return (
     <section>
-      <h1>Knowledge of {assistant.data?.data.name ?? 'the assistant'}</h1>
+      <h1>{name ? t('title', { name }) : t('titleUnnamed')}</h1>
       <AssistantNav ws={ws} id={id} />
       <ErrorText error={assistant.error} />
       <div className="grid knowledge">
         <div>
-          <h2>Sources{page && page.total > 0 ? ` (${page.total})` : ''}</h2>
+          <h2>{page && page.total > 0 ? t('sourcesCounted', { count: page.total }) : t('sources')}</h2>
           {sources.isPending && <Loading />}
           <ErrorText error={sources.error} />
           {page?.total === 0 && (
-            <Empty title="No knowledge yet">
-              {canManage(role) ? (
-                <p>
-                  The assistant answers only from what you add here. Start with what customers ask most: type
-                  a few questions and answers, upload your FAQ or help articles, or add your help website.
-                  Then try a question in the search below.
-                </p>
-              ) : (
-                <p>An owner or admin can add knowledge to this assistant.</p>
-              )}
+            <Empty title={t('empty.title')}>
+              <p>{canManage(role) ? t('empty.manager') : t('empty.member')}</p>
             </Empty>
           )}
           {page && page.data.length > 0 && (

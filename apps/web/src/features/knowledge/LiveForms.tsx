@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ErrorText } from '../../shell/ui.tsx';
 import { useAddSource } from './mutations.ts';
 
@@ -10,6 +11,7 @@ function fields(form: HTMLFormElement) {
 
 /** A spreadsheet published as CSV (https), read live by the chat; nothing is indexed. */
 export function SpreadsheetForm({ assistantId }: { assistantId: string }) {
+  const { t } = useTranslation('knowledge');
   const add = useAddSource(assistantId);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -21,13 +23,13 @@ export function SpreadsheetForm({ assistantId }: { assistantId: string }) {
     );
   };
   return (
-    <form onSubmit={onSubmit} className="stack" aria-label="Add a spreadsheet">
+    <form onSubmit={onSubmit} className="stack" aria-label={t('spreadsheet.form')}>
       <label>
-        Name
-        <input name="name" maxLength={200} required placeholder="Price list" />
+        {t('add.name')}
+        <input name="name" maxLength={200} required placeholder={t('spreadsheet.namePlaceholder')} />
       </label>
       <label>
-        Published CSV address
+        {t('spreadsheet.url')}
         <input
           name="url"
           type="url"
@@ -39,12 +41,11 @@ export function SpreadsheetForm({ assistantId }: { assistantId: string }) {
         />
       </label>
       <p id="sheet-hint" className="muted hint">
-        In Google Sheets: File › Share › Publish to web, choose “Comma-separated values (.csv)” and copy the
-        link. It must start with https://. The sheet is read when a customer asks, so edits show at once.
+        {t('spreadsheet.hint')}
       </p>
       <ErrorText error={add.error} />
       <button type="submit" className="primary" disabled={add.isPending}>
-        Add spreadsheet
+        {t('spreadsheet.submit')}
       </button>
     </form>
   );
@@ -56,6 +57,7 @@ export function SpreadsheetForm({ assistantId }: { assistantId: string }) {
  * and the list shows only the platform and the address.
  */
 export function StoreForm({ assistantId }: { assistantId: string }) {
+  const { t } = useTranslation('knowledge');
   const add = useAddSource(assistantId);
   const [platform, setPlatform] = useState<'shopify' | 'woocommerce'>('shopify');
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
@@ -81,9 +83,9 @@ export function StoreForm({ assistantId }: { assistantId: string }) {
     );
   };
   return (
-    <form onSubmit={onSubmit} className="stack" aria-label="Connect a store" autoComplete="off">
+    <form onSubmit={onSubmit} className="stack" aria-label={t('store.form')} autoComplete="off">
       <label>
-        Platform
+        {t('store.platform')}
         <select
           value={platform}
           onChange={(e) => setPlatform(e.target.value as 'shopify' | 'woocommerce')}
@@ -94,7 +96,7 @@ export function StoreForm({ assistantId }: { assistantId: string }) {
         </select>
       </label>
       <label>
-        Store address
+        {t('store.url')}
         <input
           name="storeUrl"
           type="url"
@@ -108,35 +110,31 @@ export function StoreForm({ assistantId }: { assistantId: string }) {
       </label>
       {platform === 'shopify' ? (
         <label>
-          Admin API access token
+          {t('store.accessToken')}
           <input name="accessToken" type="password" required maxLength={500} autoComplete="off" />
         </label>
       ) : (
         <>
           <label>
-            Consumer key
+            {t('store.consumerKey')}
             <input name="consumerKey" type="password" required maxLength={500} autoComplete="off" />
           </label>
           <label>
-            Consumer secret
+            {t('store.consumerSecret')}
             <input name="consumerSecret" type="password" required maxLength={500} autoComplete="off" />
           </label>
         </>
       )}
       <label>
-        Name (optional)
-        <input name="name" maxLength={200} placeholder="The store's host, if left empty" />
+        {t('add.nameOptional')}
+        <input name="name" maxLength={200} placeholder={t('store.namePlaceholder')} />
       </label>
       <p id="store-hint" className="muted hint">
-        {platform === 'shopify'
-          ? 'Create a custom app in Shopify admin with read access to products and orders, and paste its Admin API access token.'
-          : 'In WooCommerce › Settings › Advanced › REST API, add a key with Read permission.'}{' '}
-        Credentials are stored encrypted and are never shown again. Order status is only told to a customer
-        whose email matches the order.
+        {platform === 'shopify' ? t('store.shopifyHint') : t('store.wooHint')} {t('store.hint')}
       </p>
       <ErrorText error={add.error} />
       <button type="submit" className="primary" disabled={add.isPending}>
-        Connect store
+        {t('store.submit')}
       </button>
     </form>
   );

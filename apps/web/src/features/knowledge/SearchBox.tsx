@@ -1,11 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { type Data, get, type SearchHit } from '../../api.ts';
+import { formatNumber, formatPercent } from '../../i18n/format.ts';
 import { Empty, ErrorText, Loading } from '../../shell/ui.tsx';
 import { whyWords } from './why.ts';
 
 /** Search the knowledge exactly as the chat does (GET /api/assistants/{id}/search). */
 export function SearchBox({ assistantId }: { assistantId: string }) {
+  const { t } = useTranslation('knowledge');
   const [q, setQ] = useState('');
   const search = useQuery({
     queryKey: ['search', assistantId, q],
@@ -19,25 +22,25 @@ export function SearchBox({ assistantId }: { assistantId: string }) {
   };
   return (
     <div className="search">
-      <h2>Search the knowledge</h2>
+      <h2>{t('search.title')}</h2>
       <search>
         <form onSubmit={onSubmit} className="row">
           <label className="grow">
-            <span className="sr-only">Search question</span>
-            <input name="q" type="search" maxLength={2000} placeholder="A question a customer might ask" />
+            <span className="sr-only">{t('search.label')}</span>
+            <input name="q" type="search" maxLength={2000} placeholder={t('search.placeholder')} />
           </label>
-          <button type="submit">Search</button>
+          <button type="submit">{t('search.submit')}</button>
         </form>
       </search>
-      {search.isFetching && <Loading label="Searching…" />}
+      {search.isFetching && <Loading label={t('search.searching')} />}
       <ErrorText error={search.error} />
       {search.data && search.data.data.length === 0 && (
-        <Empty title="Nothing found">
-          <p>No passage matches. Add knowledge that answers this question.</p>
+        <Empty title={t('search.nothing')}>
+          <p>{t('search.nothingText')}</p>
         </Empty>
       )}
       {search.data && search.data.data.length > 0 && (
-        <ol className="hits" aria-label="Search results">
+        <ol className="hits" aria-label={t('search.results')}>
           {search.data.data.map((h, i, all) => (
             <li key={h.chunkId}>
               <strong>{h.heading || h.title}</strong>{' '}
@@ -66,6 +69,7 @@ function Why({ hit }: { hit: SearchHit }) {
  * only in the tooltip. Scores have no unit a reader could use, only their order and spacing.
  */
 function Relevance({ score, best, rank }: { score: number; best: number; rank: number }) {
+  const { t } = useTranslation('knowledge');
   const share = best > 0 ? Math.max(0, Math.min(1, score / best)) : 0;
   return (
     <meter
@@ -73,10 +77,10 @@ function Relevance({ score, best, rank }: { score: number; best: number; rank: n
       min={0}
       max={1}
       value={share}
-      title={`Score ${score.toFixed(3)}`}
-      aria-label={
-        rank === 1 ? 'Relevance: best match' : `Relevance: ${Math.round(share * 100)}% of the best match`
-      }
+      title={t('search.score', {
+        score: formatNumber(score, { minimumFractionDigits: 3, maximumFractionDigits: 3 }),
+      })}
+      aria-label={rank === 1 ? t('search.best') : t('search.share', { percent: formatPercent(share, 0) })}
     />
   );
 }

@@ -1,17 +1,21 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { type Data, post } from '../../api.ts';
+import { formatPercent } from '../../i18n/format.ts';
+import { i18n } from '../../i18n/index.ts';
 import { formatDateTime } from '../../shell/dates.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { useDeleteSource, useSyncSource } from './mutations.ts';
-import { formatBytes, isLive, type SourceDetail, TYPE_LABEL } from './types.ts';
+import { formatBytes, isLive, type SourceDetail, typeLabel } from './types.ts';
 
-const passages = (n: number) => `${n} ${n === 1 ? 'passage' : 'passages'}`;
+const passages = (n: number) => i18n.t('knowledge:list.passages', { count: n });
 
 /** The sources of one page of the list; owners and admins also get re-sync and delete. */
 export function SourceList(props: { assistantId: string; sources: SourceDetail[]; canEdit: boolean }) {
+  const { t } = useTranslation('knowledge');
   return (
-    <ul className="list" aria-label="Sources">
+    <ul className="list" aria-label={t('list.label')}>
       {props.sources.map((s) => (
         <SourceItem key={s.id} assistantId={props.assistantId} source={s} canEdit={props.canEdit} />
       ))}
@@ -28,6 +32,7 @@ function SourceItem({
   source: SourceDetail;
   canEdit: boolean;
 }) {
+  const { t } = useTranslation('knowledge');
   const [confirming, setConfirming] = useState(false);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const deleteRef = useRef<HTMLButtonElement>(null);
@@ -46,14 +51,14 @@ function SourceItem({
   const canSync = canEdit && !live && !busy && (s.type === 'website' || s.status === 'failed');
   return (
     <li className="card source" aria-busy={busy}>
-      <strong className="source-name">{s.name}</strong> <span className="muted">({TYPE_LABEL[s.type]})</span>
-      <span className={`badge ${s.status}`}>{s.status}</span>
+      <strong className="source-name">{s.name}</strong> <span className="muted">({typeLabel(s.type)})</span>
+      <span className={`badge ${s.status}`}>{t(`statuses.${s.status}`)}</span>
       <span className="muted">{progress(s)}</span>
       <p className="muted source-meta">{describe(s)}</p>
       {s.status === 'failed' && s.error && (
         <p className="error">
           {s.error}
-          {s.chunkCount > 0 && ` The previous ${passages(s.chunkCount)} still answer.`}
+          {s.chunkCount > 0 && ` ${t('list.stillAnswer', { count: s.chunkCount })}`}
         </p>
       )}
       {live && <LiveTest assistantId={assistantId} source={s} />}
@@ -64,9 +69,13 @@ function SourceItem({
               type="button"
               onClick={() => sync.mutate()}
               disabled={sync.isPending}
-              aria-label={`${s.type === 'website' ? 'Re-sync' : 'Try again'}: ${s.name}`}
+              aria-label={
+                s.type === 'website'
+                  ? t('list.resyncName', { name: s.name })
+                  : t('list.tryAgainName', { name: s.name })
+              }
             >
-              {s.type === 'website' ? 'Re-sync' : 'Try again'}
+              {s.type === 'website' ? t('list.resync') : t('list.tryAgain')}
             </button>
           )}
           <button
@@ -74,17 +83,18 @@ function SourceItem({
             className="danger"
             ref={deleteRef}
             onClick={() => setConfirming(true)}
-            aria-label={`Delete ${s.name}`}
+            aria-label={t('list.deleteName', { name: s.name })}
           >
-            Delete
+            {t('list.delete')}
           </button>
         </span>
       )}
       {confirming && (
         <div className="confirm">
           <p>
-            Delete “{s.name}”{s.chunkCount > 0 ? ` and its ${passages(s.chunkCount)}` : ''}? The assistant
-            stops answering from it at once. This cannot be undone.
+            {s.chunkCount > 0
+              ? t('list.confirmPassages', { name: s.name, count: s.chunkCount })
+              : t('list.confirm', { name: s.name })}
           </p>
           <button
             type="button"
@@ -92,7 +102,7 @@ function SourceItem({
             onClick={() => remove.mutate()}
             disabled={remove.isPending}
           >
-            Delete for good
+            {t('list.deleteForGood')}
           </button>{' '}
           <button
             type="button"
@@ -100,7 +110,7 @@ function SourceItem({
             onClick={() => setConfirming(false)}
             disabled={remove.isPending}
           >
-            Cancel
+            {t('list.cancel')}
           </button>
         </div>
       )}
@@ -111,17 +121,23 @@ function SourceItem({
 
 /** The count of passages, growing while the source is read. */
 function progress(s: SourceDetail): string {
-  if (isLive(s.type)) return 'read live when a customer asks';
+  const t = i18n.t;
+  if (isLive(s.type)) return t('knowledge:list.live');
   switch (s.status) {
     case 'pending':
-      return s.chunkCount > 0 ? `${passages(s.chunkCount)}; waiting to be read again` : 'waiting to be read';
+      return s.chunkCount > 0
+        ? t('knowledge:list.waitingAgain', { passages: passages(s.chunkCount) })
+        : t('knowledge:list.waiting');
     case 'processing':
-      return `reading: ${passages(s.chunkCount)} so far`;
+      return t('knowledge:list.reading', { passages: passages(s.chunkCount) });
     case 'failed':
-      return s.chunkCount > 0 ? passages(s.chunkCount) : 'nothing indexed';
+      return s.chunkCount > 0 ? passages(s.chunkCount) : t('knowledge:list.nothing');
     default:
       return s.reindexPending > 0 && s.chunkCount > 0
-        ? `${passages(s.chunkCount)}; re-indexing for the new embeddings model: ${reindexed(s)}% done`
+        ? t('knowledge:list.reindexing', {
+            passages: passages(s.chunkCount),
+            percent: formatPercent(reindexed(s) / 100, 0),
+          })
         : passages(s.chunkCount);
   }
 }
@@ -131,20 +147,24 @@ const reindexed = (s: SourceDetail) =>
   Math.floor((100 * Math.max(0, s.chunkCount - s.reindexPending)) / Math.max(1, s.chunkCount));
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
-const MODE: Record<string, string> = { page: 'one page', sitemap: 'sitemap', crawl: 'crawl' };
+const MODES = ['page', 'sitemap', 'crawl'] as const;
+const modeWords = (mode: string) =>
+  MODES.find((m) => m === mode) ? i18n.t(`knowledge:describe.modes.${mode as (typeof MODES)[number]}`) : mode;
 
 /** One line of what the source is (never a credential: the server does not return them). */
 function describe(s: SourceDetail): string {
+  const t = i18n.t;
   const c = s.config;
   const parts: string[] = [];
   switch (s.type) {
     case 'website': {
-      parts.push(str(c.url), MODE[str(c.mode)] ?? str(c.mode));
-      if (c.mode !== 'page' && typeof c.maxPages === 'number') parts.push(`up to ${c.maxPages} pages`);
+      parts.push(str(c.url), modeWords(str(c.mode)));
+      if (c.mode !== 'page' && typeof c.maxPages === 'number')
+        parts.push(t('knowledge:describe.maxPages', { count: c.maxPages }));
       const include = Array.isArray(c.includePaths) ? c.includePaths.join(', ') : '';
       const exclude = Array.isArray(c.excludePaths) ? c.excludePaths.join(', ') : '';
-      if (include) parts.push(`only ${include}`);
-      if (exclude) parts.push(`skipping ${exclude}`);
+      if (include) parts.push(t('knowledge:describe.only', { paths: include }));
+      if (exclude) parts.push(t('knowledge:describe.skipping', { paths: exclude }));
       break;
     }
     case 'file':
@@ -157,18 +177,20 @@ function describe(s: SourceDetail): string {
       parts.push(c.platform === 'woocommerce' ? 'WooCommerce' : 'Shopify', str(c.storeUrl));
       break;
     case 'text':
-      if (typeof c.characters === 'number') parts.push(`${c.characters.toLocaleString()} characters`);
+      if (typeof c.characters === 'number')
+        parts.push(t('knowledge:describe.characters', { count: c.characters }));
       break;
     case 'qa':
-      if (typeof c.pairs === 'number') parts.push(`${c.pairs} ${c.pairs === 1 ? 'pair' : 'pairs'}`);
+      if (typeof c.pairs === 'number') parts.push(t('knowledge:describe.pairs', { count: c.pairs }));
       break;
   }
-  if (s.lastSyncedAt) parts.push(`read ${formatDateTime(s.lastSyncedAt)}`);
+  if (s.lastSyncedAt) parts.push(t('knowledge:describe.read', { date: formatDateTime(s.lastSyncedAt) }));
   return parts.filter(Boolean).join(' · ');
 }
 
 /** Try a realtime source as the chat would (`POST .../sources/{sid}/lookup`). */
 function LiveTest({ assistantId, source }: { assistantId: string; source: SourceDetail }) {
+  const { t } = useTranslation('knowledge');
   const lookup = useMutation({
     mutationFn: (body: Record<string, string>) =>
       post<Data<Record<string, unknown>>>(`/api/assistants/${assistantId}/sources/${source.id}/lookup`, body),
@@ -181,31 +203,31 @@ function LiveTest({ assistantId, source }: { assistantId: string; source: Source
   };
   return (
     <details className="live-test">
-      <summary>Try a question</summary>
+      <summary>{t('live.try')}</summary>
       <form onSubmit={onSubmit} className="stack">
         <label>
-          Question to try
+          {t('live.question')}
           <input name="query" required maxLength={500} />
         </label>
         {source.type === 'store' && (
           <div className="row">
             <label className="grow">
-              Order number (optional)
+              {t('live.orderNumber')}
               <input name="orderNumber" maxLength={40} />
             </label>
             <label className="grow">
-              Customer email (optional)
+              {t('live.email')}
               <input name="email" type="email" maxLength={254} />
             </label>
           </div>
         )}
         <button type="submit" disabled={lookup.isPending}>
-          Look up
+          {t('live.lookUp')}
         </button>
         <ErrorText error={lookup.error} />
         {lookup.data && (
           <>
-            <p className="muted">What the assistant would read:</p>
+            <p className="muted">{t('live.result')}</p>
             <pre className="lookup">{JSON.stringify(lookup.data.data, null, 2)}</pre>
           </>
         )}

@@ -1,15 +1,12 @@
 import type { CreateSourceInput, WebsiteMode } from '@parley/contract/api-types';
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ErrorText } from '../../shell/ui.tsx';
 import { useAddSource } from './mutations.ts';
 
 type Mode = WebsiteMode;
 
-const MODES: Array<{ mode: Mode; label: string }> = [
-  { mode: 'page', label: 'Just this page' },
-  { mode: 'sitemap', label: 'The pages of a sitemap' },
-  { mode: 'crawl', label: 'Crawl the site from this page' },
-];
+const MODES: readonly Mode[] = ['page', 'sitemap', 'crawl'];
 
 /** One path prefix a line ("/help"), blank lines dropped; the server checks each starts with /. */
 const paths = (raw: FormDataEntryValue | null) =>
@@ -24,6 +21,7 @@ const paths = (raw: FormDataEntryValue | null) =>
  * re-reads them now.
  */
 export function WebsiteForm({ assistantId }: { assistantId: string }) {
+  const { t } = useTranslation('knowledge');
   const add = useAddSource(assistantId);
   const [mode, setMode] = useState<Mode>('page');
   const many = mode !== 'page';
@@ -51,9 +49,9 @@ export function WebsiteForm({ assistantId }: { assistantId: string }) {
     });
   };
   return (
-    <form onSubmit={onSubmit} className="stack" aria-label="Add a website">
+    <form onSubmit={onSubmit} className="stack" aria-label={t('website.form')}>
       <label>
-        Website address
+        {t('website.url')}
         <input
           name="url"
           type="url"
@@ -64,42 +62,40 @@ export function WebsiteForm({ assistantId }: { assistantId: string }) {
         />
       </label>
       <p id="url-hint" className="muted hint">
-        {mode === 'sitemap'
-          ? 'The address of the sitemap, e.g. https://example.com/sitemap.xml.'
-          : 'Only pages of this same site are read, and robots.txt is respected.'}
+        {mode === 'sitemap' ? t('website.sitemapHint') : t('website.pageHint')}
       </p>
       <fieldset className="modes">
-        <legend>What to read</legend>
+        <legend>{t('website.what')}</legend>
         {MODES.map((m) => (
-          <label key={m.mode} className="check">
-            <input type="radio" name="mode" checked={mode === m.mode} onChange={() => setMode(m.mode)} />
-            {m.label}
+          <label key={m} className="check">
+            <input type="radio" name="mode" checked={mode === m} onChange={() => setMode(m)} />
+            {t(`website.modes.${m}`)}
           </label>
         ))}
       </fieldset>
       {many && (
         <>
           <label>
-            Most pages to read
+            {t('website.maxPages')}
             <input name="maxPages" type="number" min={1} max={1000} defaultValue={50} required />
           </label>
           <label>
-            Only paths starting with (optional, one a line)
+            {t('website.include')}
             <textarea name="includePaths" rows={2} placeholder="/help" />
           </label>
           <label>
-            Skip paths starting with (optional, one a line)
+            {t('website.exclude')}
             <textarea name="excludePaths" rows={2} placeholder="/blog" />
           </label>
         </>
       )}
       <label>
-        Name (optional)
-        <input name="name" maxLength={200} placeholder="The address, if left empty" />
+        {t('add.nameOptional')}
+        <input name="name" maxLength={200} placeholder={t('website.namePlaceholder')} />
       </label>
       <ErrorText error={add.error} />
       <button type="submit" className="primary" disabled={add.isPending}>
-        Add website
+        {t('website.submit')}
       </button>
     </form>
   );

@@ -1,5 +1,7 @@
 import type { SourceType } from '@parley/contract/api-types';
 import type { Source } from '../../api.ts';
+import { formatNumber } from '../../i18n/format.ts';
+import { i18n } from '../../i18n/index.ts';
 
 /**
  * A source as `GET /api/assistants/{id}/sources` returns it (docs/knowledge.md; the server's type,
@@ -12,14 +14,8 @@ export type { SourceType };
 /** Spreadsheets and stores are read live by the chat: nothing to index, nothing to re-sync. */
 export const isLive = (type: string) => type === 'spreadsheet' || type === 'store';
 
-export const TYPE_LABEL: Record<SourceType, string> = {
-  text: 'Text',
-  qa: 'Q&A',
-  file: 'File',
-  website: 'Website',
-  spreadsheet: 'Spreadsheet, read live',
-  store: 'Store, read live',
-};
+/** A source type's name in the reader's language ("Website", "Sitio web"). */
+export const typeLabel = (type: SourceType) => i18n.t(`knowledge:types.${type}`);
 
 /**
  * The server's `UPLOAD_LIMIT_BYTES`, which it writes into the page (features/web/web-files.ts);
@@ -48,9 +44,10 @@ export const FILE_ACCEPT = [
   'text/csv',
 ].join(',');
 
-/** "20 MB", "1.4 MB", "12 KB", "530 bytes". */
+/** "20 MB", "1.4 MB", "12 KB", "530 bytes" ("1,4 MB" in Spanish). */
 export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1).replace(/\.0$/, '')} MB`;
-  if (n >= 1024) return `${Math.round(n / 1024)} KB`;
-  return `${n} ${n === 1 ? 'byte' : 'bytes'}`;
+  const one = { maximumFractionDigits: 1 };
+  if (n >= 1024 * 1024) return i18n.t('knowledge:size.mb', { size: formatNumber(n / 1024 / 1024, one) });
+  if (n >= 1024) return i18n.t('knowledge:size.kb', { size: formatNumber(Math.round(n / 1024)) });
+  return i18n.t('knowledge:size.bytes', { count: n });
 }

@@ -1,4 +1,5 @@
 import { ApiError, type Data, errorFrom } from '../../api.ts';
+import { i18n } from '../../i18n/index.ts';
 import type { SourceDetail } from './types.ts';
 
 /**
@@ -19,7 +20,7 @@ export async function uploadFile(assistantId: string, file: File): Promise<Sourc
       body,
     });
   } catch {
-    throw new ApiError(0, 'network', 'Could not reach the server. Check your connection and try again.');
+    throw new ApiError(0, 'network', i18n.t('knowledge:files.network'));
   }
   if (!res.ok) throw await errorFrom(res);
   return ((await res.json()) as Data<SourceDetail>).data;
