@@ -2,8 +2,8 @@
  * Chat admission (docs/configuration.md "Overload"): beyond what one process can start in time, a
  * new chat is refused at once (503 with Retry-After, http/foreground.ts) rather than queued behind
  * the others, so the chats already started keep their latency and no connection waits until
- * it is reset. A chat is *starting* from its arrival until its reply is under way (the turn begun,
- * the model called: chat/respond.ts); the model's own time to answer does not count, so a slow
+ * it is reset. A chat is *starting* from its arrival until its reply is under way (the turn stored,
+ * its knowledge and history read: chat/respond.ts); the model's own time to answer does not count, so a slow
  * model never sheds anything. A new chat is shed when
  * - the oldest chat still starting arrived more than `maxStartingMs` ago (the process is behind), or
  * - `maxStarting` chats are starting already, or

@@ -4,8 +4,10 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversations, workspaceCredits } from '../../src/db/schema/index.ts';
 import { Admission } from '../../src/lib/admission.ts';
+import { drainIngestion } from '../knowledge/helpers.ts';
 import { postChat } from '../support/chat-client.ts';
-import { createAssistant } from '../support/factories.ts';
+import { startEmbeddingsServer } from '../support/embeddings-server.ts';
+import { addSource, createAssistant } from '../support/factories.ts';
 import { createTestApp, ORIGIN, type TestApp } from '../support/harness.ts';
 import { createWorld, type World } from '../support/world.ts';
 
@@ -56,14 +58,25 @@ describe('POST /api/chat under overload', () => {
   let w: World;
   let assistantId: string;
   let base: string;
+  let model: Awaited<ReturnType<typeof startEmbeddingsServer>>;
   beforeAll(async () => {
-    t = await createTestApp({ CHAT_MAX_STARTING: '1' });
+    model = await startEmbeddingsServer({ order: 'order', parcel: 'order' }, 16);
+    t = await createTestApp({
+      CHAT_MAX_STARTING: '1',
+      EMBEDDINGS_PROVIDER: 'openai',
+      EMBEDDINGS_BASE_URL: model.url,
+      EMBEDDINGS_MODEL: 'stand-in',
+      EMBEDDINGS_DIMENSIONS: '16',
+    });
     w = await createWorld(t);
     assistantId = await createAssistant(t, w.owner, w.ws);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await model.close();
+  });
 
   const body = (content: string) => JSON.stringify({ assistantId, content });
   const stored = async () =>
@@ -159,6 +172,34 @@ describe('POST /api/chat under overload', () => {
     expect(metrics).toMatch(/parley_chats_shed_total\{reason="full"\} [1-9]/);
     slow.destroy();
     for (let i = 0; i < 100 && t.ctx.admission.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(t.ctx.admission.inFlight).toBe(0);
+  });
+
+  it('counts a chat as starting until its context is read: a slow embeddings model keeps it starting', async () => {
+    // An assistant with knowledge: its context read embeds the question (the stand-in model).
+    const knowing = await createAssistant(t, w.owner, w.ws);
+    await addSource(t, w.owner, knowing, {
+      type: 'qa',
+      name: 'FAQ',
+      pairs: [{ question: 'Where is my order?', answer: 'Orders ship in two days.' }],
+    });
+    await drainIngestion(t);
+    const release = model.hold();
+    const slow = postChat(`${base}/api/chat`, {
+      headers: { ...w.owner.headers, origin: ORIGIN },
+      body: JSON.stringify({ assistantId: knowing, content: 'Where is my parcel?' }),
+    });
+    for (let i = 0; i < 200 && model.pending() === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(model.pending()).toBe(1);
+    // Its context is still being read: it is starting, and the next chat is shed.
+    expect(t.ctx.admission.inFlight).toBe(1);
+    const shed = await postChat(`${base}/api/chat`, {
+      headers: { ...w.owner.headers, origin: ORIGIN },
+      body: body('Hello?'),
+    });
+    expect(shed.status).toBe(503);
+    release();
+    expect((await slow).status).toBe(200);
     expect(t.ctx.admission.inFlight).toBe(0);
   });
 });

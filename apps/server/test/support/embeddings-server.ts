@@ -22,12 +22,25 @@ export async function startEmbeddingsServer(concepts: Record<string, string>, di
     return v;
   };
   const requests: string[][] = [];
+  // `hold()`: answers wait until the function it returns is called (a slow model, on demand).
+  let gate: Promise<void> = Promise.resolve();
+  let waiting = 0;
+  const hold = () => {
+    let release = () => {};
+    gate = new Promise<void>((r) => {
+      release = r;
+    });
+    return release;
+  };
   const server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => {
       raw += c;
     });
-    req.on('end', () => {
+    req.on('end', async () => {
+      waiting++;
+      await gate;
+      waiting--;
       if (req.method !== 'POST' || req.url !== '/v1/embeddings') {
         res.writeHead(404).end();
         return;
@@ -47,5 +60,12 @@ export async function startEmbeddingsServer(concepts: Record<string, string>, di
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  return { url, dimensions, requests, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url,
+    dimensions,
+    requests,
+    hold,
+    pending: () => waiting,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
