@@ -308,11 +308,16 @@ export function rank(
   const small = chanceOfSharing(mass, content.size) <= CHANCE;
   if (n === 0 || queryTerms.length === 0) return [];
   const avg = total / n || 1;
-  const scores = entries.map(() => new Map<number, number>());
-  const found = entries.map(() => new Map<number, number>());
-  const inHeading = entries.map(() => new Map<number, number>());
-  const telling = entries.map(() => new Set<number>());
-  const headed = entries.map(() => new Set<number>());
+  // Per namespace, dense arrays by chunk (a Map a term was the hot spot of a chat's CPU:
+  // docs/performance.md "Chat capacity"), and the chunks touched, in the order first met.
+  const acc = entries.map((e) => ({
+    score: new Float64Array(e.ids.length),
+    found: new Float64Array(e.ids.length),
+    inHeading: new Float64Array(e.ids.length),
+    /** Bit 1: touched; 2: a content term in its heading; 4: telling. */
+    flags: new Uint8Array(e.ids.length),
+    touched: [] as number[],
+  }));
   let information = 0;
   for (const t of queryTerms) {
     let df = 0;
@@ -320,35 +325,40 @@ export function rank(
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
     information += idf;
     if (df === 0) continue;
-    entries.forEach((e, i) => {
+    const isContent = content.has(t);
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
       const p = e.postings.get(t);
-      if (!p) return;
-      const s = scores[i]!;
-      const c = found[i]!;
-      const h = inHeading[i]!;
+      if (!p) continue;
+      const a = acc[i]!;
       for (let j = 0; j < p.docs.length; j++) {
         const doc = p.docs[j]!;
         const signed = p.tf[j]!;
         const f = Math.abs(signed);
         const norm = K1 * (1 - B + (B * e.lengths[doc]!) / avg);
-        s.set(doc, (s.get(doc) ?? 0) + (idf * f * (K1 + 1)) / (f + norm));
-        c.set(doc, (c.get(doc) ?? 0) + idf);
-        if (signed < 0) h.set(doc, (h.get(doc) ?? 0) + idf);
-        if (signed < 0 && content.has(t)) headed[i]!.add(doc);
-        if (small && content.has(t)) telling[i]!.add(doc);
+        if ((a.flags[doc]! & 1) === 0) {
+          a.flags[doc] = 1;
+          a.touched.push(doc);
+        }
+        a.score[doc]! += (idf * f * (K1 + 1)) / (f + norm);
+        a.found[doc]! += idf;
+        if (signed < 0) a.inHeading[doc]! += idf;
+        if (signed < 0 && isContent) a.flags[doc]! |= 2;
+        if (small && isContent) a.flags[doc]! |= 4;
       }
-    });
+    }
   }
   const hits: LexicalHit[] = [];
   entries.forEach((e, i) => {
-    for (const [doc, score] of scores[i]!)
+    const a = acc[i]!;
+    for (const doc of a.touched)
       hits.push({
         id: e.ids[doc]!,
-        score,
-        coverage: (found[i]!.get(doc) ?? 0) / information,
-        headingCoverage: !small || headed[i]!.has(doc) ? (inHeading[i]!.get(doc) ?? 0) / information : 0,
+        score: a.score[doc]!,
+        coverage: a.found[doc]! / information,
+        headingCoverage: !small || (a.flags[doc]! & 2) !== 0 ? a.inHeading[doc]! / information : 0,
         headingMatch: 0,
-        telling: telling[i]!.has(doc),
+        telling: (a.flags[doc]! & 4) !== 0,
       });
   });
   const top = hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, k);
