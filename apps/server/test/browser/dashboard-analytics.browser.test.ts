@@ -220,4 +220,37 @@ describe.skipIf(!hasChromium)('analytics page', { timeout: 120_000 }, () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('in the account language (Spanish): words, numbers and dates', async () => {
+    const language = (value: string | null) =>
+      t.request({
+        method: 'PATCH',
+        url: '/api/account',
+        headers: w.owner.headers,
+        payload: { language: value },
+      });
+    expect((await language('es')).statusCode).toBe(200);
+    const { context, page } = await signedIn(w.owner);
+    const errors = pageErrors(page);
+    await page.goto(`${base}/w/${w.ws}/analytics?period=7d`);
+    await page.getByRole('heading', { name: 'Analíticas', level: 1 }).waitFor();
+    expect(await page.getByRole('radio', { name: '7 días' }).isChecked()).toBe(true);
+    await shows(page, 'Conversaciones', '6');
+    expect(await figure(page, 'Tasa de traspaso')).toMatch(/^16,7\s%$/);
+    const chart = page.getByRole('figure', { name: 'Conversaciones por día y canal' });
+    await chart.locator('.recharts-bar-rectangle path').first().waitFor();
+    expect(await chart.locator('figcaption').textContent()).toMatch(
+      /el día con más fue el \d{1,2} (ene|feb|mar|abr|may|jun|jul|ago|sept?|oct|nov|dic)\.?, con 5\.$/,
+    );
+    const gaps = page.getByRole('table').filter({ hasText: 'Veces preguntada' });
+    await expect
+      .poll(() => gaps.getByRole('row').nth(1).textContent())
+      .toMatch(/^Do you ship to Mars\?3\d{1,2} (ene|feb|mar|abr|may|jun|jul|ago|sept?|oct|nov|dic)\.? \d{4}/);
+    await page.getByRole('row', { name: /^Widget del sitio web/ }).waitFor();
+    await page.getByRole('region', { name: 'Servicio' }).waitFor();
+    expect(await checkPage(page, 'analytics-es')).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+    expect((await language(null)).statusCode).toBe(200);
+  });
 });

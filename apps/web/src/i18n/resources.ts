@@ -22,6 +22,7 @@ export type Resources = {
   contacts: typeof import('./en/contacts.ts').default;
   chat: typeof import('./en/chat.ts').default;
   knowledge: typeof import('./en/knowledge.ts').default;
+  analytics: typeof import('./en/analytics.ts').default;
 };
 
 declare module 'i18next' {

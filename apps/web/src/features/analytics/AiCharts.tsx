@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { type AiAnalytics, dayLabel } from './types.ts';
 
@@ -6,25 +7,21 @@ const tooltip = {
   contentStyle: { background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' },
 };
 
-const OUTCOMES = [
-  { key: 'answered', name: 'Answered' },
-  { key: 'curated', name: 'Curated answer' },
-  { key: 'declined', name: 'Could not answer' },
-  { key: 'handoff', name: 'Handed over' },
-] as const;
+const OUTCOMES = ['answered', 'curated', 'declined', 'handoff'] as const;
 
 /**
  * The AI section's charts (recharts, like the page's others): per day, the conversations the AI
  * took part in, resolved and handed over; and its replies by outcome. Each is summed up in words.
  */
 export default function AiCharts({ data, label }: { data: AiAnalytics; label: string }) {
-  const outcomes = OUTCOMES.map((o) => ({ name: o.name, replies: data.outcomes[o.key] }));
+  const { t, i18n } = useTranslation('analytics');
+  const outcomes = OUTCOMES.map((o) => ({ name: t(`ai.outcomes.${o}`), replies: data.outcomes[o] }));
   const replies = outcomes.reduce((n, o) => n + o.replies, 0);
   const handoffs = data.byDay.reduce((n, d) => n + d.handoffs, 0);
   return (
     <>
-      <figure className="card analytics-chart" aria-label="The AI per day">
-        <h3>The AI per day</h3>
+      <figure className="card analytics-chart" aria-label={t('ai.perDay')}>
+        <h3>{t('ai.perDay')}</h3>
         <ResponsiveContainer width="100%" height={220}>
           <BarChart data={data.byDay} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" vertical={false} />
@@ -32,40 +29,53 @@ export default function AiCharts({ data, label }: { data: AiAnalytics; label: st
             <YAxis allowDecimals={false} width={48} {...axis} />
             <Tooltip {...tooltip} labelFormatter={(d: unknown) => dayLabel(String(d))} />
             <Legend wrapperStyle={{ color: 'var(--text)' }} />
-            <Bar dataKey="involved" name="AI involved" fill="var(--accent)" isAnimationActive={false} />
+            <Bar dataKey="involved" name={t('ai.involved')} fill="var(--accent)" isAnimationActive={false} />
             <Bar
               dataKey="resolvedByAi"
-              name="Resolved by the AI"
+              name={t('ai.resolvedByAi')}
               fill="var(--ok)"
               isAnimationActive={false}
             />
             <Bar
               dataKey="handoffs"
-              name="Handed to a person"
+              name={t('ai.handoffs')}
               fill="var(--warn-text)"
               isAnimationActive={false}
             />
           </BarChart>
         </ResponsiveContainer>
         <figcaption className="muted">
-          {`Over the last ${label}: ${data.involved} conversations with the AI, ${data.resolvedByAi} resolved by it, ${handoffs} handed to a person, by the day they started.`}
+          {t('ai.perDaySummary', {
+            period: label,
+            involved: data.involved,
+            resolved: data.resolvedByAi,
+            handoffs,
+          })}
         </figcaption>
       </figure>
-      <figure className="card analytics-chart" aria-label="AI replies by outcome">
-        <h3>AI replies by outcome</h3>
+      <figure className="card analytics-chart" aria-label={t('ai.outcomesTitle')}>
+        <h3>{t('ai.outcomesTitle')}</h3>
         <ResponsiveContainer width="100%" height={220}>
           <BarChart data={outcomes} layout="vertical" margin={{ top: 8, right: 8, bottom: 0, left: 48 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" horizontal={false} />
             <XAxis type="number" allowDecimals={false} {...axis} />
             <YAxis type="category" dataKey="name" width={96} {...axis} />
             <Tooltip {...tooltip} cursor={{ fill: 'var(--border)', opacity: 0.3 }} />
-            <Bar dataKey="replies" name="Replies" fill="var(--accent)" isAnimationActive={false} />
+            <Bar dataKey="replies" name={t('ai.replies')} fill="var(--accent)" isAnimationActive={false} />
           </BarChart>
         </ResponsiveContainer>
         <figcaption className="muted">
           {replies === 0
-            ? `No AI replies in the last ${label}.`
-            : `${replies} AI replies over the last ${label}: ${outcomes.map((o) => `${o.replies} ${o.name.toLowerCase()}`).join(', ')}.`}
+            ? t('ai.outcomesNone', { period: label })
+            : t('ai.outcomesSummary', {
+                count: replies,
+                period: label,
+                outcomes: outcomes
+                  .map((o) =>
+                    t('ai.outcomeItem', { count: o.replies, name: o.name.toLocaleLowerCase(i18n.language) }),
+                  )
+                  .join(', '),
+              })}
         </figcaption>
       </figure>
     </>

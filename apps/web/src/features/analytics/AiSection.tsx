@@ -1,8 +1,10 @@
-import { HANDOFF_REASONS, type HandoffReason } from '@parley/contract/ai-analytics';
+import { HANDOFF_REASONS } from '@parley/contract/ai-analytics';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { type Data, get } from '../../api.ts';
+import { formatNumber } from '../../i18n/format.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { useAssistants } from '../inbox/directory.ts';
 import { Figure } from './Figure.tsx';
@@ -11,20 +13,13 @@ import { type AiAnalytics, analyticsPath, type Period, percent } from './types.t
 // Loaded with the page's other charts, on demand (the same chart library).
 const AiCharts = lazy(() => import('./AiCharts.tsx'));
 
-export const REASON_NAMES: Record<HandoffReason, string> = {
-  customer_asked: 'The customer asked for a person',
-  rule: 'A guidance rule',
-  low_confidence: 'Low confidence',
-  declined: 'Asked after the AI could not answer',
-  agent: 'A person took over',
-};
-
 /**
  * The AI's own figures (docs/analytics.md "AI analytics"): how many conversations it took part in,
  * how many it resolved (verified 7 days after they ended; pending until then), handoffs by reason,
  * and per day; for every assistant or the one picked (`?assistant=` in the address).
  */
 export function AiSection({ ws, period, label }: { ws: string; period: Period; label: string }) {
+  const { t } = useTranslation('analytics');
   const [params, setParams] = useSearchParams();
   const assistant = params.get('assistant') ?? '';
   const assistants = useAssistants(ws);
@@ -52,11 +47,11 @@ export function AiSection({ ws, period, label }: { ws: string; period: Period; l
   return (
     <section className="card analytics-ai" aria-labelledby="ai-title">
       <div className="row">
-        <h2 id="ai-title">AI</h2>
+        <h2 id="ai-title">{t('ai.title')}</h2>
         <label>
-          Assistant{' '}
+          {t('ai.assistant')}{' '}
           <select value={assistant} onChange={(e) => pick(e.target.value)}>
-            <option value="">All assistants</option>
+            <option value="">{t('ai.allAssistants')}</option>
             {assistants.data?.data.map((x) => (
               <option key={x.id} value={x.id}>
                 {x.name}
@@ -65,53 +60,50 @@ export function AiSection({ ws, period, label }: { ws: string; period: Period; l
           </select>
         </label>
       </div>
-      <p className="muted analytics-hint">
-        A conversation is resolved by the AI when it ended after an answer, no person was involved and the
-        customer did not come back to it; that is known 7 days after it ended.
-      </p>
+      <p className="muted analytics-hint">{t('ai.hint')}</p>
       {ai.isPending && <Loading />}
       <ErrorText error={ai.error} />
       {a && (
         <>
           <dl className="analytics-figures">
             <Figure
-              term="AI involvement"
+              term={t('ai.involvement')}
               value={percent(a.conversations > 0 ? a.involved / a.conversations : null)}
-              hint={`${a.involved} of ${a.conversations} conversations had an AI reply`}
+              hint={t('ai.involvementHint', { involved: a.involved, count: a.conversations })}
             />
             <Figure
-              term="AI resolution rate"
+              term={t('ai.resolutionRate')}
               value={percent(a.aiResolutionRate)}
-              hint={`${a.resolvedByAi} resolved by the AI, verified`}
+              hint={t('ai.resolutionRateHint', { count: a.resolvedByAi })}
             />
             <Figure
-              term="Pending resolution"
-              value={a.resolvedByAiPending.toLocaleString('en')}
-              hint="resolved so far, not yet 7 days after ending"
+              term={t('ai.pending')}
+              value={formatNumber(a.resolvedByAiPending)}
+              hint={t('ai.pendingHint')}
             />
-            <Figure term="Handed to a person" value={handedOff.toLocaleString('en')} hint="conversations" />
+            <Figure term={t('ai.handedOff')} value={formatNumber(handedOff)} hint={t('ai.handedOffHint')} />
           </dl>
           <div className="analytics-tables">
             <table className="analytics-table">
-              <caption className="analytics-caption">Handoffs by reason</caption>
+              <caption className="analytics-caption">{t('ai.reasonsCaption')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Reason</th>
+                  <th scope="col">{t('ai.reason')}</th>
                   <th scope="col" className="num">
-                    Conversations
+                    {t('ai.conversations')}
                   </th>
                 </tr>
               </thead>
               <tbody>
                 {HANDOFF_REASONS.map((r) => (
                   <tr key={r}>
-                    <th scope="row">{REASON_NAMES[r]}</th>
-                    <td className="num">{a.handoffs[r].toLocaleString('en')}</td>
+                    <th scope="row">{t(`ai.reasons.${r}`)}</th>
+                    <td className="num">{formatNumber(a.handoffs[r])}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
-            <Suspense fallback={<Loading label="Loading the charts…" />}>
+            <Suspense fallback={<Loading label={t('loadingCharts')} />}>
               <AiCharts data={a} label={label} />
             </Suspense>
           </div>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import {
   Bar,
   BarChart,
@@ -35,6 +36,7 @@ const tooltip = {
  * the tooltips; for screen readers each chart is named and summed up in words.
  */
 export default function AnalyticsCharts({ data, label }: { data: Overview; label: string }) {
+  const { t } = useTranslation('analytics');
   const rows = data.days.map((d) => ({ date: d.date, credits: d.credits, ...d.conversations }));
   const busiest = data.days.reduce(
     (best, d) => {
@@ -45,8 +47,8 @@ export default function AnalyticsCharts({ data, label }: { data: Overview; label
   );
   return (
     <div className="analytics-charts">
-      <figure className="card analytics-chart" aria-label="Conversations per day by channel">
-        <h2>Conversations per day</h2>
+      <figure className="card analytics-chart" aria-label={t('charts.conversationsLabel')}>
+        <h2>{t('charts.conversations')}</h2>
         <ResponsiveContainer width="100%" height={240}>
           <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" vertical={false} />
@@ -68,12 +70,16 @@ export default function AnalyticsCharts({ data, label }: { data: Overview; label
         </ResponsiveContainer>
         <figcaption className="muted">
           {busiest.n === 0
-            ? `No conversations in the last ${label}.`
-            : `Conversations started per day by channel over the last ${label}; the busiest day was ${dayLabel(busiest.date)} with ${busiest.n}.`}
+            ? t('charts.conversationsNone', { period: label })
+            : t('charts.conversationsSummary', {
+                period: label,
+                day: dayLabel(busiest.date),
+                count: busiest.n,
+              })}
         </figcaption>
       </figure>
-      <figure className="card analytics-chart" aria-label="Credits used per day">
-        <h2>Credits used per day</h2>
+      <figure className="card analytics-chart" aria-label={t('charts.credits')}>
+        <h2>{t('charts.credits')}</h2>
         <ResponsiveContainer width="100%" height={240}>
           <LineChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" vertical={false} />
@@ -83,7 +89,7 @@ export default function AnalyticsCharts({ data, label }: { data: Overview; label
             <Line
               type="linear"
               dataKey="credits"
-              name="Credits"
+              name={t('charts.creditsName')}
               stroke="var(--accent)"
               strokeWidth={2}
               dot={false}
@@ -92,7 +98,7 @@ export default function AnalyticsCharts({ data, label }: { data: Overview; label
           </LineChart>
         </ResponsiveContainer>
         <figcaption className="muted">
-          {`${data.totals.credits.toLocaleString('en')} credits used over the last ${label}: one per AI reply.`}
+          {t('charts.creditsSummary', { count: data.totals.credits, period: label })}
         </figcaption>
       </figure>
     </div>

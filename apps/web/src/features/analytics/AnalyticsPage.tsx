@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { type Data, get } from '../../api.ts';
 import { Empty, ErrorText, Loading } from '../../shell/ui.tsx';
@@ -15,14 +16,16 @@ import {
   PERIODS,
   type Period,
   percent,
+  periodLabel,
 } from './types.ts';
 import './analytics.css';
+import { formatNumber } from '../../i18n/format.ts';
 import { formatDateTime } from '../../shell/dates.ts';
 
 // The chart library stays out of the dashboard's first download: fetched when this page shows.
 const AnalyticsCharts = lazy(() => import('./AnalyticsCharts.tsx'));
 
-const isPeriod = (p: string | null): p is Period => PERIODS.some((x) => x.value === p);
+const isPeriod = (p: string | null): p is Period => PERIODS.some((x) => x === p);
 
 /**
  * The workspace's analytics (docs/analytics.md "The dashboard page"): conversations per day by
@@ -31,11 +34,12 @@ const isPeriod = (p: string | null): p is Period => PERIODS.some((x) => x.value 
  * the address, so a view can be shared. Every member reads it, guests included.
  */
 export function AnalyticsPage() {
+  const { t } = useTranslation('analytics');
   const { ws = '' } = useParams();
   const [params, setParams] = useSearchParams();
   const raw = params.get('period');
   const period: Period = isPeriod(raw) ? raw : '30d';
-  const label = PERIODS.find((p) => p.value === period)?.label ?? period;
+  const label = periodLabel(period);
   const opts = { placeholderData: keepPreviousData, refetchInterval: 60_000 } as const;
   const overview = useQuery({
     queryKey: ['analytics', ws, period],
@@ -56,63 +60,61 @@ export function AnalyticsPage() {
   return (
     <section className="analytics">
       <div className="row">
-        <h1>Analytics</h1>
+        <h1>{t('title')}</h1>
         <fieldset className="tabs analytics-periods">
-          <legend className="sr-only">Period</legend>
+          <legend className="sr-only">{t('period')}</legend>
           {PERIODS.map((p) => (
-            <label key={p.value} className="check">
+            <label key={p} className="check">
               <input
                 type="radio"
                 name="period"
-                checked={period === p.value}
+                checked={period === p}
                 onChange={() =>
                   setParams(
                     (old) => {
                       const next = new URLSearchParams(old);
-                      next.set('period', p.value);
+                      next.set('period', p);
                       return next;
                     },
                     { replace: true },
                   )
                 }
               />
-              {p.label}
+              {periodLabel(p)}
             </label>
           ))}
         </fieldset>
       </div>
-      <p className="muted">
-        The last {label}, in whole UTC days up to now. Conversations count on the day they started.
-      </p>
+      <p className="muted">{t('intro', { period: label })}</p>
       {overview.isPending && <Loading />}
       <ErrorText error={overview.error} />
       {o && (
         <>
           <dl className="analytics-figures">
-            <Figure term="Conversations" value={o.totals.conversations.toLocaleString('en')} />
-            <Figure term="Credits used" value={o.totals.credits.toLocaleString('en')} />
+            <Figure term={t('overview.conversations')} value={formatNumber(o.totals.conversations)} />
+            <Figure term={t('overview.credits')} value={formatNumber(o.totals.credits)} />
             <Figure
-              term="Handoff rate"
+              term={t('overview.handoffRate')}
               value={percent(o.handoff.rate)}
-              hint={`${o.handoff.conversations} handed to a person`}
+              hint={t('overview.handoffHint', { count: o.handoff.conversations })}
             />
             <Figure
-              term="Resolved without a person"
+              term={t('overview.resolved')}
               value={percent(o.resolvedWithoutPerson.rate)}
-              hint={`${o.resolvedWithoutPerson.conversations} answered by the AI alone`}
+              hint={t('overview.resolvedHint', { count: o.resolvedWithoutPerson.conversations })}
             />
             <Figure
-              term="Positive feedback"
+              term={t('overview.positive')}
               value={percent(o.feedback.positiveRate)}
-              hint={`${o.feedback.positive} up, ${o.feedback.negative} down`}
+              hint={t('overview.positiveHint', { up: o.feedback.positive, down: o.feedback.negative })}
             />
             <Figure
-              term="Answers rated"
+              term={t('overview.rated')}
               value={percent(o.feedback.responseRate)}
-              hint={`${o.feedback.total} ratings`}
+              hint={t('overview.ratedHint', { count: o.feedback.total })}
             />
           </dl>
-          <Suspense fallback={<Loading label="Loading the charts…" />}>
+          <Suspense fallback={<Loading label={t('loadingCharts')} />}>
             <AnalyticsCharts data={o} label={label} />
           </Suspense>
         </>
@@ -130,33 +132,36 @@ export function AnalyticsPage() {
 type Query<T> = { data?: Data<T>; error: unknown; isPending: boolean };
 
 function KnowledgeGaps({ query }: { query: Query<Gaps> }) {
+  const { t } = useTranslation('analytics');
   const g = query.data?.data;
   return (
     <section className="card" aria-labelledby="gaps-title">
-      <h2 id="gaps-title">Knowledge gaps</h2>
+      <h2 id="gaps-title">{t('gaps.title')}</h2>
       <p className="muted analytics-hint">
-        Questions answered without citing any of the assistant’s knowledge, most frequent first.
-        {g ? ` ${g.replies} of ${g.aiReplies} AI replies (${percent(g.rate)}).` : ''}
+        {t('gaps.hint')}
+        {g
+          ? ` ${t('gaps.share', { replies: g.replies, aiReplies: g.aiReplies, rate: percent(g.rate) })}`
+          : ''}
       </p>
       {query.isPending && <Loading />}
       <ErrorText error={query.error} />
-      {g && g.gaps.length === 0 && <Empty title="No knowledge gaps in this period" />}
+      {g && g.gaps.length === 0 && <Empty title={t('gaps.empty')} />}
       {g && g.gaps.length > 0 && (
         <table className="analytics-table">
           <thead>
             <tr>
-              <th scope="col">Question</th>
+              <th scope="col">{t('gaps.question')}</th>
               <th scope="col" className="num">
-                Times asked
+                {t('gaps.timesAsked')}
               </th>
-              <th scope="col">Last asked</th>
+              <th scope="col">{t('gaps.lastAsked')}</th>
             </tr>
           </thead>
           <tbody>
             {g.gaps.map((x) => (
               <tr key={x.question}>
                 <td>{x.asked}</td>
-                <td className="num">{x.count}</td>
+                <td className="num">{formatNumber(x.count)}</td>
                 <td>
                   <time dateTime={x.lastAskedAt}>{formatDateTime(x.lastAskedAt)}</time>
                 </td>
@@ -170,25 +175,26 @@ function KnowledgeGaps({ query }: { query: Query<Gaps> }) {
 }
 
 function ChannelTable({ query }: { query: Query<Channels> }) {
+  const { t } = useTranslation('analytics');
   const c = query.data?.data;
   return (
     <section className="card" aria-labelledby="channels-title">
-      <h2 id="channels-title">Messages by channel</h2>
+      <h2 id="channels-title">{t('byChannel.title')}</h2>
       {query.isPending && <Loading />}
       <ErrorText error={query.error} />
       {c && (
         <table className="analytics-table">
           <thead>
             <tr>
-              <th scope="col">Channel</th>
+              <th scope="col">{t('byChannel.channel')}</th>
               <th scope="col" className="num">
-                Conversations
+                {t('byChannel.conversations')}
               </th>
               <th scope="col" className="num">
-                Received
+                {t('byChannel.received')}
               </th>
               <th scope="col" className="num">
-                Sent
+                {t('byChannel.sent')}
               </th>
             </tr>
           </thead>
@@ -196,15 +202,15 @@ function ChannelTable({ query }: { query: Query<Channels> }) {
             {c.channels.map((x) => (
               <tr key={x.channel}>
                 <th scope="row">{channelName(x.channel)}</th>
-                <td className="num">{x.conversations.toLocaleString('en')}</td>
-                <td className="num">{x.inbound.toLocaleString('en')}</td>
-                <td className="num">{x.outbound.toLocaleString('en')}</td>
+                <td className="num">{formatNumber(x.conversations)}</td>
+                <td className="num">{formatNumber(x.inbound)}</td>
+                <td className="num">{formatNumber(x.outbound)}</td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      <p className="muted analytics-hint">Received: from customers. Sent: the AI’s and people’s replies.</p>
+      <p className="muted analytics-hint">{t('byChannel.hint')}</p>
     </section>
   );
 }

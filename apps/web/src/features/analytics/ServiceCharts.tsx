@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import {
   Bar,
   CartesianGrid,
@@ -16,22 +17,20 @@ const tooltip = {
   contentStyle: { background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' },
 };
 
-const count = (n: number, one: string, many = `${one}s`) =>
-  `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
-
 /**
  * The service section's chart (recharts, like the page's others): per day, the ratings given and
  * the SLA breaches as bars, the day's mean rating as a line on its own 1-5 axis; summed up in words.
  */
 export default function ServiceCharts({ data, label }: { data: ServiceAnalytics; label: string }) {
+  const { t } = useTranslation('analytics');
   const breaches = data.byDay.reduce((n, d) => n + d.breaches, 0);
   const best = data.byDay.reduce<ServiceAnalytics['byDay'][number] | null>(
     (top, d) => (d.responses > (top?.responses ?? 0) ? d : top),
     null,
   );
   return (
-    <figure className="card analytics-chart" aria-label="Ratings and breaches per day">
-      <h3>Ratings and breaches per day</h3>
+    <figure className="card analytics-chart" aria-label={t('service.chart')}>
+      <h3>{t('service.chart')}</h3>
       <ResponsiveContainer width="100%" height={220}>
         <ComposedChart data={data.byDay} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" vertical={false} />
@@ -50,21 +49,21 @@ export default function ServiceCharts({ data, label }: { data: ServiceAnalytics;
           <Bar
             yAxisId="count"
             dataKey="responses"
-            name="Ratings"
+            name={t('service.ratings')}
             fill="var(--accent)"
             isAnimationActive={false}
           />
           <Bar
             yAxisId="count"
             dataKey="breaches"
-            name="SLA breaches"
+            name={t('service.breaches')}
             fill="var(--warn-text)"
             isAnimationActive={false}
           />
           <Line
             yAxisId="rating"
             dataKey="average"
-            name="Mean rating"
+            name={t('service.meanRating')}
             stroke="var(--ok)"
             connectNulls
             dot
@@ -73,9 +72,13 @@ export default function ServiceCharts({ data, label }: { data: ServiceAnalytics;
         </ComposedChart>
       </ResponsiveContainer>
       <figcaption className="muted">
-        {`Over the last ${label}: ${count(data.csat.responses, 'rating')} and ${count(breaches, 'SLA breach', 'SLA breaches')}${
-          best ? `; the most ratings on ${dayLabel(best.date)} (${best.responses})` : ''
-        }.`}
+        {t(best ? 'service.chartSummaryBusiest' : 'service.chartSummary', {
+          period: label,
+          ratings: t('service.ratingsCount', { count: data.csat.responses }),
+          breaches: t('service.breachesCount', { count: breaches }),
+          day: best ? dayLabel(best.date) : '',
+          count: best?.responses ?? 0,
+        })}
       </figcaption>
     </figure>
   );

@@ -1,6 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
 import { type Data, get } from '../../api.ts';
+import { formatNumber } from '../../i18n/format.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { Figure } from './Figure.tsx';
 import {
@@ -16,18 +18,13 @@ import {
 // Loaded with the page's other charts, on demand (the same chart library).
 const ServiceCharts = lazy(() => import('./ServiceCharts.tsx'));
 
-const DOWNLOADS: Array<{ figure: ServiceFigure; text: string }> = [
-  { figure: 'csat', text: 'Rated conversations' },
-  { figure: 'sla_met', text: 'SLA met' },
-  { figure: 'sla_breached', text: 'SLA breached' },
-  { figure: 'first_response', text: 'First responses' },
-  { figure: 'resolution', text: 'Resolutions' },
-];
+const DOWNLOADS: ServiceFigure[] = ['csat', 'sla_met', 'sla_breached', 'first_response', 'resolution'];
 
 type Row = { key: string; name: string; responses: number; average: number | null };
 
 /** Ratings by one grouping (a person, an assistant), most rated first. */
 function RatingTable({ caption, head, rows }: { caption: string; head: string; rows: Row[] }) {
+  const { t } = useTranslation('analytics');
   return (
     <table className="analytics-table">
       <caption className="analytics-caption">{caption}</caption>
@@ -35,10 +32,10 @@ function RatingTable({ caption, head, rows }: { caption: string; head: string; r
         <tr>
           <th scope="col">{head}</th>
           <th scope="col" className="num">
-            Ratings
+            {t('service.ratings')}
           </th>
           <th scope="col" className="num">
-            Mean rating
+            {t('service.meanRating')}
           </th>
         </tr>
       </thead>
@@ -46,14 +43,14 @@ function RatingTable({ caption, head, rows }: { caption: string; head: string; r
         {rows.length === 0 && (
           <tr>
             <td colSpan={3} className="muted">
-              No ratings in this period
+              {t('service.noRatings')}
             </td>
           </tr>
         )}
         {rows.map((r) => (
           <tr key={r.key}>
             <th scope="row">{r.name}</th>
-            <td className="num">{r.responses.toLocaleString('en')}</td>
+            <td className="num">{formatNumber(r.responses)}</td>
             <td className="num">{ratingWords(r.average)}</td>
           </tr>
         ))}
@@ -68,6 +65,7 @@ function RatingTable({ caption, head, rows }: { caption: string; head: string; r
  * closing; ratings and breaches per day; and a CSV of the conversations behind each figure.
  */
 export function ServiceSection({ ws, period, label }: { ws: string; period: Period; label: string }) {
+  const { t } = useTranslation('analytics');
   const base = `${analyticsPath(ws)}/service`;
   const service = useQuery({
     queryKey: ['analytics-service', ws, period],
@@ -78,57 +76,58 @@ export function ServiceSection({ ws, period, label }: { ws: string; period: Peri
   const s = service.data?.data;
   return (
     <section className="card analytics-ai" aria-labelledby="service-title">
-      <h2 id="service-title">Service</h2>
-      <p className="muted analytics-hint">
-        Ratings count on the day the customer gave them; SLA clocks that started in the period once they are
-        settled (closed, or already breached); times from the handoff to a person.
-      </p>
+      <h2 id="service-title">{t('service.title')}</h2>
+      <p className="muted analytics-hint">{t('service.hint')}</p>
       {service.isPending && <Loading />}
       <ErrorText error={service.error} />
       {s && (
         <>
           <dl className="analytics-figures">
             <Figure
-              term="Customer rating"
+              term={t('service.rating')}
               value={ratingWords(s.csat.average)}
-              hint={`${s.csat.responses.toLocaleString('en')} ratings`}
+              hint={t('service.ratingHint', { count: s.csat.responses })}
             />
-            <Figure term="Satisfied" value={percent(s.csat.satisfied)} hint="rated 4 or 5" />
             <Figure
-              term="First response (median)"
+              term={t('service.satisfied')}
+              value={percent(s.csat.satisfied)}
+              hint={t('service.satisfiedHint')}
+            />
+            <Figure
+              term={t('service.firstResponse')}
               value={spanWords(s.firstResponseMedianSeconds)}
-              hint="from the handoff to a person’s first reply"
+              hint={t('service.firstResponseHint')}
             />
             <Figure
-              term="Resolution (median)"
+              term={t('service.resolution')}
               value={spanWords(s.resolutionMedianSeconds)}
-              hint="from the handoff to closing"
+              hint={t('service.resolutionHint')}
             />
           </dl>
           <div className="analytics-tables analytics-service-tables">
             <RatingTable
-              caption="Ratings by person"
-              head="Person"
+              caption={t('service.byPerson')}
+              head={t('service.person')}
               rows={s.csat.byAgent.map((a) => ({ ...a, key: a.userId ?? '' }))}
             />
             <RatingTable
-              caption="Ratings by assistant"
-              head="Assistant"
+              caption={t('service.byAssistant')}
+              head={t('service.assistant')}
               rows={s.csat.byAssistant.map((a) => ({ ...a, key: a.assistantId }))}
             />
             <table className="analytics-table">
-              <caption className="analytics-caption">SLA policies</caption>
+              <caption className="analytics-caption">{t('service.policies')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Policy</th>
+                  <th scope="col">{t('service.policy')}</th>
                   <th scope="col" className="num">
-                    Met
+                    {t('service.met')}
                   </th>
                   <th scope="col" className="num">
-                    Breached
+                    {t('service.breached')}
                   </th>
                   <th scope="col" className="num">
-                    Met rate
+                    {t('service.metRate')}
                   </th>
                 </tr>
               </thead>
@@ -136,31 +135,31 @@ export function ServiceSection({ ws, period, label }: { ws: string; period: Peri
                 {s.sla.policies.length === 0 && (
                   <tr>
                     <td colSpan={4} className="muted">
-                      No SLA policies
+                      {t('service.noPolicies')}
                     </td>
                   </tr>
                 )}
                 {s.sla.policies.map((p) => (
                   <tr key={p.policyId}>
                     <th scope="row">{p.name}</th>
-                    <td className="num">{p.met.toLocaleString('en')}</td>
-                    <td className="num">{p.breached.toLocaleString('en')}</td>
+                    <td className="num">{formatNumber(p.met)}</td>
+                    <td className="num">{formatNumber(p.breached)}</td>
                     <td className="num">{percent(p.metRate)}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
-          <Suspense fallback={<Loading label="Loading the charts…" />}>
+          <Suspense fallback={<Loading label={t('loadingCharts')} />}>
             <ServiceCharts data={s} label={label} />
           </Suspense>
-          <nav aria-label="Service CSV downloads">
-            <p className="analytics-hint">Download the conversations behind each figure (CSV):</p>
+          <nav aria-label={t('service.downloads')}>
+            <p className="analytics-hint">{t('service.downloadsHint')}</p>
             <ul className="analytics-downloads">
-              {DOWNLOADS.map((d) => (
-                <li key={d.figure}>
-                  <a href={`${base}/conversations.csv?period=${period}&figure=${d.figure}`} download>
-                    {d.text}
+              {DOWNLOADS.map((figure) => (
+                <li key={figure}>
+                  <a href={`${base}/conversations.csv?period=${period}&figure=${figure}`} download>
+                    {t(`service.files.${figure}`)}
                   </a>
                 </li>
               ))}

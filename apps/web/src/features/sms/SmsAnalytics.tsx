@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { type Data, get } from '../../api.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
-import { PERIODS } from '../analytics/types.ts';
+import { PERIODS, periodLabel } from '../analytics/types.ts';
 import { formBPath, type Period, type SmsAnalytics } from './types.ts';
 
 // The chart library stays out of the dashboard's first download: fetched when this card shows.
@@ -18,7 +18,7 @@ export function SmsAnalyticsCard({ ws, id }: { ws: string; id: string }) {
     refetchInterval: 30_000,
   });
   const s = stats.data?.data;
-  const label = PERIODS.find((p) => p.value === period)?.label ?? period;
+  const label = periodLabel(period);
   return (
     <section className="card stack" aria-labelledby="sms-analytics-title">
       <div className="row">
@@ -26,14 +26,14 @@ export function SmsAnalyticsCard({ ws, id }: { ws: string; id: string }) {
         <fieldset className="tabs sms-periods">
           <legend className="sr-only">Period</legend>
           {PERIODS.map((p) => (
-            <label key={p.value} className="check">
+            <label key={p} className="check">
               <input
                 type="radio"
                 name="sms-period"
-                checked={period === p.value}
-                onChange={() => setPeriod(p.value)}
+                checked={period === p}
+                onChange={() => setPeriod(p)}
               />
-              {p.label}
+              {periodLabel(p)}
             </label>
           ))}
         </fieldset>
