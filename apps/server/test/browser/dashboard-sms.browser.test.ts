@@ -1,16 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inbound, type Line, statusCallback } from '../sms/helpers.ts';
 import { signupUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
 import { type LlmServer, startLlmServer } from '../support/llm-server.ts';
-import {
-  newAccountSid,
-  newAuthToken,
-  newMessageSid,
-  type SmsProvider,
-  signRequest,
-  startSmsProvider,
-} from '../support/sms-provider.ts';
+import { newAccountSid, newAuthToken, type SmsProvider, startSmsProvider } from '../support/sms-provider.ts';
 import { addMember, setPlan } from '../support/world.ts';
 import { checkPage, fitsWidth, startDashboard } from './dashboard-helpers.ts';
 import { hasChromium, pageErrors, shot } from './helpers.ts';
@@ -23,6 +17,7 @@ import { hasChromium, pageErrors, shot } from './helpers.ts';
  * words; saved, the token never shown; Test with the saved token and a wrong one; the session
  * timeout (Form B) saved with the token; the webhook URL copied; an inbound SMS signed with the
  * provider's library shows up as a session and in the chart; a member is offered nothing; disconnect.
+ * Then the page in the account's language (Spanish).
  */
 
 if (!hasChromium) console.warn('Dashboard SMS browser tests skipped: /usr/bin/chromium is missing.');
@@ -32,6 +27,10 @@ let base: string;
 let browser: Browser;
 let provider: SmsProvider;
 let llm: LlmServer;
+/** The first test's workspace, its owner's cookie, and the SMS line it connected. */
+let ws: string;
+let cookie: string;
+let line: Line;
 
 beforeAll(async () => {
   if (!hasChromium) return;
@@ -89,7 +88,7 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
     await page.getByLabel('Workspace name').fill('Kettle Co.');
     await page.getByRole('button', { name: 'Create workspace' }).click();
     await heading(page, 'Kettle Co.').waitFor();
-    const ws = /\/w\/([^/]+)$/.exec(page.url())?.[1] ?? '';
+    ws = /\/w\/([^/]+)$/.exec(page.url())?.[1] ?? '';
     expect(ws).toMatch(/^ws_/);
     await page.goto(`${base}/w/${ws}/assistants/new`);
     await page.getByLabel('Name', { exact: true }).fill('Kettle helper');
@@ -129,6 +128,7 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
     // The account also holds the number another assistant takes below (a save proves the number).
     const taken = '+15550103000';
     provider.addAccount(sid, token, { [number]: { voice: false }, [taken]: {} });
+    line = { assistantId, accountSid: sid, token, number };
 
     // Wrong forms, said in words at each field before any request.
     await form.getByLabel('Account SID', { exact: true }).fill('AC123');
@@ -180,11 +180,8 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
     expect(await settings.getByLabel('Phone number', { exact: true }).inputValue()).toBe(number);
     expect(await settings.getByLabel(/^Longest reply/).inputValue()).toBe('320');
     expect(await page.content()).not.toContain(token);
-    const stored = await t.request({
-      method: 'GET',
-      url: `/api/assistants/${assistantId}/sms`,
-      headers: { cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') },
-    });
+    cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const stored = await t.request({ url: `/api/assistants/${assistantId}/sms`, headers: { cookie } });
     expect(stored.statusCode).toBe(200);
     expect(stored.json().data).toMatchObject({
       providerAccountSid: sid,
@@ -228,30 +225,9 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
 
     // A customer texts the number: the provider posts to the webhook URL, signed for that URL.
     const customer = '+15550109999';
-    const messageSid = newMessageSid();
-    const params = {
-      MessageSid: messageSid,
-      SmsMessageSid: messageSid,
-      SmsSid: messageSid,
-      AccountSid: sid,
-      From: customer,
-      To: number,
-      Body: 'Do you sell kettles?',
-      NumMedia: '0',
-      NumSegments: '1',
-      SmsStatus: 'received',
-      ApiVersion: '2010-04-01',
-    };
-    const res = await fetch(`${base}/api/sms/webhook/${assistantId}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-twilio-signature': signRequest(token, webhookUrl, params),
-      },
-      body: new URLSearchParams(params).toString(),
-    });
-    expect(res.status).toBe(200);
-    expect(await res.text()).toContain('<Response/>');
+    const res = await inbound(t, line, customer, 'Do you sell kettles?');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<Response/>');
     await provider.waitForSent(1);
     expect(provider.sent[0]).toMatchObject({ to: customer, from: number });
 
@@ -275,30 +251,13 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
     await inboxPage.goto(`${base}${href}`);
     const reply = inboxPage.locator('li.msg[data-role="assistant"]');
     await reply.locator('.delivery').waitFor();
-    const statusUrl = webhookUrl.replace('/api/sms/webhook/', '/api/sms/status/');
-    const callback = {
-      AccountSid: sid,
-      MessageSid: provider.sent[0]!.sid,
-      MessageStatus: 'undelivered',
-      ErrorCode: '30003',
-      To: customer,
-      From: number,
-    };
-    const status = await fetch(`${base}/api/sms/status/${assistantId}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-twilio-signature': signRequest(token, statusUrl, callback),
-      },
-      body: new URLSearchParams(callback).toString(),
-    });
-    expect(status.status).toBe(200);
+    const status = await statusCallback(t, line, provider.sent[0]!.sid, 'undelivered', '30003');
+    expect(status.statusCode).toBe(200);
     await inboxPage.reload();
     await reply.getByText('SMS not delivered (provider error 30003)').waitFor();
     await inboxPage.close();
 
     // The chart: 7 days, received 1 and sent 1 today (once the reply is stored as sent).
-    const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
     await expect
       .poll(
         async () =>
@@ -393,6 +352,42 @@ describe.skipIf(!hasChromium)('the SMS page', { timeout: 180_000 }, () => {
         .inputValue(),
     ).toBe('');
     expect(refused).toEqual([none, ...unproven, `409 PATCH /api/assistants/${assistantId}/sms`]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('in the account language (Spanish): the form, the session and the chart', async () => {
+    // Connected again: the first test's session and messages are still the assistant's.
+    const again = await t.request({
+      method: 'POST',
+      url: `/api/assistants/${line.assistantId}/sms`,
+      headers: { cookie },
+      payload: {
+        providerAccountSid: line.accountSid,
+        providerAuthToken: line.token,
+        providerPhoneNumber: line.number,
+      },
+    });
+    expect(again.statusCode).toBe(201);
+    const account = { method: 'PATCH', url: '/api/account', headers: { cookie } } as const;
+    expect((await t.request({ ...account, payload: { language: 'es' } })).statusCode).toBe(200);
+    const context = await browser.newContext({ colorScheme: 'light' });
+    const value = cookie.slice(cookie.indexOf('parley.session-token=') + 21).split(';')[0] ?? '';
+    await context.addCookies([{ name: 'parley.session-token', value, url: base }]);
+    const page = await context.newPage();
+    const errors = pageErrors(page);
+    await page.goto(`${base}/w/${ws}/assistants/${line.assistantId}/sms`);
+    await heading(page, 'SMS de Kettle helper').waitFor();
+    const settings = page.getByRole('form', { name: 'Cuenta del proveedor y número' });
+    await settings.getByLabel('Respuesta más larga, en caracteres (de 50 a 1600)').waitFor();
+    const session = page.getByRole('listitem', { name: 'Sesión con +15550109999' });
+    expect(await session.textContent()).toMatch(/Activa\d+ mensajes? · empezó el \d{1,2} \p{L}+\.? \d{4}/u);
+    const stats = page.getByRole('region', { name: 'Mensajes' });
+    await stats.getByLabel('7 días').check();
+    await expect
+      .poll(() => stats.locator('figcaption').textContent())
+      .toMatch(/^Mensajes por día en los últimos 7 días; el día con más fue el \d{1,2} \p{L}+\.?, con 2\.$/u);
+    expect(await checkPage(page, 'sms-es')).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });

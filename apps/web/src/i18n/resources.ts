@@ -23,6 +23,7 @@ export type Resources = {
   chat: typeof import('./en/chat.ts').default;
   knowledge: typeof import('./en/knowledge.ts').default;
   analytics: typeof import('./en/analytics.ts').default;
+  sms: typeof import('./en/sms.ts').default;
 };
 
 declare module 'i18next' {

@@ -1,6 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { type Data, get } from '../../api.ts';
+import { formatNumber } from '../../i18n/format.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { PERIODS, periodLabel } from '../analytics/types.ts';
 import { formBPath, type Period, type SmsAnalytics } from './types.ts';
@@ -10,6 +12,7 @@ const SmsChart = lazy(() => import('./SmsChart.tsx'));
 
 /** Message volume of the number over 7, 30 or 90 days (Form B analytics, whole UTC days). */
 export function SmsAnalyticsCard({ ws, id }: { ws: string; id: string }) {
+  const { t } = useTranslation(['sms', 'analytics']);
   const [period, setPeriod] = useState<Period>('30d');
   const stats = useQuery({
     queryKey: ['sms-analytics', id, period],
@@ -22,17 +25,12 @@ export function SmsAnalyticsCard({ ws, id }: { ws: string; id: string }) {
   return (
     <section className="card stack" aria-labelledby="sms-analytics-title">
       <div className="row">
-        <h2 id="sms-analytics-title">Messages</h2>
+        <h2 id="sms-analytics-title">{t('analytics.title')}</h2>
         <fieldset className="tabs sms-periods">
-          <legend className="sr-only">Period</legend>
+          <legend className="sr-only">{t('analytics:period')}</legend>
           {PERIODS.map((p) => (
             <label key={p} className="check">
-              <input
-                type="radio"
-                name="sms-period"
-                checked={period === p}
-                onChange={() => setPeriod(p)}
-              />
+              <input type="radio" name="sms-period" checked={period === p} onChange={() => setPeriod(p)} />
               {periodLabel(p)}
             </label>
           ))}
@@ -43,18 +41,16 @@ export function SmsAnalyticsCard({ ws, id }: { ws: string; id: string }) {
       {s && (
         <>
           <dl className="sms-totals">
-            <Total term="Messages" value={s.totalMessages} />
-            <Total term="Received" value={s.inbound} />
-            <Total term="Sent" value={s.outbound} />
-            <Total term="Customers" value={s.uniqueContacts} />
-            <Total term="Active sessions" value={s.activeSessions} />
+            <Total term={t('analytics.totals.messages')} value={s.totalMessages} />
+            <Total term={t('analytics.totals.received')} value={s.inbound} />
+            <Total term={t('analytics.totals.sent')} value={s.outbound} />
+            <Total term={t('analytics.totals.customers')} value={s.uniqueContacts} />
+            <Total term={t('analytics.totals.activeSessions')} value={s.activeSessions} />
           </dl>
-          <Suspense fallback={<Loading label="Loading the chart…" />}>
+          <Suspense fallback={<Loading label={t('analytics.loadingChart')} />}>
             <SmsChart series={s.series} period={label} />
           </Suspense>
-          <p className="muted sms-hint">
-            Received: from customers. Sent: the assistant’s and agents’ replies. Days are UTC, up to today.
-          </p>
+          <p className="muted sms-hint">{t('analytics.hint')}</p>
         </>
       )}
     </section>
@@ -64,6 +60,6 @@ export function SmsAnalyticsCard({ ws, id }: { ws: string; id: string }) {
 const Total = ({ term, value }: { term: string; value: number }) => (
   <div>
     <dt>{term}</dt>
-    <dd>{value.toLocaleString('en')}</dd>
+    <dd>{formatNumber(value)}</dd>
   </div>
 );

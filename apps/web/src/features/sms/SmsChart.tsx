@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatDay as day } from '../../shell/dates.ts';
 import type { SmsAnalytics } from './types.ts';
@@ -7,16 +8,17 @@ import type { SmsAnalytics } from './types.ts';
  * and in the tooltips; for screen readers the figure is named and summed up in words.
  */
 export default function SmsChart({ series, period }: { series: SmsAnalytics['series']; period: string }) {
+  const { t } = useTranslation('sms');
   const busiest = series.reduce(
     (best, d) => (d.inbound + d.outbound > best.n ? { n: d.inbound + d.outbound, date: d.date } : best),
     { n: 0, date: '' },
   );
   const summary =
     busiest.n === 0
-      ? `No messages in the last ${period}.`
-      : `Messages per day over the last ${period}; the busiest day was ${day(busiest.date)} with ${busiest.n}.`;
+      ? t('analytics.none', { period })
+      : t('analytics.summary', { period, day: day(busiest.date), count: busiest.n });
   return (
-    <figure className="sms-chart" aria-label="Messages per day">
+    <figure className="sms-chart" aria-label={t('analytics.chart')}>
       <div className="sms-chart-area">
         <ResponsiveContainer width="100%" height={220}>
           <BarChart data={series} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
@@ -46,12 +48,18 @@ export default function SmsChart({ series, period }: { series: SmsAnalytics['ser
             <Legend wrapperStyle={{ color: 'var(--text)' }} />
             <Bar
               dataKey="inbound"
-              name="Received"
+              name={t('analytics.totals.received')}
               stackId="m"
               fill="var(--accent)"
               isAnimationActive={false}
             />
-            <Bar dataKey="outbound" name="Sent" stackId="m" fill="var(--ok)" isAnimationActive={false} />
+            <Bar
+              dataKey="outbound"
+              name={t('analytics.totals.sent')}
+              stackId="m"
+              fill="var(--ok)"
+              isAnimationActive={false}
+            />
           </BarChart>
         </ResponsiveContainer>
       </div>

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { type Data, del, post } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { ConfirmButton } from '../members/ConfirmButton.tsx';
@@ -27,6 +28,7 @@ import {
  * through save.ts, tested against the provider; the webhook URL and "Disconnect" once saved.
  */
 export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsConfig | null }) {
+  const { t } = useTranslation('sms');
   const qc = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => toDraft(saved));
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -74,18 +76,14 @@ export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsC
     test.reset();
     // A new account SID goes with its own token: the saved one belongs to the saved SID.
     const found = check(draft, { needToken: !saved || timeoutChanged || !sidIsSaved });
-    if (saved && timeoutChanged && !draft.authToken.trim())
-      found.authToken =
-        'Enter the auth token again to change the session timeout: that setting is saved together with the credentials.';
+    if (saved && timeoutChanged && !draft.authToken.trim()) found.authToken = t('check.authTokenForTimeout');
     setErrors(found);
     if (Object.keys(found).length === 0) save.mutate();
   };
   const onTest = () => {
     save.reset();
     const found = check(draft, { needToken: !sidIsSaved, only: ['accountSid', 'authToken', 'phoneNumber'] });
-    if (saved && !sidIsSaved && !draft.authToken.trim())
-      found.authToken =
-        'Enter the auth token of this account SID to test: the saved one belongs to the saved SID.';
+    if (saved && !sidIsSaved && !draft.authToken.trim()) found.authToken = t('check.authTokenForTest');
     setErrors(found);
     if (Object.keys(found).length === 0) test.mutate();
   };
@@ -95,28 +93,21 @@ export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsC
   return (
     <>
       <form onSubmit={onSubmit} className="card stack sms-form" aria-labelledby="sms-form-title" noValidate>
-        <h2 id="sms-form-title">{saved ? 'Provider account and number' : 'Connect an SMS number'}</h2>
-        {!saved && (
-          <p className="muted">
-            From your SMS provider’s console: the account SID and auth token (Account info), and a number of
-            that account that can send SMS.
-          </p>
-        )}
+        <h2 id="sms-form-title">{saved ? t('form.titleSaved') : t('form.titleNew')}</h2>
+        {!saved && <p className="muted">{t('form.newHint')}</p>}
         <label className="check">
           <input
             type="checkbox"
             checked={draft.isEnabled}
             onChange={(e) => set('isEnabled', e.target.checked)}
           />
-          SMS enabled
+          {t('form.enabled')}
         </label>
-        <p className="muted sms-hint">
-          Off: messages to the number are acknowledged to the provider but neither stored nor answered.
-        </p>
+        <p className="muted sms-hint">{t('form.enabledHint')}</p>
 
         <fieldset className="sms-group">
-          <legend>Credentials</legend>
-          <Field name="accountSid" label="Account SID" errors={errors}>
+          <legend>{t('form.credentials')}</legend>
+          <Field name="accountSid" label={t('form.accountSid')} errors={errors}>
             {(f) => (
               <input
                 {...f}
@@ -131,14 +122,10 @@ export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsC
           </Field>
           <Field
             name="authToken"
-            label="Auth token"
+            label={t('form.authToken')}
             errors={errors}
-            hint={
-              saved
-                ? 'Saved (stored encrypted and never shown). Leave empty to keep it, or enter a new one.'
-                : 'At least 32 characters. Stored encrypted and never shown again.'
-            }
-            badge={saved && !draft.authToken ? 'Saved' : undefined}
+            hint={saved ? t('form.authTokenSaved') : t('form.authTokenNew')}
+            badge={saved && !draft.authToken ? t('form.savedBadge') : undefined}
           >
             {(f) => (
               <input
@@ -148,16 +135,16 @@ export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsC
                 spellCheck={false}
                 autoComplete="new-password"
                 maxLength={256}
-                placeholder={saved ? '•••••••• saved' : ''}
+                placeholder={saved ? t('form.authTokenPlaceholder') : ''}
                 onChange={(e) => set('authToken', e.target.value)}
               />
             )}
           </Field>
           <Field
             name="phoneNumber"
-            label="Phone number"
+            label={t('form.phoneNumber')}
             errors={errors}
-            hint="In international (E.164) form: + then the country code, such as +15550102000. One number per assistant."
+            hint={t('form.phoneNumberHint')}
           >
             {(f) => (
               <input
@@ -174,12 +161,9 @@ export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsC
           </Field>
           <div className="row sms-test">
             <button type="button" onClick={onTest} disabled={test.isPending}>
-              {test.isPending ? 'Testing…' : 'Test'}
+              {test.isPending ? t('form.testing') : t('form.test')}
             </button>
-            <span className="muted grow">
-              Asks the provider whether this account holds this number, before or after saving
-              {saved ? ' (with the saved token when the field is empty)' : ''}. Nothing is saved.
-            </span>
+            <span className="muted grow">{saved ? t('form.testHintSaved') : t('form.testHint')}</span>
           </div>
           <div role="status" className="sms-test-result">
             {result && <p className={result.ok ? 'sms-ok' : 'warn'}>{result.text}</p>}
@@ -188,12 +172,12 @@ export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsC
         </fieldset>
 
         <fieldset className="sms-group">
-          <legend>Replies and sessions</legend>
+          <legend>{t('form.replies')}</legend>
           <Field
             name="maxMessageLength"
-            label={`Longest reply, in characters (${MESSAGE_LENGTH.min} to ${MESSAGE_LENGTH.max.toLocaleString('en')})`}
+            label={t('form.maxMessageLength', { min: MESSAGE_LENGTH.min, max: MESSAGE_LENGTH.max })}
             errors={errors}
-            hint="Longer answers are cut at a word boundary. 160 characters is one standard SMS."
+            hint={t('form.maxMessageLengthHint')}
           >
             {(f) => (
               <input
@@ -209,13 +193,9 @@ export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsC
           </Field>
           <Field
             name="sessionTimeoutMinutes"
-            label={`End a session after this many silent minutes (${SESSION_TIMEOUT.min} to ${SESSION_TIMEOUT.max.toLocaleString('en')})`}
+            label={t('form.sessionTimeout', { min: SESSION_TIMEOUT.min, max: SESSION_TIMEOUT.max })}
             errors={errors}
-            hint={
-              saved
-                ? 'A later message starts a new conversation. Changing it needs the auth token entered again.'
-                : 'A later message starts a new conversation.'
-            }
+            hint={saved ? t('form.sessionTimeoutHintSaved') : t('form.sessionTimeoutHint')}
           >
             {(f) => (
               <input
@@ -235,7 +215,7 @@ export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsC
               checked={draft.enableContactMatching}
               onChange={(e) => set('enableContactMatching', e.target.checked)}
             />
-            Match senders to existing contacts by phone number
+            {t('form.contactMatching')}
           </label>
           <label className="check">
             <input
@@ -243,26 +223,26 @@ export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsC
               checked={draft.autoCreateContacts}
               onChange={(e) => set('autoCreateContacts', e.target.checked)}
             />
-            Create a contact for each unknown sender
+            {t('form.autoCreate')}
           </label>
         </fieldset>
 
         <ErrorText error={save.error && explain(save.error)} />
         <div className="row">
           <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : saved ? 'Save SMS settings' : 'Connect number'}
+            {save.isPending ? t('form.saving') : saved ? t('form.save') : t('form.create')}
           </button>
           <span role="status" className="muted">
-            {unsaved ? 'Unsaved changes' : save.isSuccess ? 'Saved' : ''}
+            {unsaved ? t('form.unsaved') : save.isSuccess ? t('form.saved') : ''}
           </span>
         </div>
       </form>
       {saved && (
         <SmsWebhook url={saved.a.webhookUrl} enabled={saved.a.isEnabled}>
           <ConfirmButton
-            label="Disconnect SMS"
-            question="Disconnect SMS from this assistant? The credentials are deleted and messages to the number are no longer answered. Past conversations stay in the inbox."
-            confirmLabel="Disconnect"
+            label={t('remove.button')}
+            question={t('remove.question')}
+            confirmLabel={t('remove.confirm')}
             pending={remove.isPending}
             onConfirm={() => remove.mutate()}
           />

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { type Assistant, canManage, type Data, get } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
@@ -18,6 +19,7 @@ import './sms.css';
  * else is told why instead of being sent requests that can only be refused.
  */
 export function SmsPage() {
+  const { t } = useTranslation(['sms', 'billing']);
   const { ws = '', id = '' } = useParams();
   const workspaces = useWorkspaces();
   const workspace = workspaces.data?.data.find((w) => w.id === ws);
@@ -35,7 +37,7 @@ export function SmsPage() {
   const name = assistant.data?.data.name;
   const header = (
     <>
-      <h1>SMS{name ? ` for ${name}` : ''}</h1>
+      <h1>{name ? t('titleFor', { name }) : t('title')}</h1>
       <AssistantNav ws={ws} id={id} />
     </>
   );
@@ -44,30 +46,21 @@ export function SmsPage() {
     return (
       <section>
         {header}
-        <p>
-          Only owners and admins of this workspace can see and change the SMS channel: it holds the provider
-          account’s credentials. SMS conversations appear in the inbox for everyone.
-        </p>
+        <p>{t('membersOnly')}</p>
       </section>
     );
   }
   if (!channels) {
+    const plan = workspace?.plan ? t(`billing:plans.${workspace.plan}.name`) : '';
     return (
       <section>
         {header}
         <div className="card stack sms-upgrade">
-          <h2>SMS needs the Pro or Enterprise plan</h2>
-          <p>
-            This workspace is on the {workspace?.plan === 'free' ? 'Free' : workspace?.plan} plan, which does
-            not include channels. To answer text messages with this assistant, the workspace’s owner upgrades
-            it to Pro: the upgrade takes effect at once, and this page then lets you connect your SMS provider
-            account and number.
-          </p>
+          <h2>{t('upgrade.title')}</h2>
+          <p>{t('upgrade.text', { plan })}</p>
           <p>
             <Link to={`/w/${ws}/billing`}>
-              {workspace?.role === 'owner'
-                ? 'Upgrade on the Billing page'
-                : 'See the plans on the Billing page'}
+              {workspace?.role === 'owner' ? t('upgrade.owner') : t('upgrade.other')}
             </Link>
           </p>
         </div>
@@ -88,10 +81,7 @@ export function SmsPage() {
     <section>
       {header}
       <ErrorText error={assistant.error} />
-      <p className="muted sms-intro">
-        Customers text your number; the assistant answers by SMS through your own provider account (bring your
-        own account: messages are billed by the provider to you, and each AI reply uses one credit here).
-      </p>
+      <p className="muted sms-intro">{t('intro')}</p>
       <SmsForm key={id} ws={ws} id={id} saved={saved} />
       {saved && (
         <div className="grid sms-below">

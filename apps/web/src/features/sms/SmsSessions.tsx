@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { get, type OffsetPage } from '../../api.ts';
 import { formatDateTime as formatWhen } from '../../shell/dates.ts';
@@ -10,6 +11,7 @@ const LIMIT = 10;
 
 /** The assistant's SMS sessions, most recent activity first, as the API orders them. */
 export function SmsSessions({ ws, id }: { ws: string; id: string }) {
+  const { t } = useTranslation('sms');
   const [offset, setOffset] = useState(0);
   const list = useQuery({
     queryKey: ['sms-sessions', id, offset],
@@ -20,34 +22,43 @@ export function SmsSessions({ ws, id }: { ws: string; id: string }) {
   return (
     <section className="card stack" aria-labelledby="sms-sessions-title">
       <div className="row">
-        <h2 id="sms-sessions-title">Sessions{list.data ? ` (${list.data.total})` : ''}</h2>
+        <h2 id="sms-sessions-title">
+          {list.data ? t('sessions.titleCount', { count: list.data.total }) : t('sessions.title')}
+        </h2>
         <button type="button" onClick={() => void list.refetch()} disabled={list.isFetching}>
-          {list.isFetching ? 'Refreshing…' : 'Refresh'}
+          {list.isFetching ? t('sessions.refreshing') : t('sessions.refresh')}
         </button>
       </div>
       {list.isPending && <Loading />}
       <ErrorText error={list.error} />
       {list.data?.total === 0 && (
-        <Empty title="No SMS sessions yet">
-          <p>Text the number from a phone: the conversation shows here and in the inbox.</p>
+        <Empty title={t('sessions.empty')}>
+          <p>{t('sessions.emptyText')}</p>
         </Empty>
       )}
       {list.data && list.data.data.length > 0 && (
-        <ul className="list" aria-label="SMS sessions">
+        <ul className="list" aria-label={t('sessions.list')}>
           {list.data.data.map((s) => (
-            <li key={s.id} className="sms-session" aria-label={`Session with ${s.phoneNumber}`}>
+            <li
+              key={s.id}
+              className="sms-session"
+              aria-label={t('sessions.session', { number: s.phoneNumber })}
+            >
               <p>
                 <strong>{s.phoneNumber}</strong>{' '}
                 <span className={`badge${s.status === 'active' ? ' ready' : ''}`}>
-                  {s.status === 'active' ? 'Active' : 'Ended'}
+                  {s.status === 'active' ? t('sessions.active') : t('sessions.ended')}
                 </span>
               </p>
               <p className="muted">
-                {s.messageCount} {s.messageCount === 1 ? 'message' : 'messages'} · started{' '}
-                {formatWhen(s.startedAt)} · last message {formatWhen(s.lastMessageAt)}
+                {t('sessions.meta', {
+                  count: s.messageCount,
+                  started: formatWhen(s.startedAt),
+                  last: formatWhen(s.lastMessageAt),
+                })}
               </p>
               {s.conversationId && (
-                <Link to={`/w/${ws}/inbox/${s.conversationId}`}>Open the conversation in the inbox</Link>
+                <Link to={`/w/${ws}/inbox/${s.conversationId}`}>{t('sessions.open')}</Link>
               )}
             </li>
           ))}

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { CopyButton } from '../../shell/CopyButton.tsx';
 
 /**
@@ -6,26 +7,21 @@ import { CopyButton } from '../../shell/CopyButton.tsx';
  * in" webhook, HTTP POST. Requests to it are accepted only when signed with the saved auth token.
  */
 export function SmsWebhook(props: { url: string; enabled: boolean; children?: ReactNode }) {
+  const { t } = useTranslation('sms');
   return (
     <section className="card stack sms-webhook" aria-labelledby="sms-webhook-title">
-      <h2 id="sms-webhook-title">Webhook URL</h2>
+      <h2 id="sms-webhook-title">{t('webhook.title')}</h2>
       <p>
-        In the provider’s console, open the number and paste this address as the webhook for{' '}
-        <em>a message comes in</em>, method HTTP POST. Parley accepts only requests the provider signs with
-        this account’s auth token.
+        <Trans t={t} i18nKey="webhook.text" components={{ em: <em /> }} />
       </p>
       <label>
-        Webhook URL
+        {t('webhook.label')}
         <input className="secret" readOnly value={props.url} onFocus={(e) => e.target.select()} />
       </label>
       <div className="row">
-        <CopyButton text={props.url} label="Copy webhook URL" />
+        <CopyButton text={props.url} label={t('webhook.copy')} />
       </div>
-      {!props.enabled && (
-        <p className="warn">
-          SMS is switched off: messages to the number are not answered until you enable it.
-        </p>
-      )}
+      {!props.enabled && <p className="warn">{t('webhook.off')}</p>}
       <div className="row sms-danger">{props.children}</div>
     </section>
   );

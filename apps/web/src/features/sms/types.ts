@@ -13,6 +13,7 @@ import type {
 import { ACCOUNT_SID, AUTH_TOKEN, MESSAGE_LENGTH, SESSION_TIMEOUT } from '@parley/contract/sms-limits';
 import type { z } from 'zod';
 import { ApiError } from '../../api.ts';
+import { i18n } from '../../i18n/index.ts';
 
 /**
  * The SMS channel of an assistant as the API answers it (docs/dashboard.md "SMS"; the server's
@@ -95,11 +96,11 @@ function wholeIn(text: string, range: { min: number; max: number }) {
  * the credentials).
  */
 export function check(d: Draft, opts: { needToken: boolean; only?: Array<keyof Draft> }): FieldErrors {
+  const t = i18n.t.bind(i18n);
   const errors: FieldErrors = {};
   const sid = d.accountSid.trim();
-  if (!sid) errors.accountSid = 'Enter the account SID from the provider’s console.';
-  else if (!ACCOUNT_SID.test(sid))
-    errors.accountSid = `The account SID is AC followed by 32 letters or digits (34 characters in all); this one has ${sid.length}.`;
+  if (!sid) errors.accountSid = t('sms:check.accountSid');
+  else if (!ACCOUNT_SID.test(sid)) errors.accountSid = t('sms:check.accountSidForm', { count: sid.length });
   const token = d.authToken.trim();
   if (
     token &&
@@ -107,19 +108,25 @@ export function check(d: Draft, opts: { needToken: boolean; only?: Array<keyof D
   )
     errors.authToken =
       token.length < AUTH_TOKEN.min
-        ? `The auth token has at least 32 characters; this one has ${token.length}.`
-        : 'The auth token is printable characters without spaces, at most 256.';
-  else if (!token && opts.needToken) errors.authToken = 'Enter the auth token.';
+        ? t('sms:check.authTokenShort', { count: token.length })
+        : t('sms:check.authTokenChars');
+  else if (!token && opts.needToken) errors.authToken = t('sms:check.authToken');
   const number = compactNumber(d.phoneNumber);
-  if (!number) errors.phoneNumber = 'Enter the phone number that receives the messages.';
+  if (!number) errors.phoneNumber = t('sms:check.phoneNumber');
   else if (!isE164(number))
     errors.phoneNumber = number.startsWith('+')
-      ? 'The phone number must be in international (E.164) form: + then the country code and 7 to 15 digits in all, such as +15550102000.'
-      : 'The phone number must start with + and the country code, such as +15550102000 (E.164).';
+      ? t('sms:check.phoneNumberForm')
+      : t('sms:check.phoneNumberPlus');
   if (!wholeIn(d.maxMessageLength, MESSAGE_LENGTH))
-    errors.maxMessageLength = `The longest reply is a whole number of characters from ${MESSAGE_LENGTH.min} to ${MESSAGE_LENGTH.max.toLocaleString('en')}.`;
+    errors.maxMessageLength = t('sms:check.maxMessageLength', {
+      min: MESSAGE_LENGTH.min,
+      max: MESSAGE_LENGTH.max,
+    });
   if (!wholeIn(d.sessionTimeoutMinutes, SESSION_TIMEOUT))
-    errors.sessionTimeoutMinutes = `The session timeout is a whole number of minutes from ${SESSION_TIMEOUT.min} to ${SESSION_TIMEOUT.max.toLocaleString('en')} (a day).`;
+    errors.sessionTimeoutMinutes = t('sms:check.sessionTimeout', {
+      min: SESSION_TIMEOUT.min,
+      max: SESSION_TIMEOUT.max,
+    });
   if (opts.only)
     for (const k of Object.keys(errors) as Array<keyof Draft>) if (!opts.only.includes(k)) delete errors[k];
   return errors;
@@ -141,7 +148,7 @@ export function fieldErrorsOf(error: unknown): FieldErrors {
   const out: FieldErrors = {};
   for (const [k, v] of Object.entries(error.details)) {
     const field = FIELD_OF[k];
-    if (field) out[field] = error.status === 409 ? 'Another assistant already uses this number.' : v;
+    if (field) out[field] = error.status === 409 ? i18n.t('sms:check.taken') : v;
   }
   return out;
 }
@@ -149,36 +156,34 @@ export function fieldErrorsOf(error: unknown): FieldErrors {
 /** The API's refusals said for people; anything else keeps the API's own words. */
 export function explain(error: unknown): unknown {
   if (!(error instanceof ApiError)) return error;
-  if (error.code === 'plan_upgrade_required')
-    return new Error('SMS needs the Pro or Enterprise plan. The workspace’s owner can upgrade it.');
+  if (error.code === 'plan_upgrade_required') return new Error(i18n.t('sms:upgrade.refused'));
   if (error.status === 409 && error.details && 'phoneNumber' in error.details)
-    return new Error(
-      'This phone number is already connected to another assistant. Disconnect it there first, or use another number.',
-    );
-  if (error.status === 409)
-    return new Error('This assistant already has an SMS configuration: reload the page to see it.');
+    return new Error(i18n.t('sms:check.numberConnected'));
+  if (error.status === 409) return new Error(i18n.t('sms:check.reload'));
   // The provider did not confirm the account and number (docs/sms.md "Proof of ownership"): its
   // words for the whole form; the fields at fault carry their own.
   if (error.status === 400 && error.details?._) return new Error(error.details._);
-  if (error.status === 400) return new Error('Some fields are not valid: see the messages at each field.');
+  if (error.status === 400) return new Error(i18n.t('sms:check.invalid'));
   return error;
 }
 
 /** A test's outcome in words. */
 export function testWords(r: TestResult, number: string): { ok: boolean; text: string } {
+  const t = i18n.t.bind(i18n);
   const caps = r.phoneNumberCapabilities;
   if (!r.valid) {
     return {
       ok: false,
-      text: `Not valid. ${r.reason ?? 'The provider did not confirm these credentials and this number'}. Check the account SID, the auth token and the number in the provider’s console.`,
+      text: t('sms:result.notValid', { reason: r.reason ?? t('sms:result.notConfirmed') }),
     };
   }
-  const yes = (b: boolean) => (b ? 'yes' : 'no');
-  const can = `SMS ${yes(caps.sms)}, MMS ${yes(caps.mms)}, voice ${yes(caps.voice)}`;
+  const yes = (b: boolean) => (b ? t('sms:result.yes') : t('sms:result.no'));
+  const capabilities = t('sms:result.capabilities', {
+    sms: yes(caps.sms),
+    mms: yes(caps.mms),
+    voice: yes(caps.voice),
+  });
   return caps.sms
-    ? { ok: true, text: `Valid: the provider account holds ${number}. It can receive and send: ${can}.` }
-    : {
-        ok: false,
-        text: `The credentials are valid and the account holds ${number}, but the number cannot send SMS (${can}). Enable SMS for it at the provider or choose another number.`,
-      };
+    ? { ok: true, text: t('sms:result.valid', { number, capabilities }) }
+    : { ok: false, text: t('sms:result.noSms', { number, capabilities }) };
 }
