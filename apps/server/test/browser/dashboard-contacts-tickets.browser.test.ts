@@ -12,7 +12,7 @@ import { hasChromium, pageErrors } from './helpers.ts';
  * The contacts and tickets pages (docs/dashboard.md "Contacts and tickets") in Chromium against the
  * real server: search, create, edit, delete; ticket filters and changes, `closed` read-only; the
  * API's refusals said in words (a duplicate email, a full plan, a change to a closed ticket); a
- * guest offered nothing to change.
+ * guest offered nothing to change; the tickets page in Spanish (the account's language).
  */
 
 if (!hasChromium) console.warn('Dashboard contacts and tickets tests skipped: /usr/bin/chromium is missing.');
@@ -232,5 +232,29 @@ describe.skipIf(!hasChromium)('contacts and tickets', { timeout: 120_000 }, () =
     expect(await checkPage(page, 'tickets-guest')).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it('tickets in the account language (Spanish): words, badges and dates', async () => {
+    const es = { method: 'PATCH', url: '/api/account', headers: w.member.headers } as const;
+    expect((await t.request({ ...es, payload: { language: 'es' } })).statusCode).toBe(200);
+    const { context, page } = await signedIn(w.member);
+    const errors = pageErrors(page);
+    await page.goto(`${base}/w/${w.ws}/tickets`);
+    await page.getByRole('heading', { name: 'Todos los tickets (2)' }).waitFor();
+    const ticket = page.getByRole('listitem', { name: 'Kettle leaks' });
+    expect(await ticket.locator('.badge').allTextContents()).toEqual(['Cerrado', 'Urgente']);
+    await ticket.getByText('Los tickets cerrados son definitivos y no se pueden modificar.').waitFor();
+    // "Abierto el 27 nov 2026, 7:25 · resuelto el …": the dates in Spanish.
+    expect(await ticket.getByText(/^Abierto el /).textContent()).toMatch(
+      /\d{1,2} [a-z]{3,4}\.? \d{4}.* · resuelto el /,
+    );
+    const form = page.getByRole('form', { name: 'Abrir un ticket' });
+    await form.getByLabel('Asunto').waitFor();
+    await form.getByRole('option', { name: 'Urgente' }).waitFor({ state: 'attached' });
+    await page.getByRole('form', { name: 'Filtros' }).getByLabel('Estado').waitFor();
+    expect(await checkPage(page, 'tickets-es')).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+    await t.request({ ...es, payload: { language: null } });
   });
 });

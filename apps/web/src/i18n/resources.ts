@@ -24,6 +24,7 @@ export type Resources = {
   knowledge: typeof import('./en/knowledge.ts').default;
   analytics: typeof import('./en/analytics.ts').default;
   sms: typeof import('./en/sms.ts').default;
+  tickets: typeof import('./en/tickets.ts').default;
 };
 
 declare module 'i18next' {

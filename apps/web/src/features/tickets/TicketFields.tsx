@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { PRIORITY_WORDS, type TicketPriority } from './types.ts';
 
 /**
@@ -5,18 +6,19 @@ import { PRIORITY_WORDS, type TicketPriority } from './types.ts';
  * conversation's side panel): subject, description, priority.
  */
 export function TicketFields({ subject }: { subject?: string }) {
+  const { t } = useTranslation('tickets');
   return (
     <>
       <label>
-        Subject
+        {t('fields.subject')}
         <input name="subject" required maxLength={300} defaultValue={subject} />
       </label>
       <label>
-        Description
+        {t('fields.description')}
         <textarea name="description" rows={3} maxLength={20000} />
       </label>
       <label>
-        Priority
+        {t('fields.priority')}
         <select name="priority" defaultValue="medium">
           <WordOptions words={PRIORITY_WORDS} />
         </select>

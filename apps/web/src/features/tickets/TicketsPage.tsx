@@ -1,8 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { type Data, get, type OffsetPage, patch, post } from '../../api.ts';
 import { useSession, useWorkspaces } from '../../session.ts';
+import { formatDateTime } from '../../shell/dates.ts';
 import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
 import { explain } from '../contacts/types.ts';
 import { nameOf, useMembers } from '../inbox/directory.ts';
@@ -10,7 +12,6 @@ import { ConfirmButton } from '../members/ConfirmButton.tsx';
 import { TicketFields, ticketFieldsOf, WordOptions } from './TicketFields.tsx';
 import { PRIORITY_WORDS, STATUS_WORDS, type Ticket, type TicketPriority, ticketsPath } from './types.ts';
 import '../contacts/crm.css';
-import { formatDateTime } from '../../shell/dates.ts';
 
 const LIMIT = 20;
 
@@ -20,6 +21,7 @@ const LIMIT = 20;
  * and assignee. `closed` is final: a closed ticket is shown read-only. Guests read only.
  */
 export function TicketsPage() {
+  const { t } = useTranslation('tickets');
   const { ws = '' } = useParams();
   const [params, setParams] = useSearchParams();
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
@@ -45,33 +47,35 @@ export function TicketsPage() {
     setOffset(0);
   };
   const filtered = Boolean(status || priority || conversation);
+  const heading = filtered ? t('matching') : t('all');
   return (
     <section>
-      <h1>Tickets</h1>
-      <p className="muted">
-        Requests that need a person: opened by the assistant, the widget, the API, from a conversation in the
-        inbox, or here. Closing a ticket is final.
-      </p>
+      <h1>{t('title')}</h1>
+      <p className="muted">{t('intro')}</p>
       <div className="grid">
         <div>
-          <form className="crm-filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+          <form className="crm-filters" aria-label={t('filters.label')} onSubmit={(e) => e.preventDefault()}>
             <label>
-              Status
+              {t('fields.status')}
               <select value={status} onChange={(e) => setFilter('status', e.target.value)}>
-                <option value="">Any</option>
+                <option value="">{t('filters.any')}</option>
                 <WordOptions words={STATUS_WORDS} />
               </select>
             </label>
             <label>
-              Priority
+              {t('fields.priority')}
               <select value={priority} onChange={(e) => setFilter('priority', e.target.value)}>
-                <option value="">Any</option>
+                <option value="">{t('filters.any')}</option>
                 <WordOptions words={PRIORITY_WORDS} />
               </select>
             </label>
             {conversation && (
               <p>
-                Of one conversation (<Link to={`/w/${ws}/inbox/${conversation}`}>open it</Link>)
+                <Trans
+                  t={t}
+                  i18nKey="filters.ofConversation"
+                  components={{ a: <Link to={`/w/${ws}/inbox/${conversation}`} /> }}
+                />
               </p>
             )}
             {filtered && (
@@ -82,83 +86,83 @@ export function TicketsPage() {
                   setOffset(0);
                 }}
               >
-                Clear filters
+                {t('filters.clear')}
               </button>
             )}
           </form>
-          <h2>
-            {filtered ? 'Matching tickets' : 'All tickets'}
-            {list.data ? ` (${list.data.total})` : ''}
-          </h2>
+          <h2>{list.data ? t('counted', { heading, count: list.data.total }) : heading}</h2>
           {list.isPending && <Loading />}
           <ErrorText error={list.error} />
           {list.data?.total === 0 && (
-            <Empty title={filtered ? 'No ticket matches these filters' : 'No tickets yet'}>
-              <p>
-                {filtered
-                  ? 'Change or clear the filters.'
-                  : 'Open one with the form, or from a conversation in the inbox.'}
-              </p>
+            <Empty title={filtered ? t('noMatch') : t('none')}>
+              <p>{filtered ? t('noMatchText') : t('noneText')}</p>
             </Empty>
           )}
           {list.data && list.data.data.length > 0 && (
-            <ul className="list" aria-label="Tickets">
-              {list.data.data.map((t) => (
-                <TicketRow key={t.id} ws={ws} ticket={t} canWrite={canWrite} />
+            <ul className="list" aria-label={t('list')}>
+              {list.data.data.map((ticket) => (
+                <TicketRow key={ticket.id} ws={ws} ticket={ticket} canWrite={canWrite} />
               ))}
             </ul>
           )}
           {list.data && <Pager page={list.data} onChange={setOffset} />}
         </div>
-        {canWrite ? (
-          <TicketForm ws={ws} />
-        ) : (
-          <p className="muted">Guests can read tickets; members, admins and owners open and change them.</p>
-        )}
+        {canWrite ? <TicketForm ws={ws} /> : <p className="muted">{t('guests')}</p>}
       </div>
     </section>
   );
 }
 
-function TicketRow({ ws, ticket: t, canWrite }: { ws: string; ticket: Ticket; canWrite: boolean }) {
+function TicketRow({ ws, ticket, canWrite }: { ws: string; ticket: Ticket; canWrite: boolean }) {
+  const { t } = useTranslation('tickets');
   const qc = useQueryClient();
   const members = useMembers(ws);
   const me = useSession().data?.id;
   const change = useMutation({
     mutationFn: (body: Partial<Pick<Ticket, 'status' | 'priority' | 'assigneeId'>>) =>
-      patch<Data<Ticket>>(`${ticketsPath(ws)}/${t.id}`, body),
+      patch<Data<Ticket>>(`${ticketsPath(ws)}/${ticket.id}`, body),
     onSettled: () => qc.invalidateQueries({ queryKey: ['tickets', ws] }),
   });
-  const assignee = nameOf(members.data?.data, t.assigneeId);
-  const closed = t.status === 'closed';
+  const assignee = nameOf(members.data?.data, ticket.assigneeId);
+  const closed = ticket.status === 'closed';
   const editable = canWrite && !closed;
+  const facts = [
+    t('row.opened', { date: formatDateTime(ticket.createdAt) }),
+    ...(ticket.resolvedAt ? [t('row.resolved', { date: formatDateTime(ticket.resolvedAt) })] : []),
+    ...(editable
+      ? []
+      : [
+          !assignee
+            ? t('row.unassigned')
+            : ticket.assigneeId === me
+              ? t('row.assignedToYou')
+              : t('row.assignedTo', { name: assignee }),
+        ]),
+  ];
   return (
-    <li className="card crm-item" aria-label={t.subject}>
+    <li className="card crm-item" aria-label={ticket.subject}>
       <p>
-        <strong>{t.subject}</strong>{' '}
-        <span className={`badge ticket-${t.status}`}>{STATUS_WORDS[t.status]}</span>{' '}
-        <span className={`badge priority-${t.priority}`}>{PRIORITY_WORDS[t.priority]}</span>
+        <strong>{ticket.subject}</strong>{' '}
+        <span className={`badge ticket-${ticket.status}`}>{STATUS_WORDS[ticket.status]}</span>{' '}
+        <span className={`badge priority-${ticket.priority}`}>{PRIORITY_WORDS[ticket.priority]}</span>
       </p>
-      {t.description && <p className="crm-description">{t.description}</p>}
+      {ticket.description && <p className="crm-description">{ticket.description}</p>}
       <p className="muted">
-        Opened {formatDateTime(t.createdAt)}
-        {t.resolvedAt && ` · resolved ${formatDateTime(t.resolvedAt)}`}
-        {!editable &&
-          ` · ${assignee ? `assigned to ${t.assigneeId === me ? 'you' : assignee}` : 'unassigned'}`}
-        {t.conversationId && (
+        {facts.join(' · ')}
+        {ticket.conversationId && (
           <>
             {' · '}
-            <Link to={`/w/${ws}/inbox/${t.conversationId}`}>Conversation</Link>
+            <Link to={`/w/${ws}/inbox/${ticket.conversationId}`}>{t('row.conversation')}</Link>
           </>
         )}
       </p>
-      {closed && <p className="muted">Closed tickets are final and cannot be changed.</p>}
+      {closed && <p className="muted">{t('row.closed')}</p>}
       {editable && (
         <div className="ticket-controls">
           <label>
-            Status
+            {t('fields.status')}
             <select
-              value={t.status}
+              value={ticket.status}
               disabled={change.isPending}
               onChange={(e) => change.mutate({ status: e.target.value as Ticket['status'] })}
             >
@@ -170,9 +174,9 @@ function TicketRow({ ws, ticket: t, canWrite }: { ws: string; ticket: Ticket; ca
             </select>
           </label>
           <label>
-            Priority
+            {t('fields.priority')}
             <select
-              value={t.priority}
+              value={ticket.priority}
               disabled={change.isPending}
               onChange={(e) => change.mutate({ priority: e.target.value as TicketPriority })}
             >
@@ -180,15 +184,15 @@ function TicketRow({ ws, ticket: t, canWrite }: { ws: string; ticket: Ticket; ca
             </select>
           </label>
           <label>
-            Assignee
+            {t('fields.assignee')}
             <select
-              value={t.assigneeId ?? ''}
+              value={ticket.assigneeId ?? ''}
               disabled={change.isPending}
               onChange={(e) => change.mutate({ assigneeId: e.target.value || null })}
             >
-              <option value="">Nobody</option>
-              {t.assigneeId && !members.data?.data.some((m) => m.userId === t.assigneeId) && (
-                <option value={t.assigneeId}>{assignee}</option>
+              <option value="">{t('fields.nobody')}</option>
+              {ticket.assigneeId && !members.data?.data.some((m) => m.userId === ticket.assigneeId) && (
+                <option value={ticket.assigneeId}>{assignee}</option>
               )}
               {members.data?.data.map((m) => (
                 <option key={m.userId} value={m.userId}>
@@ -198,10 +202,10 @@ function TicketRow({ ws, ticket: t, canWrite }: { ws: string; ticket: Ticket; ca
             </select>
           </label>
           <ConfirmButton
-            label="Close ticket"
-            ariaLabel={`Close ticket ${t.subject}`}
-            question="Close it for good? A closed ticket cannot be changed or reopened."
-            confirmLabel="Close for good"
+            label={t('row.close')}
+            ariaLabel={t('row.closeName', { subject: ticket.subject })}
+            question={t('row.closeQuestion')}
+            confirmLabel={t('row.closeConfirm')}
             pending={change.isPending}
             onConfirm={() => change.mutate({ status: 'closed' })}
           />
@@ -213,6 +217,7 @@ function TicketRow({ ws, ticket: t, canWrite }: { ws: string; ticket: Ticket; ca
 }
 
 function TicketForm({ ws }: { ws: string }) {
+  const { t } = useTranslation('tickets');
   const qc = useQueryClient();
   const members = useMembers(ws);
   const create = useMutation({
@@ -230,12 +235,12 @@ function TicketForm({ ws }: { ws: string }) {
   };
   return (
     <form className="card stack" onSubmit={onSubmit} aria-labelledby="new-ticket-title">
-      <h2 id="new-ticket-title">Open a ticket</h2>
+      <h2 id="new-ticket-title">{t('form.title')}</h2>
       <TicketFields />
       <label>
-        Assignee
+        {t('fields.assignee')}
         <select name="assigneeId" defaultValue="">
-          <option value="">Nobody</option>
+          <option value="">{t('fields.nobody')}</option>
           {members.data?.data.map((m) => (
             <option key={m.userId} value={m.userId}>
               {m.name}
@@ -246,7 +251,7 @@ function TicketForm({ ws }: { ws: string }) {
       <ErrorText error={explain(create.error, 'tickets')} />
       <div>
         <button type="submit" className="primary" disabled={create.isPending}>
-          Open ticket
+          {t('form.submit')}
         </button>
       </div>
     </form>

@@ -1,0 +1,48 @@
+/** Tickets (apps/web/src/features/tickets; the ticket fields and words the inbox shows too). */
+export default {
+  title: 'Tickets',
+  intro:
+    'Requests that need a person: opened by the assistant, the widget, the API, from a conversation in the inbox, or here. Closing a ticket is final.',
+  status: { open: 'Open', pending: 'Pending', resolved: 'Resolved', closed: 'Closed' },
+  priority: { low: 'Low', medium: 'Medium', high: 'High', urgent: 'Urgent' },
+  fields: {
+    subject: 'Subject',
+    description: 'Description',
+    status: 'Status',
+    priority: 'Priority',
+    assignee: 'Assignee',
+    nobody: 'Nobody',
+  },
+  filters: {
+    label: 'Filters',
+    any: 'Any',
+    ofConversation: 'Of one conversation (<a>open it</a>)',
+    clear: 'Clear filters',
+  },
+  matching: 'Matching tickets',
+  all: 'All tickets',
+  counted: '{{heading}} ({{count, number}})',
+  noMatch: 'No ticket matches these filters',
+  none: 'No tickets yet',
+  noMatchText: 'Change or clear the filters.',
+  noneText: 'Open one with the form, or from a conversation in the inbox.',
+  list: 'Tickets',
+  guests: 'Guests can read tickets; members, admins and owners open and change them.',
+  row: {
+    opened: 'Opened {{date}}',
+    resolved: 'resolved {{date}}',
+    assignedTo: 'assigned to {{name}}',
+    assignedToYou: 'assigned to you',
+    unassigned: 'unassigned',
+    conversation: 'Conversation',
+    closed: 'Closed tickets are final and cannot be changed.',
+    close: 'Close ticket',
+    closeName: 'Close ticket {{subject}}',
+    closeQuestion: 'Close it for good? A closed ticket cannot be changed or reopened.',
+    closeConfirm: 'Close for good',
+  },
+  form: {
+    title: 'Open a ticket',
+    submit: 'Open ticket',
+  },
+};
