@@ -25,6 +25,7 @@ export type Resources = {
   analytics: typeof import('./en/analytics.ts').default;
   sms: typeof import('./en/sms.ts').default;
   tickets: typeof import('./en/tickets.ts').default;
+  webhooks: typeof import('./en/webhooks.ts').default;
 };
 
 declare module 'i18next' {

@@ -1,17 +1,12 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { type CursorPage, type Data, get, post } from '../../api.ts';
 import { Empty, ErrorText, Loading } from '../../shell/ui.tsx';
-import { type Delivery, EVENTS, hooksPath, type Webhook, when } from './types.ts';
+import { type Delivery, eventMeaning, hooksPath, type Webhook, when } from './types.ts';
 
 const LIMIT = 25;
 /** While a delivery is pending (first attempt or retries under way), the log is re-read. */
 const POLL_MS = 1500;
-
-const STATUS_TEXT: Record<Delivery['status'], string> = {
-  pending: 'pending',
-  success: 'delivered',
-  failed: 'failed',
-};
 
 const BADGE: Record<Delivery['status'], string> = {
   pending: 'wh-pending',
@@ -21,6 +16,7 @@ const BADGE: Record<Delivery['status'], string> = {
 
 /** The webhook's delivery log, newest first, in cursor pages ("Load more"); retry one. */
 export function Deliveries({ ws, hook }: { ws: string; hook: Webhook }) {
+  const { t } = useTranslation(['webhooks', 'shell']);
   const log = useInfiniteQuery({
     queryKey: ['deliveries', ws, hook.id],
     queryFn: ({ pageParam }) =>
@@ -36,29 +32,26 @@ export function Deliveries({ ws, hook }: { ws: string; hook: Webhook }) {
   return (
     <div>
       <div className="row">
-        <h2>Deliveries</h2>
+        <h2>{t('deliveries.title')}</h2>
         <button type="button" onClick={() => log.refetch()} disabled={log.isFetching}>
-          Refresh
+          {t('deliveries.refresh')}
         </button>
       </div>
       {log.isPending && <Loading />}
       <ErrorText error={log.error} />
       {log.data && rows.length === 0 && (
-        <Empty title="No deliveries yet">
+        <Empty title={t('deliveries.none')}>
           <p>
-            A delivery appears here when one of the webhook's events happens:{' '}
-            {hook.events.includes('*')
-              ? 'any event in this workspace'
-              : hook.events
-                  .map((e) => EVENTS.find((x) => x.name === e)?.what ?? e)
-                  .slice(0, 3)
-                  .join('; ')}
-            .
+            {t('deliveries.noneText', {
+              events: hook.events.includes('*')
+                ? t('deliveries.anyEvent')
+                : hook.events.map(eventMeaning).slice(0, 3).join('; '),
+            })}
           </p>
         </Empty>
       )}
       {rows.length > 0 && (
-        <ul className="list" aria-label="Deliveries">
+        <ul className="list" aria-label={t('deliveries.title')}>
           {rows.map((d) => (
             <DeliveryItem key={d.id} ws={ws} hook={hook} delivery={d} />
           ))}
@@ -66,7 +59,7 @@ export function Deliveries({ ws, hook }: { ws: string; hook: Webhook }) {
       )}
       {log.hasNextPage && (
         <button type="button" onClick={() => log.fetchNextPage()} disabled={log.isFetchingNextPage}>
-          {log.isFetchingNextPage ? 'Loading…' : 'Load more'}
+          {log.isFetchingNextPage ? t('shell:ui.loading') : t('deliveries.loadMore')}
         </button>
       )}
     </div>
@@ -74,66 +67,67 @@ export function Deliveries({ ws, hook }: { ws: string; hook: Webhook }) {
 }
 
 function DeliveryItem({ ws, hook, delivery: d }: { ws: string; hook: Webhook; delivery: Delivery }) {
+  const { t } = useTranslation('webhooks');
   const qc = useQueryClient();
   const retry = useMutation({
     mutationFn: () => post<Data<Delivery>>(`${hooksPath(ws)}/${hook.id}/deliveries/${d.id}/retry`),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['deliveries', ws, hook.id] }),
   });
-  const code = d.statusCode === null ? 'no response' : `HTTP ${d.statusCode}`;
+  const code =
+    d.statusCode === null ? t('deliveries.noResponse') : t('deliveries.http', { code: d.statusCode });
   return (
     <li className="card wh-delivery">
       <div className="wh-delivery-head">
         <code>{d.event}</code>
-        <span className={`badge ${BADGE[d.status]}`}>{STATUS_TEXT[d.status]}</span>
+        <span className={`badge ${BADGE[d.status]}`}>{t(`deliveries.status.${d.status}`)}</span>
         <span className="muted">{code}</span>
-        <span className="muted">
-          {d.attempt} {d.attempt === 1 ? 'attempt' : 'attempts'}
-        </span>
+        <span className="muted">{t('deliveries.attempts', { count: d.attempt })}</span>
         <time className="muted" dateTime={d.createdAt}>
           {when(d.createdAt)}
         </time>
       </div>
       <details>
-        <summary>Details</summary>
+        <summary>{t('deliveries.details')}</summary>
         <dl className="wh-facts">
           <div>
-            <dt>Event id</dt>
+            <dt>{t('deliveries.eventId')}</dt>
             <dd>
-              <code>{d.eventId}</code>{' '}
-              <span className="muted">(the webhook-id header; same on every retry)</span>
+              <code>{d.eventId}</code> <span className="muted">{t('deliveries.eventIdHint')}</span>
             </dd>
           </div>
           <div>
-            <dt>Delivery id</dt>
+            <dt>{t('deliveries.deliveryId')}</dt>
             <dd>
               <code>{d.id}</code>
             </dd>
           </div>
           <div>
-            <dt>Last attempt</dt>
+            <dt>{t('deliveries.lastAttempt')}</dt>
             <dd>
               {d.statusCode === null
-                ? 'no response (refused, unreachable, timed out, or not yet attempted)'
-                : `answered ${d.statusCode}${d.duration === null ? '' : ` in ${d.duration} ms`}`}
+                ? t('deliveries.noResponseWhy')
+                : d.duration === null
+                  ? t('deliveries.answered', { code: d.statusCode })
+                  : t('deliveries.answeredIn', { code: d.statusCode, ms: d.duration })}
             </dd>
           </div>
         </dl>
       </details>
       {d.status === 'pending' ? (
-        <p className="muted">Attempts are under way; this updates by itself.</p>
+        <p className="muted">{t('deliveries.underWay')}</p>
       ) : hook.active ? (
         <div className="row">
           <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending}>
-            Retry
+            {t('deliveries.retry')}
           </button>
           {retry.isSuccess && (
             <span role="status" className="muted">
-              Sending again now
+              {t('deliveries.retrying')}
             </span>
           )}
         </div>
       ) : (
-        <p className="muted">Turn the webhook back on to retry this delivery.</p>
+        <p className="muted">{t('deliveries.turnOnToRetry')}</p>
       )}
       <ErrorText error={retry.error} />
     </li>

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { api, canManage, type Data, get, patch } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
@@ -11,6 +12,7 @@ import './webhooks.css';
 
 /** One webhook (docs/webhooks.md): edit, turn on or off, delete, and its delivery log. */
 export function WebhookDetail() {
+  const { t } = useTranslation('webhooks');
   const { ws = '', id = '' } = useParams();
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
   const hook = useQuery({
@@ -21,8 +23,8 @@ export function WebhookDetail() {
   if (role && !canManage(role)) {
     return (
       <section>
-        <h1>Webhook</h1>
-        <p>Only owners and admins of this workspace can see and manage its webhooks.</p>
+        <h1>{t('detail.title')}</h1>
+        <p>{t('managersOnly')}</p>
       </section>
     );
   }
@@ -30,7 +32,7 @@ export function WebhookDetail() {
   if (hook.error) {
     return (
       <section>
-        <h1>Webhook</h1>
+        <h1>{t('detail.title')}</h1>
         <ErrorText error={hook.error} />
       </section>
     );
@@ -40,9 +42,11 @@ export function WebhookDetail() {
     <section>
       <h1 className="wh-url">{h.url}</h1>
       <p>
-        <span className={`badge ${h.active ? 'ready' : 'failed'}`}>{h.active ? 'active' : 'inactive'}</span>{' '}
+        <span className={`badge ${h.active ? 'ready' : 'failed'}`}>
+          {h.active ? t('active') : t('inactive')}
+        </span>{' '}
         <span className="muted">
-          {describeEvents(h.events)} · created {when(h.createdAt)}
+          {t('detail.meta', { events: describeEvents(h.events), date: when(h.createdAt) })}
         </span>
       </p>
       {!h.active && <Inactive ws={ws} hook={h} />}
@@ -59,19 +63,17 @@ export function WebhookDetail() {
 
 /** Why an inactive webhook receives nothing, and the one-click way back (docs/webhooks.md). */
 function Inactive({ ws, hook }: { ws: string; hook: Webhook }) {
+  const { t } = useTranslation('webhooks');
   const save = useSave(ws, hook.id);
   return (
     <div className="warn stack wh-inactive">
       <p>
-        <strong>This webhook is off and receives no new events.</strong> Someone may have turned it off, or
-        Parley did so by itself after more than 50 failed attempts in a row within 7 days (owners and admins
-        were then emailed). Check the failed deliveries below and fix your endpoint, then turn it back on:
-        that also resets the failure count.
+        <Trans t={t} i18nKey="detail.inactive" components={{ strong: <strong /> }} />
       </p>
       <ErrorText error={save.error} />
       <div>
         <button type="button" onClick={() => save.mutate({ active: true })} disabled={save.isPending}>
-          Turn it back on
+          {t('detail.turnOn')}
         </button>
       </div>
     </div>
@@ -92,6 +94,7 @@ function useSave(ws: string, id: string) {
 }
 
 function EditWebhook({ ws, hook }: { ws: string; hook: Webhook }) {
+  const { t } = useTranslation('webhooks');
   const save = useSave(ws, hook.id);
   const [events, setEvents] = useState(hook.events);
   const [problem, setProblem] = useState<string | null>(null);
@@ -99,7 +102,7 @@ function EditWebhook({ ws, hook }: { ws: string; hook: Webhook }) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     if (events.length === 0) {
-      setProblem('Choose at least one event, or "All events".');
+      setProblem(t('form.chooseEvents'));
       return;
     }
     setProblem(null);
@@ -107,24 +110,24 @@ function EditWebhook({ ws, hook }: { ws: string; hook: Webhook }) {
   };
   return (
     <form onSubmit={onSubmit} className="card stack" aria-labelledby="edit-title">
-      <h2 id="edit-title">Settings</h2>
+      <h2 id="edit-title">{t('detail.settings')}</h2>
       <label>
-        Endpoint URL
+        {t('form.url')}
         <input name="url" type="url" required maxLength={2048} defaultValue={hook.url} />
       </label>
       <EventPicker value={events} onChange={setEvents} />
       <label className="check">
         <input type="checkbox" name="active" defaultChecked={hook.active} />
-        Active (deliver new events)
+        {t('detail.active')}
       </label>
       <ErrorText error={problem ?? save.error} />
       <div className="row">
         <button type="submit" className="primary" disabled={save.isPending}>
-          Save changes
+          {t('detail.save')}
         </button>
         {save.isSuccess && (
           <span role="status" className="muted">
-            Saved
+            {t('detail.saved')}
           </span>
         )}
       </div>
@@ -133,6 +136,7 @@ function EditWebhook({ ws, hook }: { ws: string; hook: Webhook }) {
 }
 
 function DeleteWebhook({ ws, hook }: { ws: string; hook: Webhook }) {
+  const { t } = useTranslation('webhooks');
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [asking, setAsking] = useState(false);
@@ -147,18 +151,22 @@ function DeleteWebhook({ ws, hook }: { ws: string; hook: Webhook }) {
   });
   return (
     <section className="card stack" aria-labelledby="delete-title">
-      <h2 id="delete-title">Delete</h2>
+      <h2 id="delete-title">{t('detail.deleteTitle')}</h2>
       {!asking ? (
         <div>
           <button type="button" onClick={() => setAsking(true)}>
-            Delete webhook
+            {t('detail.delete')}
           </button>
         </div>
       ) : (
         <>
           <p>
-            Delete this webhook? Parley stops sending to <span className="wh-url">{hook.url}</span> at once
-            and its delivery log goes with it. This cannot be undone.
+            <Trans
+              t={t}
+              i18nKey="detail.deleteQuestion"
+              values={{ url: hook.url }}
+              components={{ url: <span className="wh-url" /> }}
+            />
           </p>
           <ErrorText error={remove.error} />
           <div className="row">
@@ -168,10 +176,10 @@ function DeleteWebhook({ ws, hook }: { ws: string; hook: Webhook }) {
               onClick={() => remove.mutate()}
               disabled={remove.isPending}
             >
-              Yes, delete it
+              {t('detail.deleteYes')}
             </button>
             <button type="button" onClick={() => setAsking(false)}>
-              Cancel
+              {t('detail.cancel')}
             </button>
           </div>
         </>

@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { canManage, type Data, get, type OffsetPage, post } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
@@ -13,13 +14,14 @@ const LIMIT = 20;
 
 /** Format A webhooks of the workspace (docs/webhooks.md): list, create, the secret once. */
 export function WebhooksPage() {
+  const { t } = useTranslation('webhooks');
   const { ws = '' } = useParams();
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
   if (role && !canManage(role)) {
     return (
       <section>
-        <h1>Webhooks</h1>
-        <p>Only owners and admins of this workspace can see and manage its webhooks.</p>
+        <h1>{t('title')}</h1>
+        <p>{t('managersOnly')}</p>
       </section>
     );
   }
@@ -27,6 +29,7 @@ export function WebhooksPage() {
 }
 
 function Webhooks({ ws }: { ws: string }) {
+  const { t } = useTranslation('webhooks');
   const [offset, setOffset] = useState(0);
   // The creation answer, kept only in this component's state: the secret is never cached and is
   // gone once the page is left (the API never returns it again).
@@ -38,24 +41,21 @@ function Webhooks({ ws }: { ws: string }) {
   });
   return (
     <section>
-      <h1>Webhooks</h1>
-      <p className="muted wh-lede">
-        Parley POSTs a signed JSON message to your HTTPS endpoint when something happens in this workspace,
-        retries failures, and logs every delivery.
-      </p>
+      <h1>{t('title')}</h1>
+      <p className="muted wh-lede">{t('lede')}</p>
       {created && <SecretOnce ws={ws} hook={created} onDone={() => setCreated(null)} />}
       <div className="grid">
         <div>
-          <h2>Your webhooks</h2>
+          <h2>{t('yours')}</h2>
           {list.isPending && <Loading />}
           <ErrorText error={list.error} />
           {list.data?.total === 0 && (
-            <Empty title="No webhooks yet">
-              <p>Add your endpoint's HTTPS address and choose the events it should receive.</p>
+            <Empty title={t('none')}>
+              <p>{t('noneText')}</p>
             </Empty>
           )}
           {list.data && list.data.data.length > 0 && (
-            <ul className="list" aria-label="Webhooks">
+            <ul className="list" aria-label={t('list')}>
               {list.data.data.map((h) => (
                 <li key={h.id} className="card wh-item">
                   <p className="wh-url">
@@ -63,17 +63,12 @@ function Webhooks({ ws }: { ws: string }) {
                   </p>
                   <p>
                     <span className={`badge ${h.active ? 'ready' : 'failed'}`}>
-                      {h.active ? 'active' : 'inactive'}
+                      {h.active ? t('active') : t('inactive')}
                     </span>{' '}
                     <span className="muted">{describeEvents(h.events)}</span>
                   </p>
-                  {!h.active && (
-                    <p className="muted">
-                      Receives nothing while inactive. Open it to see why deliveries failed and turn it back
-                      on.
-                    </p>
-                  )}
-                  <p className="muted">Created {when(h.createdAt)}</p>
+                  {!h.active && <p className="muted">{t('inactiveHint')}</p>}
+                  <p className="muted">{t('created', { date: when(h.createdAt) })}</p>
                 </li>
               ))}
             </ul>
@@ -88,24 +83,28 @@ function Webhooks({ ws }: { ws: string }) {
 
 /** The signing secret of a webhook just created: shown this once (docs/webhooks.md). */
 function SecretOnce({ ws, hook, onDone }: { ws: string; hook: CreatedWebhook; onDone(): void }) {
+  const { t } = useTranslation('webhooks');
   return (
     <section className="card stack wh-secret" aria-labelledby="secret-title">
-      <h2 id="secret-title">Webhook created: copy its signing secret now</h2>
+      <h2 id="secret-title">{t('secret.title')}</h2>
       <p>
-        This is the only time Parley shows the secret of <strong className="wh-url">{hook.url}</strong>. You
-        will not see it again. Your receiver uses it to check the <code>X-Parley-Signature</code> of each
-        request.
+        <Trans
+          t={t}
+          i18nKey="secret.text"
+          values={{ url: hook.url }}
+          components={{ strong: <strong className="wh-url" />, code: <code /> }}
+        />
       </p>
       <p className="wh-code">
-        <span className="sr-only">Signing secret: </span>
+        <span className="sr-only">{t('secret.label')}</span>
         <code className="wh-secret-value">{hook.secret}</code>
       </p>
       <div className="row">
-        <CopyButton text={hook.secret} label="Copy secret" />
+        <CopyButton text={hook.secret} label={t('secret.copy')} />
         <span className="links">
-          <Link to={`/w/${ws}/webhooks/${hook.id}`}>Open the webhook</Link>
+          <Link to={`/w/${ws}/webhooks/${hook.id}`}>{t('secret.open')}</Link>
           <button type="button" onClick={onDone}>
-            I have stored it
+            {t('secret.done')}
           </button>
         </span>
       </div>
@@ -114,6 +113,7 @@ function SecretOnce({ ws, hook, onDone }: { ws: string; hook: CreatedWebhook; on
 }
 
 function CreateWebhook({ ws, onCreated }: { ws: string; onCreated(hook: CreatedWebhook): void }) {
+  const { t } = useTranslation('webhooks');
   const qc = useQueryClient();
   const [events, setEvents] = useState<string[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
@@ -126,7 +126,7 @@ function CreateWebhook({ ws, onCreated }: { ws: string; onCreated(hook: CreatedW
     const form = e.currentTarget;
     const f = new FormData(form);
     if (events.length === 0) {
-      setProblem('Choose at least one event, or "All events".');
+      setProblem(t('form.chooseEvents'));
       return;
     }
     setProblem(null);
@@ -144,9 +144,9 @@ function CreateWebhook({ ws, onCreated }: { ws: string; onCreated(hook: CreatedW
   };
   return (
     <form onSubmit={onSubmit} className="card stack" aria-labelledby="new-webhook-title">
-      <h2 id="new-webhook-title">Add a webhook</h2>
+      <h2 id="new-webhook-title">{t('form.title')}</h2>
       <label>
-        Endpoint URL
+        {t('form.url')}
         <input
           name="url"
           type="url"
@@ -157,13 +157,13 @@ function CreateWebhook({ ws, onCreated }: { ws: string; onCreated(hook: CreatedW
         />
       </label>
       <p id="url-hint" className="muted wh-hint">
-        Must start with https:// and reach a public address.
+        {t('form.urlHint')}
       </p>
       <EventPicker value={events} onChange={setEvents} />
       <details>
-        <summary>Advanced</summary>
+        <summary>{t('form.advanced')}</summary>
         <label>
-          Your own signing secret (optional)
+          {t('form.secret')}
           <input
             name="secret"
             minLength={16}
@@ -173,13 +173,13 @@ function CreateWebhook({ ws, onCreated }: { ws: string; onCreated(hook: CreatedW
           />
         </label>
         <p id="secret-hint" className="muted wh-hint">
-          16 to 256 characters. Leave empty and Parley generates a whsec_ secret.
+          {t('form.secretHint')}
         </p>
       </details>
       <ErrorText error={problem ?? create.error} />
       <div>
         <button type="submit" className="primary" disabled={create.isPending}>
-          Add webhook
+          {t('form.add')}
         </button>
       </div>
     </form>

@@ -1,4 +1,5 @@
 import type { WebhookEvent } from '@parley/contract/api-types';
+import { i18n } from '../../i18n/index.ts';
 
 /**
  * Format A webhooks as the API answers them (docs/webhooks.md; the server's types,
@@ -8,34 +9,41 @@ import type { WebhookEvent } from '@parley/contract/api-types';
 export type { CreatedWebhook, Delivery, Webhook } from '@parley/contract/api-types';
 
 /**
- * Format A's event names with what they mean (docs/webhooks.md "Event names"). Keyed by the
+ * Format A's event names (docs/webhooks.md "Event names"), in the order the picker lists them;
+ * what each means is `events.<name>` of the webhooks catalog (i18n/en/webhooks.ts). Keyed by the
  * server's own list of names, so a name added or dropped there fails the typecheck here.
  */
-const MEANING: Record<WebhookEvent, string> = {
-  'message.created': 'a message is stored (user, AI or agent)',
-  'message.updated': "a message is edited or its details change (an SMS's delivery status)",
-  'conversation.created': 'a conversation starts',
-  'conversation.ended': 'a conversation closes or a widget session ends',
-  'conversation.updated': 'a conversation is taken over, released to the AI, assigned or reopened',
-  'contact.created': 'a contact is created (lead forms included)',
-  'contact.updated': 'a contact changes',
-  'ticket.created': 'a ticket is created',
-  'ticket.updated': 'a ticket changes',
-  'ticket.resolved': 'a ticket is resolved',
-  'assistant.updated': "an assistant's configuration (or its widget) changes",
-  'member.joined': 'someone joins the workspace',
-  'member.left': 'someone leaves the workspace',
-  'workspace.plan_changed': "the workspace's plan changes (upgrade, downgrade, trial end)",
-  'conversation.rated': 'a customer rates a conversation after a person helped (satisfaction survey)',
-  'sla.breached': "a conversation's SLA target runs out (first response, next response or resolution)",
+const NAMES: Record<WebhookEvent, true> = {
+  'message.created': true,
+  'message.updated': true,
+  'conversation.created': true,
+  'conversation.ended': true,
+  'conversation.updated': true,
+  'contact.created': true,
+  'contact.updated': true,
+  'ticket.created': true,
+  'ticket.updated': true,
+  'ticket.resolved': true,
+  'assistant.updated': true,
+  'member.joined': true,
+  'member.left': true,
+  'workspace.plan_changed': true,
+  'conversation.rated': true,
+  'sla.breached': true,
 };
-export const EVENTS = Object.entries(MEANING).map(([name, what]) => ({ name, what }));
+export const EVENT_NAMES = Object.keys(NAMES) as WebhookEvent[];
+
+const isEventName = (name: string): name is WebhookEvent => Object.hasOwn(NAMES, name);
+
+/** What an event means, in the dashboard's language; an unknown name as itself. */
+export const eventMeaning = (name: string) => (isEventName(name) ? i18n.t(`webhooks:events.${name}`) : name);
 
 /** `["*"]` receives every type, including types added later. */
 export const ALL = '*';
 
 export const hooksPath = (ws: string) => `/api/workspaces/${ws}/webhooks`;
 
-export const describeEvents = (events: string[]) => (events.includes(ALL) ? 'All events' : events.join(', '));
+export const describeEvents = (events: string[]) =>
+  events.includes(ALL) ? i18n.t('webhooks:allEvents') : events.join(', ');
 
 export { formatDateTime as when } from '../../shell/dates.ts';
