@@ -21,7 +21,8 @@ import { hasChromium, pageErrors, shot } from './helpers.ts';
  *   error in words; save, then the settings API and the public config endpoint reflect it; the
  *   snippet is copied;
  * - a member is offered neither page (and the API refuses them); the pages fit a phone; axe finds
- *   no serious or critical violation on the three pages in light and dark.
+ *   no serious or critical violation on the three pages in light and dark;
+ * - both pages in the account's language (Spanish), with a date written in Spanish.
  */
 
 if (!hasChromium) console.warn('Dashboard integration browser tests skipped: /usr/bin/chromium is missing.');
@@ -75,8 +76,12 @@ async function signIn(user: TestUser, path: string, viewport = { width: 1280, he
   return { context, page, errors };
 }
 
-const api = async (method: 'GET' | 'PATCH', url: string, headers: Record<string, string>, payload?: object) =>
-  t.request({ method, url, headers, ...(payload && { payload }) });
+const api = async (
+  method: 'GET' | 'PATCH' | 'POST',
+  url: string,
+  headers: Record<string, string>,
+  payload?: object,
+) => t.request({ method, url, headers, ...(payload && { payload }) });
 
 /**
  * Elements of the page's own content (inside <main>) reaching past the viewport: none on a phone.
@@ -339,5 +344,36 @@ describe.skipIf(!hasChromium)('webhooks and widget settings in the dashboard', {
     expect((await api('GET', `/api/assistants/${assistantId}/widget`, member.headers)).statusCode).toBe(403);
     expect((await api('GET', `/api/workspaces/${ws}/webhooks`, member.headers)).statusCode).toBe(403);
     await context.close();
+  });
+
+  it('shows webhooks and the widget settings in the account language (Spanish)', async () => {
+    expect((await api('PATCH', '/api/account', owner.headers, { language: 'es' })).statusCode).toBe(200);
+    const url = rx.on('/es', () => ({ status: 200 }));
+    const made = await api('POST', `/api/workspaces/${ws}/webhooks`, owner.headers, { url, events: ['*'] });
+    expect(made.statusCode, made.body).toBe(201);
+    const { context, page, errors } = await signIn(owner, `/w/${ws}/webhooks`);
+    await page.getByRole('heading', { name: 'Tus webhooks' }).waitFor();
+    const item = page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem');
+    await item.getByText('activo', { exact: true }).waitFor();
+    await item.getByText('Todos los eventos').waitFor();
+    // "Creado el 27 nov 2026, 7:25"
+    expect(await item.getByText(/^Creado el /).textContent()).toMatch(/\d{1,2} [a-z]{3,4}\.? \d{4}/);
+    await page.getByRole('form', { name: 'Añadir un webhook' }).getByLabel('URL del endpoint').waitFor();
+    await page.getByRole('checkbox', { name: /^ticket\.resolved se resuelve un ticket$/ }).waitFor();
+    expect(await checkPage(page, 'webhooks-es')).toEqual([]);
+
+    await page.goto(`${base}/w/${ws}/assistants/${assistantId}/widget`);
+    await heading(page, 'Widget del sitio web de Kettle helper').waitFor();
+    await page.getByRole('figure', { name: /^Vista previa en vivo/ }).waitFor();
+    await page.getByLabel('Abajo a la izquierda').waitFor();
+    await page.getByRole('group', { name: 'Obligatorios' }).getByLabel('Correo electrónico').waitFor();
+    await page.getByRole('button', { name: 'Guardar la configuración del widget' }).waitFor();
+    await page.getByRole('region', { name: 'Insértalo en tu sitio' }).getByText('</body>').waitFor();
+    const defaultLanguage = page.getByRole('combobox', { name: /^Idioma predeterminado/ });
+    await defaultLanguage.getByRole('option', { name: 'español (es)' }).waitFor({ state: 'attached' });
+    expect(await checkPage(page, 'widget-settings-es')).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+    await api('PATCH', '/api/account', owner.headers, { language: null });
   });
 });

@@ -26,6 +26,7 @@ export type Resources = {
   sms: typeof import('./en/sms.ts').default;
   tickets: typeof import('./en/tickets.ts').default;
   webhooks: typeof import('./en/webhooks.ts').default;
+  widget: typeof import('./en/widget.ts').default;
 };
 
 declare module 'i18next' {

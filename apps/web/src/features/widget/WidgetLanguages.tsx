@@ -4,7 +4,10 @@ import type { WidgetStringKey, WidgetStrings } from '@parley/contract/widget-str
 import { WIDGET_STRING_KEYS } from '@parley/contract/widget-strings/keys';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiError, type Data, patch, type Workspace } from '../../api.ts';
+import { languageName } from '../../i18n/format.ts';
+import { i18n } from '../../i18n/index.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import type { WidgetConfig } from './types.ts';
 
@@ -15,8 +18,8 @@ import type { WidgetConfig } from './types.ts';
  */
 type Overrides = Partial<Record<Language, Partial<Record<WidgetStringKey, string>>>>;
 
-const names = new Intl.DisplayNames(['en'], { type: 'language' });
-export const languageLabel = (language: string) => `${names.of(language) ?? language} (${language})`;
+/** "Spanish (es)", "español (es)": the name in the dashboard's language, and the tag the API takes. */
+const languageLabel = (language: string) => `${languageName(language, i18n.language)} (${language})`;
 
 const loadCatalogs = () =>
   import('@parley/contract/widget-strings/index').then(
@@ -25,14 +28,11 @@ const loadCatalogs = () =>
 
 export function WidgetLanguages(props: { ws: string; workspace?: Workspace; saved: WidgetConfig }) {
   const { ws, workspace, saved } = props;
+  const { t } = useTranslation('widget');
   return (
     <section className="card stack wg-languages" aria-labelledby="wg-languages-title">
-      <h2 id="wg-languages-title">Languages</h2>
-      <p>
-        The widget speaks the visitor's language when it is one of {LANGUAGES.length} supported ones (it
-        follows the visitor's browser), and the workspace's default language otherwise. Right-to-left
-        languages are mirrored.
-      </p>
+      <h2 id="wg-languages-title">{t('languages.title')}</h2>
+      <p>{t('languages.intro', { n: LANGUAGES.length })}</p>
       {workspace && <DefaultLanguage ws={ws} workspace={workspace} />}
       <StringOverrides saved={saved} />
     </section>
@@ -40,6 +40,7 @@ export function WidgetLanguages(props: { ws: string; workspace?: Workspace; save
 }
 
 function DefaultLanguage({ ws, workspace }: { ws: string; workspace: Workspace }) {
+  const { t } = useTranslation('widget');
   const qc = useQueryClient();
   const [value, setValue] = useState<Language>(workspace.defaultLanguage);
   const save = useMutation({
@@ -57,7 +58,7 @@ function DefaultLanguage({ ws, workspace }: { ws: string; workspace: Workspace }
       }}
     >
       <label>
-        Default language of the workspace
+        {t('languages.defaultLanguage')}
         <select value={value} onChange={(e) => setValue(e.target.value as Language)}>
           {LANGUAGES.map((l) => (
             <option key={l} value={l}>
@@ -67,10 +68,10 @@ function DefaultLanguage({ ws, workspace }: { ws: string; workspace: Workspace }
         </select>
       </label>
       <button type="submit" disabled={save.isPending || !changed}>
-        {save.isPending ? 'Saving…' : 'Save default language'}
+        {save.isPending ? t('saving') : t('languages.saveDefault')}
       </button>
       <span role="status" className="muted">
-        {changed ? 'Unsaved change' : save.isSuccess ? 'Saved' : ''}
+        {changed ? t('unsavedChange') : save.isSuccess ? t('saved') : ''}
       </span>
       <ErrorText error={save.error} />
     </form>
@@ -99,6 +100,7 @@ function cleaned(draft: Overrides): Overrides {
 }
 
 function StringOverrides({ saved }: { saved: WidgetConfig }) {
+  const { t } = useTranslation('widget');
   const qc = useQueryClient();
   const catalogs = useQuery({ queryKey: ['widget-catalogs'], queryFn: loadCatalogs, staleTime: Infinity });
   const [language, setLanguage] = useState<Language>('en');
@@ -114,7 +116,7 @@ function StringOverrides({ saved }: { saved: WidgetConfig }) {
   const errors = fieldErrors(save.error, language);
   const unsaved = JSON.stringify(cleaned(draft)) !== JSON.stringify(cleaned(saved.strings as Overrides));
   const own = draft[language] ?? {};
-  const count = (l: Language) => Object.values(draft[l] ?? {}).filter((t) => t?.trim()).length;
+  const count = (l: Language) => Object.values(draft[l] ?? {}).filter((text) => text?.trim()).length;
   const set = (key: WidgetStringKey, text: string) =>
     setDraft((d) => ({ ...d, [language]: { ...d[language], [key]: text } }));
 
@@ -127,23 +129,21 @@ function StringOverrides({ saved }: { saved: WidgetConfig }) {
         save.mutate(cleaned(draft));
       }}
     >
-      <h3 id="wg-strings-title">Your own texts</h3>
-      <p className="muted wg-hint">
-        Replace any text of the widget in any language; an empty field keeps the built-in text shown in it.
-        Words in braces, such as {'{name}'}, are filled in by the widget.
-      </p>
+      <h3 id="wg-strings-title">{t('languages.ownTitle')}</h3>
+      <p className="muted wg-hint">{t('languages.ownHint')}</p>
       <label>
-        Language
+        {t('languages.language')}
         <select value={language} onChange={(e) => setLanguage(e.target.value as Language)}>
           {LANGUAGES.map((l) => (
             <option key={l} value={l}>
-              {languageLabel(l)}
-              {count(l) ? ` – ${count(l)} changed` : ''}
+              {count(l)
+                ? t('languages.changed', { language: languageLabel(l), count: count(l) })
+                : languageLabel(l)}
             </option>
           ))}
         </select>
       </label>
-      {catalogs.isPending && <p className="muted">Loading the built-in texts…</p>}
+      {catalogs.isPending && <p className="muted">{t('languages.loading')}</p>}
       <ErrorText error={catalogs.error} />
       {catalogs.data && (
         <div className="wg-string-list" lang={language} dir={language === 'ar' ? 'rtl' : 'ltr'}>
@@ -176,16 +176,16 @@ function StringOverrides({ saved }: { saved: WidgetConfig }) {
       )}
       {/* Refusals of this language's texts are said at their fields; anything else here. */}
       {Object.keys(errors).length > 0 ? (
-        <p className="error">Not saved: see the texts marked above.</p>
+        <p className="error">{t('languages.notSaved')}</p>
       ) : (
         <ErrorText error={save.error} />
       )}
       <div className="row">
         <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save texts'}
+          {save.isPending ? t('saving') : t('languages.save')}
         </button>
         <span role="status" className="muted">
-          {unsaved ? 'Unsaved changes' : save.isSuccess ? 'Saved' : ''}
+          {unsaved ? t('unsavedChanges') : save.isSuccess ? t('saved') : ''}
         </span>
       </div>
     </form>

@@ -1,4 +1,5 @@
 import type { CSSProperties, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { DEFAULT_COLOR, isHex, labelOf, type Position, textOn } from './types.ts';
 
 type Props = {
@@ -25,22 +26,23 @@ const Icon = ({ d, size = 20 }: { d: string; size?: number }) => (
  * A faithful mock of the embeddable widget (apps/widget: view.ts, styles.ts, lead-form.ts) drawn
  * with React from the unsaved form: launcher and open panel in the chosen colour and corner, the
  * welcome message, the lead form when on. Nothing here is interactive and /widget.js is not
- * loaded on the dashboard's origin.
+ * loaded on the dashboard's origin. The caption is in the dashboard's language; the mock's own
+ * text stays English (docs/decisions/0044-dashboard-languages.md).
  */
 export function WidgetPreview(props: Props & { children?: ReactNode }) {
   const { assistantName, color, position, welcome, leadForm, enabled, children } = props;
+  const { t } = useTranslation('widget');
   const c = isHex(color) ? color.trim() : DEFAULT_COLOR;
   const vars = { '--p': c, '--pt': textOn(c) } as CSSProperties;
   const name = assistantName || 'Chat';
   return (
     <figure className="wp" aria-labelledby="wp-caption">
       <figcaption id="wp-caption">
-        <strong>Live preview</strong>{' '}
-        <span className="muted">as visitors see it; changes show here before you save</span>
+        <strong>{t('preview.caption')}</strong> <span className="muted">{t('preview.captionHint')}</span>
       </figcaption>
       <div className="wp-frame" data-position={position}>
         <p className="wp-site muted" aria-hidden="true">
-          Your site
+          {t('preview.site')}
         </p>
         <div className={`wp-root${position === 'bottom-left' ? ' left' : ''}`} style={vars}>
           <div className="wp-panel">
@@ -84,11 +86,7 @@ export function WidgetPreview(props: Props & { children?: ReactNode }) {
           </div>
         </div>
       </div>
-      {!enabled && (
-        <p className="muted wp-off">
-          The widget is off: pages show nothing until you tick "Widget enabled" and save.
-        </p>
-      )}
+      {!enabled && <p className="muted wp-off">{t('preview.off')}</p>}
       {children}
     </figure>
   );

@@ -1,10 +1,10 @@
 import { DAILY_MESSAGE_QUOTA } from '@parley/contract/widget-quota';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { type Assistant, canManage, type Data, get, patch, type Workspace } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
-import { CopyButton } from '../../shell/CopyButton.tsx';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { AssistantNav } from '../assistants/AssistantNav.tsx';
 import { ModelNote } from '../assistants/ModelNote.tsx';
@@ -20,10 +20,17 @@ import {
 } from './types.ts';
 import { WidgetLanguages } from './WidgetLanguages.tsx';
 import { WidgetPreview } from './WidgetPreview.tsx';
+import { Snippet } from './WidgetSnippet.tsx';
 import './widget.css';
+
+/** The lead form's keys the widget itself names (docs/widget.md "Leads and feedback"). */
+const STANDARD_FIELDS = ['name', 'email', 'phone'] as const;
+const isStandardField = (f: string): f is (typeof STANDARD_FIELDS)[number] =>
+  (STANDARD_FIELDS as readonly string[]).includes(f);
 
 /** The website widget of an assistant (docs/widget.md "Embedding and configuration"). */
 export function WidgetSettings() {
+  const { t } = useTranslation('widget');
   const { ws = '', id = '' } = useParams();
   const workspace = useWorkspaces().data?.data.find((w) => w.id === ws);
   const role = workspace?.role;
@@ -40,7 +47,7 @@ export function WidgetSettings() {
   const name = assistant.data?.data.name;
   const header = (
     <>
-      <h1>Website widget{name ? ` of ${name}` : ''}</h1>
+      <h1>{name ? t('titleOf', { name }) : t('title')}</h1>
       <AssistantNav ws={ws} id={id} />
     </>
   );
@@ -48,9 +55,7 @@ export function WidgetSettings() {
     return (
       <section>
         {header}
-        <p>
-          Only owners and admins of this workspace can change the website widget or get its embed snippet.
-        </p>
+        <p>{t('managersOnly')}</p>
       </section>
     );
   }
@@ -87,6 +92,7 @@ function WidgetForm(props: {
   workspace?: Workspace;
 }) {
   const { ws, saved, assistant, plan, workspace } = props;
+  const { t } = useTranslation('widget');
   const qc = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => toDraft(saved));
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
@@ -115,21 +121,21 @@ function WidgetForm(props: {
     <>
       <div className="wg-layout">
         <form onSubmit={onSubmit} className="card stack wg-form" aria-labelledby="wg-form-title" noValidate>
-          <h2 id="wg-form-title">Settings</h2>
+          <h2 id="wg-form-title">{t('form.title')}</h2>
           <label className="check">
             <input
               type="checkbox"
               checked={draft.isEnabled}
               onChange={(e) => set('isEnabled', e.target.checked)}
             />
-            Widget enabled
+            {t('form.enabled')}
           </label>
 
           <fieldset className="wg-group">
-            <legend>Look</legend>
+            <legend>{t('form.look')}</legend>
             <div className="wg-colour">
               <label>
-                Colour
+                {t('form.colour')}
                 <input
                   type="color"
                   value={sixDigits(draft.primaryColor) ?? sixDigits(saved.primaryColor) ?? '#4f46e5'}
@@ -137,7 +143,7 @@ function WidgetForm(props: {
                 />
               </label>
               <label>
-                Colour (hex)
+                {t('form.colourHex')}
                 <input
                   value={draft.primaryColor}
                   maxLength={7}
@@ -148,7 +154,7 @@ function WidgetForm(props: {
               </label>
             </div>
             <fieldset className="tabs">
-              <legend className="wg-sub">Corner</legend>
+              <legend className="wg-sub">{t('form.corner')}</legend>
               <label className="check">
                 <input
                   type="radio"
@@ -156,7 +162,7 @@ function WidgetForm(props: {
                   checked={draft.position === 'bottom-right'}
                   onChange={() => set('position', 'bottom-right')}
                 />
-                Bottom right
+                {t('form.bottomRight')}
               </label>
               <label className="check">
                 <input
@@ -165,30 +171,29 @@ function WidgetForm(props: {
                   checked={draft.position === 'bottom-left'}
                   onChange={() => set('position', 'bottom-left')}
                 />
-                Bottom left
+                {t('form.bottomLeft')}
               </label>
             </fieldset>
             <label>
-              Welcome message
+              {t('form.welcome')}
               <textarea
                 rows={3}
                 maxLength={2000}
                 value={draft.welcomeMessage}
-                placeholder={assistant?.welcomeMessage ?? 'Hi! How can I help?'}
+                placeholder={assistant?.welcomeMessage ?? t('form.welcomePlaceholder')}
                 aria-describedby="wg-welcome-hint"
                 onChange={(e) => set('welcomeMessage', e.target.value)}
               />
             </label>
             <p id="wg-welcome-hint" className="muted wg-hint">
-              Empty: the assistant's own welcome message is used
-              {assistant?.welcomeMessage ? '' : ' (it has none, so the chat opens empty)'}.
+              {assistant?.welcomeMessage ? t('form.welcomeHint') : t('form.welcomeHintNone')}
             </p>
           </fieldset>
 
           <fieldset className="wg-group">
-            <legend>Where it may appear</legend>
+            <legend>{t('form.where')}</legend>
             <label>
-              Allowed domains
+              {t('form.domains')}
               <textarea
                 rows={3}
                 value={draft.allowedDomains}
@@ -209,24 +214,22 @@ function WidgetForm(props: {
               </ul>
             )}
             <p id="wg-domains-hint" className="muted wg-hint">
-              One site per line: its hostname (shop.example.com) or its address (https://shop.example.com:8080
-              keeps shop.example.com: the scheme and port do not matter). *.example.com allows its subdomains,
-              * allows every site. An empty list allows no site at all.
+              {t('form.domainsHint')}
             </p>
           </fieldset>
 
           <fieldset className="wg-group">
-            <legend>Lead form</legend>
+            <legend>{t('form.leadForm')}</legend>
             <label className="check">
               <input
                 type="checkbox"
                 checked={draft.leadFormEnabled}
                 onChange={(e) => set('leadFormEnabled', e.target.checked)}
               />
-              Ask visitors for their details
+              {t('form.askDetails')}
             </label>
             <label>
-              Fields
+              {t('form.fields')}
               <input
                 value={draft.leadFormFields}
                 spellCheck={false}
@@ -236,12 +239,11 @@ function WidgetForm(props: {
               />
             </label>
             <p id="wg-fields-hint" className="muted wg-hint">
-              Comma-separated keys, up to 20: name, email, phone, or your own (a letter, then letters, digits
-              or _), such as company.
+              {t('form.fieldsHint')}
             </p>
             {fields.length > 0 && (
               <fieldset className="wg-required">
-                <legend className="wg-sub">Required</legend>
+                <legend className="wg-sub">{t('form.required')}</legend>
                 {fields.map((f) => (
                   <label key={f} className="check">
                     <input
@@ -256,7 +258,7 @@ function WidgetForm(props: {
                         )
                       }
                     />
-                    {labelOf(f)}
+                    {isStandardField(f) ? t(`form.fieldNames.${f}`) : labelOf(f)}
                   </label>
                 ))}
               </fieldset>
@@ -264,9 +266,9 @@ function WidgetForm(props: {
           </fieldset>
 
           <fieldset className="wg-group">
-            <legend>Sessions and limits</legend>
+            <legend>{t('form.sessions')}</legend>
             <label>
-              End a session after this many idle minutes (1 to 1,440)
+              {t('form.timeout', { min: 1, max: 1440 })}
               <input
                 type="number"
                 min={1}
@@ -278,23 +280,23 @@ function WidgetForm(props: {
             </label>
             <p className="muted wg-hint">
               {quota === undefined
-                ? 'Visitors may send a daily number of messages that depends on the plan.'
+                ? t('form.quotaUnknown')
                 : quota === null
-                  ? 'On your plan visitors may send any number of widget messages a day.'
-                  : `On your plan visitors may send ${quota.toLocaleString('en')} widget messages a day to this assistant (UTC day), and each answer uses credits.`}
+                  ? t('form.quotaUnlimited')
+                  : t('form.quota', { count: quota })}
             </p>
           </fieldset>
 
           <ErrorText error={refused.rest} />
           {refused.domains.length > 0 && !refused.rest && (
-            <p className="error">Not saved: see the allowed domains above.</p>
+            <p className="error">{t('form.domainsNotSaved')}</p>
           )}
           <div className="row">
             <button type="submit" className="primary" disabled={save.isPending}>
-              {save.isPending ? 'Saving…' : 'Save widget settings'}
+              {save.isPending ? t('saving') : t('form.save')}
             </button>
             <span role="status" className="muted">
-              {unsaved ? 'Unsaved changes' : save.isSuccess ? 'Saved' : ''}
+              {unsaved ? t('unsavedChanges') : save.isSuccess ? t('saved') : ''}
             </span>
           </div>
         </form>
@@ -312,33 +314,5 @@ function WidgetForm(props: {
       <Snippet saved={saved} />
       <WidgetLanguages ws={ws} workspace={workspace} saved={saved} />
     </>
-  );
-}
-
-/**
- * The tag to paste into the site's pages, as the API gives it (docs/widget.md "Embedding and configuration").
- */
-function Snippet({ saved }: { saved: WidgetConfig }) {
-  return (
-    <section className="card stack wg-snippet" aria-labelledby="wg-snippet-title">
-      <h2 id="wg-snippet-title">Embed on your site</h2>
-      <p>
-        Paste this tag into the pages of your site, before <code>&lt;/body&gt;</code>. The widget shows only
-        while it is enabled, and only on the allowed domains.
-      </p>
-      <pre className="wg-code">
-        <code>{saved.embedSnippet}</code>
-      </pre>
-      <div>
-        <CopyButton text={saved.embedSnippet} label="Copy snippet" />
-      </div>
-      {(!saved.isEnabled || saved.allowedDomains.length === 0) && (
-        <p className="warn">
-          {!saved.isEnabled
-            ? 'The widget is not enabled yet: pages with this tag show nothing.'
-            : 'No domain is allowed yet: add your site’s hostname above, or no page can show the widget.'}
-        </p>
-      )}
-    </section>
   );
 }
