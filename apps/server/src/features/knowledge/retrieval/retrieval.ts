@@ -246,6 +246,20 @@ const candidatesStatement = namedStatement<CandidateRow>(
       left join t on t.id = c.id`,
 );
 
+/**
+ * The rows of `ids` alone: the candidates when the words were ranked in process (most replies).
+ * The statement above with no words would still walk the namespace's chunks testing each against
+ * an empty query (1.7 ms of PostgreSQL's time a chat: docs/performance.md "Chat capacity").
+ */
+const rowsStatement = namedStatement<CandidateRow>(
+  'parley_retrieval_rows',
+  sql`select c.id, c.source_id, c.namespace, c.heading, c.title, c.url, c.position, c.content, c.language,
+             null::real as rank
+      from knowledge_chunks c
+      join knowledge_sources s on s.id = c.source_id and s.generation = c.generation
+      where c.id = any(${sql.placeholder('ids')}::text[])`,
+);
+
 async function candidates(
   ctx: AppContext,
   namespaces: string[],
@@ -253,7 +267,8 @@ async function candidates(
   limit: number,
   vectorIds: string[],
 ): Promise<CandidateRow[]> {
-  const { config, tsquery } = query === null ? { config: 'simple', tsquery: null } : await textQuery(query);
+  if (query === null) return vectorIds.length === 0 ? [] : rowsStatement(ctx.db, { ids: vectorIds });
+  const { config, tsquery } = await textQuery(query);
   if (tsquery === null && vectorIds.length === 0) return [];
   return candidatesStatement(ctx.db, { config, tsquery, namespaces, limit, vectorIds });
 }
