@@ -60,6 +60,12 @@ export const messageSchema = z.object({
   conversationId: z.string(),
   role: z.enum(['user', 'assistant', 'agent', 'system']),
   content: z.string(),
+  originalContent: z
+    .string()
+    .nullable()
+    .describe(
+      'A person\'s reply sent translated (`translateTo`, docs/languages.md "Translation"): the text they wrote, while `content` is what the customer got; null on every other message',
+    ),
   authorId: z.string().nullable(),
   status: z.enum(['complete', 'partial', 'failed']),
   citations: z.array(citation),

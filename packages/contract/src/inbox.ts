@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { conversationSchema, messageSchema } from './chat.ts';
 import { csatSettingsBody, csatSettingsSchema } from './csat.ts';
 import { idParam } from './envelope.ts';
+import { languageSchema } from './languages.ts';
 import { cursorQuery } from './pagination.ts';
 import { TICKET_PRIORITIES } from './tickets.ts';
 import { AVAILABILITIES } from './workspaces.ts';
@@ -64,11 +65,32 @@ export const replyBody = z
   .strictObject({
     content: z.string().trim().min(1).max(8000).optional(),
     cannedResponseId: idParam.optional(),
+    translateTo: languageSchema
+      .optional()
+      .describe(
+        'Send the reply translated into this language by the remote model; the message keeps what was written as `originalContent` (docs/languages.md "Translation")',
+      ),
   })
   .refine((b) => (b.content === undefined) !== (b.cannedResponseId === undefined), {
     message: 'Give either content or cannedResponseId',
     path: ['content'],
   });
+
+/** `POST .../messages/{messageId}/translate` (docs/languages.md "Translation"). */
+export const messageParams = z.object({ conversationId: idParam, messageId: idParam });
+
+export const translateBody = z.strictObject({
+  to: languageSchema.describe('The language to translate the message into'),
+});
+
+export const translationSchema = z.object({
+  text: z.string().describe('The message’s content in `to`'),
+  from: z
+    .string()
+    .nullable()
+    .describe("The message's language as detected, else the conversation's; null when neither is known"),
+  to: languageSchema,
+});
 
 export const assignBody = z.strictObject({ assigneeId: idParam.nullable() });
 

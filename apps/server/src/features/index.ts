@@ -25,7 +25,7 @@ import { messagesV1Routes } from './conversations/messages.v1.routes.ts';
 import { csatRoutes } from './csat/csat.routes.ts';
 import { emailForwardRoutes } from './email/email.forward.routes.ts';
 import { emailRoutes } from './email/email.routes.ts';
-import { inboxConversationResource } from './inbox/inbox.resource.ts';
+import { inboxConversationResource, inboxMessageResource } from './inbox/inbox.resource.ts';
 import { inboxRoutes } from './inbox/inbox.routes.ts';
 import { inboxSettingsRoutes } from './inbox/inbox-settings.routes.ts';
 import { documentResource, projectResource, sourceResource } from './knowledge/knowledge.resource.ts';
@@ -131,6 +131,7 @@ export const resourceLoaders: ResourceLoaders = {
   webhookB: webhookBResource,
   conversation: conversationResource,
   inboxConversation: inboxConversationResource,
+  inboxMessage: inboxMessageResource,
   chat: chatResource,
   contact: contactResource,
   ticket: ticketResource,

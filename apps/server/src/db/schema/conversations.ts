@@ -213,6 +213,8 @@ export const messages = pgTable(
       .references(() => conversations.id, { onDelete: 'cascade' }),
     role: text('role').$type<MessageRole>().notNull(),
     content: text('content').notNull(),
+    /** A person's reply sent translated: what they wrote; `content` is what was sent (docs/languages.md "Translation"). */
+    originalContent: text('original_content'),
     /** The human behind a `user` (internal chat) or `agent` message. */
     authorId: text('author_id').references(() => users.id, { onDelete: 'set null' }),
     status: text('status').$type<MessageStatus>().notNull().default('complete'),

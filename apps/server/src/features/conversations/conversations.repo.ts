@@ -159,11 +159,11 @@ export async function insertMessageIfStatus(
        where id = ${message.conversationId} ${allowed}
        returning id, channel, handed_off_at
     ), m as (
-      insert into messages (id, workspace_id, conversation_id, role, content, author_id, status,
+      insert into messages (id, workspace_id, conversation_id, role, content, original_content, author_id, status,
                             citations, tool_calls, usage, outcome, curated_answer_id, confidence, withheld,
                             created_at, gap_question)
       select ${message.id}, ${message.workspaceId}, c.id, ${message.role}, ${message.content},
-             ${message.authorId}, ${message.status}, ${json(message.citations)},
+             ${message.originalContent}, ${message.authorId}, ${message.status}, ${json(message.citations)},
              ${json(message.toolCalls)}, ${json(message.usage)}, ${message.outcome},
              ${message.curatedAnswerId}, ${message.confidence}, ${message.withheld},
              ${tsz(message.createdAt)}, ${gapQuestion}

@@ -35,6 +35,8 @@ export type NewConversation = {
 export type NewMessage = {
   role: MessageRole;
   content: string;
+  /** A person's reply sent translated: what they wrote (docs/languages.md "Translation"). */
+  originalContent?: string | null;
   authorId?: string | null;
   status?: MessageStatus;
   citations?: Citation[];
@@ -63,6 +65,7 @@ const messageRow = (
   conversationId: conversation.id,
   role: input.role,
   content: input.content,
+  originalContent: input.originalContent ?? null,
   authorId: input.authorId ?? null,
   status: input.status ?? 'complete',
   citations: input.citations ?? [],
@@ -313,6 +316,9 @@ export async function postAgentMessage(
   conversation: repo.ConversationRow,
   input: {
     content: string;
+    /** Sent translated: what the person wrote, and the translation's usage (docs/languages.md "Translation"). */
+    originalContent?: string | null;
+    usage?: Usage | null;
     authorId?: string | null;
     authorName?: string | null;
     authorAvatarUrl?: string | null;
@@ -322,6 +328,8 @@ export async function postAgentMessage(
   const row = await appendMessage(ctx.db, conversation, {
     role: 'agent',
     content: input.content,
+    originalContent: input.originalContent ?? null,
+    usage: input.usage ?? null,
     authorId: input.authorId ?? null,
   });
   await Promise.all([

@@ -46,6 +46,7 @@ export const toMessage = (m: MessageRow, delivery?: Delivery) => ({
   conversationId: m.conversationId,
   role: m.role,
   content: m.content,
+  originalContent: m.originalContent,
   authorId: m.authorId,
   status: m.status,
   citations: m.citations,

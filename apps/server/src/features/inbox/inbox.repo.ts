@@ -200,3 +200,19 @@ export async function userCard(db: Executor, userId: string) {
     .limit(1);
   return row;
 }
+
+/** One message of a conversation, inside its workspace. */
+export async function findMessage(db: Executor, workspaceId: string, conversationId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(messages)
+    .where(
+      and(
+        eq(messages.id, id),
+        eq(messages.workspaceId, workspaceId),
+        eq(messages.conversationId, conversationId),
+      ),
+    )
+    .limit(1);
+  return row;
+}

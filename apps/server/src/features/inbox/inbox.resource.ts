@@ -1,5 +1,5 @@
 import { defineResource, resourceNotFound } from '../../http/resources.ts';
-import type { ConversationRow } from '../conversations/conversations.repo.ts';
+import type { ConversationRow, MessageRow } from '../conversations/conversations.repo.ts';
 import { findInboxConversation } from '../conversations/conversations.service.ts';
 import { inInbox } from '../conversations/visibility.ts';
 import { planStanding } from '../workspaces/plan.ts';
@@ -10,6 +10,8 @@ declare module '../../http/resources.ts' {
   interface Resources {
     /** A conversation the inbox shows (`:conversationId` on `/api/inbox/conversations`). */
     inboxConversation: ConversationRow;
+    /** A message of that conversation (`:messageId` after `:conversationId`). */
+    inboxMessage: MessageRow;
   }
 }
 
@@ -31,4 +33,15 @@ export const inboxConversationResource = defineResource({
     const row = found.conversation;
     return { tenant: tenantIn(row.workspaceId, found.role, planStanding(found)), row };
   },
+});
+
+/** `:messageId` of the inbox conversation already loaded: a message of another conversation is a 404. */
+export const inboxMessageResource = defineResource({
+  kind: 'inboxMessage',
+  param: 'messageId',
+  notFound: resourceNotFound('Message'),
+  load: (ctx, { tenant, loaded }, id) =>
+    loaded.inboxConversation && id.length <= 100
+      ? repo.findMessage(ctx.db, tenant.workspaceId, loaded.inboxConversation.id, id)
+      : Promise.resolve(undefined),
 });

@@ -5,9 +5,12 @@ import {
   inboxConversationSchema,
   inboxMessageSchema,
   listQuery,
+  messageParams,
   messagesQuery,
   replyBody,
   ticketBody,
+  translateBody,
+  translationSchema,
   workspaceQuery,
 } from '@parley/contract/inbox';
 import { cursorPage } from '@parley/contract/pagination';
@@ -21,6 +24,7 @@ import { resourceOf, tenantOf } from '../../http/tenant.ts';
 import { toTicket } from '../tickets/tickets.service.ts';
 import * as svc from './inbox.service.ts';
 import { openInboxStream } from './inbox-stream.ts';
+import { translateMessage } from './translate.ts';
 
 const tags = ['inbox'];
 /** Guests read the inbox; owners, admins and members answer (docs/inbox.md "Endpoints"). */
@@ -88,7 +92,7 @@ export const inboxRoutes: Feature = (app, ctx) => {
       schema: {
         tags,
         description:
-          'A human reply, stored as role `agent` and delivered through the conversation’s channel: `content`, or `cannedResponseId` (rendered for this conversation, docs/canned-responses.md). A conversation the AI holds is taken over first. Closed: 409.',
+          'A human reply, stored as role `agent` and delivered through the conversation’s channel: `content`, or `cannedResponseId` (rendered for this conversation, docs/canned-responses.md). A conversation the AI holds is taken over first. Closed: 409. `translateTo`: sent translated by the remote model (one credit), the written text kept as `originalContent`; without a remote model 409, a failed translation 500 with nothing stored or sent (docs/languages.md "Translation").',
         params: conversationParams,
         querystring: workspaceQuery,
         body: replyBody,
@@ -96,9 +100,40 @@ export const inboxRoutes: Feature = (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const data = await svc.reply(ctx, conversationOf(request), userIdOf(request), request.body);
+      const data = await svc.reply(
+        ctx,
+        conversationOf(request),
+        userIdOf(request),
+        request.body,
+        tenantOf(request),
+      );
       return reply.status(201).send({ data });
     },
+  );
+
+  app.post(
+    '/api/inbox/conversations/:conversationId/messages/:messageId/translate',
+    {
+      config: { ...read, resources: ['inboxConversation', 'inboxMessage'] },
+      schema: {
+        tags,
+        description:
+          'A message’s content translated by the remote model into `to`, with `from`, the language detected in it (else the conversation’s). Whoever reads the conversation may ask; one credit (docs/languages.md "Translation"). Without a remote model: 409. The model failing: 500, the credit given back.',
+        params: messageParams,
+        querystring: workspaceQuery,
+        body: translateBody,
+        response: { 200: dataOf(translationSchema), ...conflictResponse },
+      },
+    },
+    async (request) => ({
+      data: await translateMessage(
+        ctx,
+        tenantOf(request),
+        conversationOf(request),
+        resourceOf(request, 'inboxMessage'),
+        request.body.to,
+      ),
+    }),
   );
 
   const transition = (

@@ -1,7 +1,8 @@
+import type { Language } from '@parley/contract/languages';
 import type { AppContext } from '../../context.ts';
 import type { Channel, ConversationStatus, TicketPriority } from '../../db/schema/index.ts';
 import type { Tenant } from '../../http/actor.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest, conflict } from '../../http/errors.ts';
 import { findCanned } from '../canned/canned.repo.ts';
 import { renderCanned } from '../canned/canned.service.ts';
 import {
@@ -20,12 +21,14 @@ import {
   toConversationDetail,
   toMessage,
 } from '../conversations/conversations.service.ts';
+import { refundCredit } from '../credits/credits.service.ts';
 import { emailInfoFor } from '../email/email.messages.ts';
 import { createTicket } from '../tickets/tickets.service.ts';
 import { endSessionOfConversationIn } from '../widget/widget.service.ts';
 import { widgetSessionChannel } from '../widget/widget-live.ts';
 import { assigneeRefusal } from '../workspaces/members.service.ts';
 import * as repo from './inbox.repo.ts';
+import { type Payer, translateText } from './translate.ts';
 
 /** The inbox's view of a conversation (docs/inbox.md "Endpoints"). */
 export const toInboxConversation = toConversationDetail;
@@ -199,13 +202,16 @@ export async function close(ctx: AppContext, c: ConversationRow, userId: string)
 /**
  * `POST .../messages`: a member's reply, stored as role `agent` and delivered through the
  * conversation's channel (docs/inbox.md "Live delivery"). Replying to a conversation the AI still
- * holds takes it over first, so the AI and a person never both answer.
+ * holds takes it over first, so the AI and a person never both answer. With `translateTo` the
+ * channel carries the translation and the message keeps the person's words as `originalContent`;
+ * `payer` is the workspace the translation's credit is charged to.
  */
 export async function reply(
   ctx: AppContext,
   c: ConversationRow,
   userId: string,
-  body: { content?: string; cannedResponseId?: string },
+  body: { content?: string; cannedResponseId?: string; translateTo?: Language },
+  payer: Payer,
 ) {
   // A canned response of another workspace is refused before anything changes.
   const canned = body.cannedResponseId
@@ -218,14 +224,28 @@ export async function reply(
   const content = canned ? await renderCanned(ctx, canned, c, { name: author?.name ?? null }) : body.content;
   if (!content)
     throw badRequest('Validation failed', { cannedResponseId: 'It renders empty for this conversation' });
-  const current = c.status === 'open' ? await takeOver(ctx, c, userId) : c;
-  const row = await postAgentMessage(ctx, current, {
-    content,
-    authorId: userId,
-    authorName: author?.name ?? null,
-    authorAvatarUrl: author?.avatarUrl ?? null,
-  });
-  return toInboxMessage(row, author);
+  if (c.status === 'closed') throw conflict('This conversation is closed');
+  // Sent translated (docs/languages.md "Translation"): translated before anything changes, so a
+  // failed translation leaves the conversation, its messages and the customer untouched.
+  const translated = body.translateTo
+    ? await translateText(ctx, payer, content, body.translateTo)
+    : undefined;
+  try {
+    const current = c.status === 'open' ? await takeOver(ctx, c, userId) : c;
+    const row = await postAgentMessage(ctx, current, {
+      content: translated?.text ?? content,
+      originalContent: translated ? content : null,
+      usage: translated?.usage ?? null,
+      authorId: userId,
+      authorName: author?.name ?? null,
+      authorAvatarUrl: author?.avatarUrl ?? null,
+    });
+    return toInboxMessage(row, author);
+  } catch (err) {
+    // Not stored (closed meanwhile, say): the translation's credit goes back.
+    if (translated) await refundCredit(ctx, translated.reservation);
+    throw err;
+  }
 }
 
 /** `POST .../tickets`: a ticket linked to the conversation and its contact. */

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { type Data, patch } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { type Availability, AvailabilityTag } from './Availability.tsx';
@@ -8,7 +7,11 @@ import { type InboxConversation, inboxPath } from './types.ts';
 
 const ORDER: Record<Availability, number> = { online: 0, busy: 1, offline: 2 };
 /** The menu's groups, in that order: a screen reader names each person's group with them. */
-const GROUPS: Availability[] = ['online', 'busy', 'offline'];
+const GROUPS: Array<[Availability, string]> = [
+  ['online', 'Online'],
+  ['busy', 'Busy'],
+  ['offline', 'Offline'],
+];
 
 /**
  * The conversation's assignee, and who can take it now: each person's availability (docs/workspaces.md
@@ -22,7 +25,6 @@ export function Assign(props: {
   onChanged(): void;
 }) {
   const { ws, conversation: c, canAnswer } = props;
-  const { t } = useTranslation(['inbox', 'shell']);
   const qc = useQueryClient();
   const members = useMembers(ws);
   const assign = useMutation({
@@ -34,28 +36,28 @@ export function Assign(props: {
     },
   });
   const name = nameOf(members.data?.data, c.assigneeId);
-  if (!canAnswer) return <p>{t('assign.readOnly', { name: name ?? t('assign.nobodyReadOnly') })}</p>;
+  if (!canAnswer) return <p>Assignee: {name ?? 'nobody'}</p>;
   // People who can answer; guests cannot be assigned (the API refuses them).
   const who = members.data?.data.filter((m) => m.role !== 'guest') ?? [];
   const byAvailability = [...who].sort((a, b) => ORDER[a.availability] - ORDER[b.availability]);
   return (
     <>
       <label>
-        {t('assign.assignee')}
+        Assignee
         <select
           value={c.assigneeId ?? ''}
           disabled={assign.isPending || c.status === 'closed'}
           onChange={(e) => assign.mutate(e.target.value || null)}
         >
-          <option value="">{t('assign.nobody')}</option>
+          <option value="">Nobody</option>
           {c.assigneeId && !who.some((m) => m.userId === c.assigneeId) && (
             <option value={c.assigneeId}>{name}</option>
           )}
-          {GROUPS.map((availability) => {
+          {GROUPS.map(([availability, label]) => {
             const group = who.filter((m) => m.availability === availability);
             return (
               group.length > 0 && (
-                <optgroup key={availability} label={t(`shell:availability.${availability}`)}>
+                <optgroup key={availability} label={label}>
                   {group.map((m) => (
                     <option key={m.userId} value={m.userId}>
                       {m.name}
@@ -70,7 +72,7 @@ export function Assign(props: {
       <ErrorText error={assign.error} />
       {byAvailability.length > 0 && (
         <p className="muted team-caption" id={`team-${c.id}`}>
-          {t('assign.team')}
+          Team availability
         </p>
       )}
       {byAvailability.length > 0 && (

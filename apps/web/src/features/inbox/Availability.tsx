@@ -1,4 +1,3 @@
-import { useTranslation } from 'react-i18next';
 import type { Member } from '../members/types.ts';
 
 export type Availability = Member['availability'];
@@ -8,11 +7,10 @@ export type Availability = Member['availability'];
  * it, so the color is never the only sign; the dot is hidden from screen readers.
  */
 export function AvailabilityTag({ availability }: { availability: Availability }) {
-  const { t } = useTranslation('inbox');
   return (
     <span className={`presence presence-${availability}`}>
       <span className="presence-dot" aria-hidden="true" />
-      {t(`availability.${availability}`)}
+      {availability}
     </span>
   );
 }

@@ -1,6 +1,5 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { type Data, get, type OffsetPage } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { type Canned, cannedPath } from '../canned/types.ts';
@@ -72,7 +71,6 @@ export function CannedPicker(props: {
   onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>): void;
 }) {
   const { id, labelId, ws, conversationId, text, setText } = props;
-  const { t } = useTranslation('inbox');
   const area = useRef<HTMLTextAreaElement>(null);
   const [caret, setCaret] = useState<number | null>(null);
   // Escape closes the list for this `/`; a `/` elsewhere opens it again.
@@ -197,7 +195,7 @@ export function CannedPicker(props: {
           // biome-ignore lint/a11y/noStaticElementInteractions: only stops the textarea losing focus.
           <div className="canned-popup" onMouseDown={(e) => e.preventDefault()}>
             {listed && (
-              <div id={listId} role="listbox" aria-label={t('canned.list')} className="canned-options">
+              <div id={listId} role="listbox" aria-label="Canned responses" className="canned-options">
                 {matches.map((c, i) => (
                   // The options take no focus: the textarea keeps it and points at the active one
                   // (aria-activedescendant), and its keys choose; a click picks too.
@@ -217,23 +215,23 @@ export function CannedPicker(props: {
             )}
             <p className="muted" role="status">
               {loading
-                ? t('canned.loading')
+                ? 'Loading canned responses…'
                 : matches.length > 0
-                  ? t('canned.found', { count: matches.length })
+                  ? `${matches.length} canned ${matches.length === 1 ? 'response' : 'responses'}: arrows to choose, Enter to put it in, Escape to close.`
                   : token?.query
-                    ? t('canned.noMatch', { query: token.query })
-                    : t('canned.none')}
+                    ? `No canned response matches “${token.query}”.`
+                    : 'No canned responses yet: owners and admins add them on the Canned responses page.'}
             </p>
             <ErrorText error={error} />
           </div>
         )}
       </div>
       <p id={`${id}-hint`} className="muted">
-        {t('canned.hint')}
+        Type / for a canned response.
       </p>
       {pick.isPending && (
         <p className="muted" role="status">
-          {t('canned.filling')}
+          Filling in the canned response…
         </p>
       )}
       <ErrorText error={pick.error} />

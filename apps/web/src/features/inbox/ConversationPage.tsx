@@ -1,6 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { type CursorPage, canManage, type Data, get, post } from '../../api.ts';
 import { languageName } from '../../i18n/format.ts';
@@ -40,7 +39,6 @@ import './inbox.css';
  * the API would refuse them.
  */
 export function ConversationPage() {
-  const { t } = useTranslation('inbox');
   const { ws = '', id = '' } = useParams();
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
   const canAnswer = role !== undefined && role !== 'guest';
@@ -88,20 +86,19 @@ export function ConversationPage() {
   if (!c) {
     return (
       <section>
-        <h1>{t('conversation.title')}</h1>
+        <h1>Conversation</h1>
         <ErrorText error={conversation.error} />
         <p>
-          <Link to={`/w/${ws}/inbox`}>{t('conversation.back')}</Link>
+          <Link to={`/w/${ws}/inbox`}>Back to the inbox</Link>
         </p>
       </section>
     );
   }
-  const assistant =
-    assistants.data?.data.find((a) => a.id === c.assistantId)?.name ?? t('conversation.assistant');
+  const assistant = assistants.data?.data.find((a) => a.id === c.assistantId)?.name ?? 'the assistant';
   const assignee = nameOf(members.data?.data, c.assigneeId);
   return (
     <section className="conversation">
-      <h1>{c.title || t('list.untitled')}</h1>
+      <h1>{c.title || 'Untitled conversation'}</h1>
       <p className="conv-facts">
         <span className={`badge status-${c.status}`} data-testid="conversation-status">
           {statusWords(c)}
@@ -113,17 +110,15 @@ export function ConversationPage() {
         )}
         <span className="muted">
           {CHANNEL_WORDS[c.channel]} · {c.language ? `${languageName(c.language, i18n.language)} · ` : ''}
-          {assistant} · {t('conversation.started', { when: when(c.createdAt) })}
-          {c.endedAt && c.status === 'closed'
-            ? ` · ${t('conversation.closedAt', { when: when(c.endedAt) })}`
-            : ''}
+          {assistant} · started {when(c.createdAt)}
+          {c.endedAt && c.status === 'closed' ? ` · closed ${when(c.endedAt)}` : ''}
         </span>{' '}
         <LabelChips labels={c.labels} />
       </p>
       <div className="conv-layout">
         <div className="conv-thread">
           <ErrorText error={messages.error} />
-          <ol className="messages" aria-label={t('conversation.messages')} aria-live="polite">
+          <ol className="messages" aria-label="Messages" aria-live="polite">
             {list.map((m) => (
               <MessageItem
                 key={m.id}
@@ -150,26 +145,24 @@ export function ConversationPage() {
               onClick={() => messages.fetchNextPage()}
               disabled={messages.isFetchingNextPage}
             >
-              {t('conversation.later')}
+              Show later messages
             </button>
           )}
           {canAnswer ? (
             <ReplyBox ws={ws} conversation={c} text={reply} setText={setReply} onSent={refresh} />
           ) : (
-            <p className="muted">{t('conversation.guests')}</p>
+            <p className="muted">Guests can read the inbox but not answer.</p>
           )}
         </div>
-        <aside className="conv-side" aria-label={t('conversation.side')}>
+        <aside className="conv-side" aria-label="Conversation">
           <div className="card stack">
-            <h2>{t('conversation.whoAnswers')}</h2>
+            <h2>Who answers</h2>
             <p>
-              {c.status === 'open' && t('conversation.aiAnswers')}
+              {c.status === 'open' && 'The AI is answering.'}
               {c.status === 'handoff' &&
                 (assignee
-                  ? c.assigneeId === me
-                    ? t('conversation.youAnswer')
-                    : t('conversation.personAnswers', { name: assignee })
-                  : t('conversation.nobodyYet'))}
+                  ? `${c.assigneeId === me ? 'You are' : `${assignee} is`} answering.`
+                  : 'A person has been asked for; nobody has taken it yet.')}
               {c.status === 'closed' && closedWords(c.channel)}
             </p>
             {canAnswer && <Actions ws={ws} conversation={c} onChanged={refresh} />}
@@ -197,7 +190,6 @@ function Actions({
   conversation: InboxConversation;
   onChanged(): void;
 }) {
-  const { t } = useTranslation('inbox');
   const qc = useQueryClient();
   const act = useMutation({
     mutationFn: (what: 'handoff' | 'release' | 'close') =>
@@ -217,17 +209,17 @@ function Actions({
             disabled={act.isPending}
             onClick={() => act.mutate('handoff')}
           >
-            {t('conversation.takeOver')}
+            Take over
           </button>
         )}
         {c.status === 'handoff' && (
           <button type="button" disabled={act.isPending} onClick={() => act.mutate('release')}>
-            {t('conversation.release')}
+            Release to AI
           </button>
         )}
         {c.status !== 'closed' && (
           <button type="button" disabled={act.isPending} onClick={() => act.mutate('close')}>
-            {t('conversation.close')}
+            Close
           </button>
         )}
       </div>
@@ -250,7 +242,6 @@ function ReplyBox({
   setText(text: string): void;
   onSent(): void;
 }) {
-  const { t } = useTranslation('inbox');
   const send = useMutation({
     mutationFn: (content: string) =>
       post<Data<InboxMessage>>(`${inboxPath}/${c.id}/messages?workspaceId=${ws}`, { content }),
@@ -260,16 +251,16 @@ function ReplyBox({
     },
   });
   if (c.status === 'closed') {
-    return <p className="muted">{t('reply.closed')}</p>;
+    return <p className="muted">This conversation is closed, so it takes no reply.</p>;
   }
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     if (text.trim()) send.mutate(text.trim());
   };
   return (
-    <form className="card stack reply" onSubmit={onSubmit} aria-label={t('reply.form')}>
+    <form className="card stack reply" onSubmit={onSubmit} aria-label="Reply">
       <label htmlFor="reply-text" id="reply-text-label">
-        {t('reply.label')}
+        Your reply
       </label>
       <CannedPicker
         id="reply-text"
@@ -282,11 +273,15 @@ function ReplyBox({
           if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) onSubmit(e);
         }}
       />
-      {c.status === 'open' && <p className="muted">{t('reply.takesOver')}</p>}
+      {c.status === 'open' && (
+        <p className="muted">
+          Sending takes the conversation over: the AI stops answering until you release it.
+        </p>
+      )}
       <ErrorText error={send.error} />
       <div>
         <button type="submit" className="primary" disabled={send.isPending || !text.trim()}>
-          {t('reply.send')}
+          Send reply
         </button>
       </div>
     </form>

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { type AssistantItem, get, type OffsetPage } from '../../api.ts';
-import { i18n } from '../../i18n/index.ts';
 import type { Member } from '../members/types.ts';
 
 /**
@@ -25,11 +24,7 @@ export function useAssistants(ws: string) {
 }
 
 /** A member's name by user id (`fallback` while loading or for someone not in the first page). */
-export function nameOf(
-  members: Member[] | undefined,
-  userId: string | null,
-  fallback = i18n.t('inbox:someone'),
-) {
+export function nameOf(members: Member[] | undefined, userId: string | null, fallback = 'Someone') {
   if (!userId) return null;
   return members?.find((m) => m.userId === userId)?.name ?? fallback;
 }
