@@ -213,10 +213,12 @@ describe.skipIf(!hasChromium)('email in the inbox', { timeout: 180_000 }, () => 
     });
     expect(es.statusCode).toBe(200);
     await page.reload();
-    await marked
+    // The thread's own name is Spanish now too.
+    const marcado = page.getByRole('list', { name: 'Mensajes' }).locator('li.msg[data-role="user"]').first();
+    await marcado
       .getByText('Falló DMARC: puede que este correo no venga de spoofed.test. La IA no lo respondió.')
       .waitFor();
-    await marked
+    await marcado
       .getByText('Comprobaciones del remitente: SPF fallida, DKIM sin registro, DMARC fallida.')
       .waitFor();
 

@@ -71,4 +71,57 @@ describe.skipIf(!hasChromium)('the inbox by language', { timeout: 90_000 }, () =
     await expect.poll(() => page.locator('main').textContent()).toContain('French');
     await context.close();
   });
+
+  it('shows the inbox, a conversation and auto-assignment in Spanish', async () => {
+    const language = (value: string | null) =>
+      t.request({
+        method: 'PATCH',
+        url: '/api/account',
+        headers: w.owner.headers,
+        payload: { language: value },
+      });
+    expect((await language('es')).statusCode).toBe(200);
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+    const value = w.owner.cookie.slice(w.owner.cookie.indexOf('=') + 1);
+    await context.addCookies([{ name: 'parley.session-token', value, url: base }]);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const spanishDate = /\d{1,2} (ene|feb|mar|abr|may|jun|jul|ago|sept?|oct|nov|dic)\.? \d{4}/;
+
+    await page.goto(`${base}/w/${w.ws}/inbox`);
+    await page.getByRole('heading', { name: 'Bandeja de entrada', level: 1 }).waitFor();
+    await page.getByRole('form', { name: 'Filtros' }).waitFor();
+    await page.getByLabel('Idioma').waitFor();
+    await page.getByRole('option', { name: 'Actividad más reciente' }).waitFor({ state: 'attached' });
+    const meta = page.locator(`[data-conversation="${french}"] .inbox-meta`);
+    await expect.poll(() => meta.textContent()).toContain('francés');
+    const row = (await meta.textContent()) ?? '';
+    expect(row).toContain('Widget del sitio web');
+    expect(row).toContain('Sin asignar');
+    expect(row).toMatch(/\d+ mensajes?/);
+    expect(row).toMatch(spanishDate);
+    expect(await checkPage(page, 'inbox-es')).toEqual([]);
+
+    await page.goto(`${base}/w/${w.ws}/inbox/${french}`);
+    await page.getByRole('heading', { name: 'Quién responde' }).waitFor();
+    await page.getByText('Está respondiendo la IA.').waitFor();
+    await page.getByRole('button', { name: 'Tomar el control' }).waitFor();
+    await page.getByRole('button', { name: 'Enviar respuesta' }).waitFor();
+    expect(await page.getByTestId('conversation-status').textContent()).toBe('Responde la IA');
+    expect(await page.locator('.conv-facts').textContent()).toMatch(
+      new RegExp(`iniciada el ${spanishDate.source}`),
+    );
+    await page.getByRole('list', { name: 'Mensajes' }).locator('.who', { hasText: 'IA' }).first().waitFor();
+    // The AI reply's confidence, written as a Spanish number ("Confianza 0,00 (baja)").
+    expect(await page.locator('.confidence').first().textContent()).toMatch(/^Confianza \d,\d\d/);
+    expect(await checkPage(page, 'conversation-es')).toEqual([]);
+
+    await page.goto(`${base}/w/${w.ws}/auto-assignment`);
+    await page.getByRole('heading', { name: 'Asignación automática', level: 1 }).waitFor();
+    await page.getByRole('switch', { name: 'Asignar conversaciones automáticamente' }).waitFor();
+    await page.getByRole('heading', { name: 'Encuesta de satisfacción' }).waitFor();
+    expect(await checkPage(page, 'auto-assignment-es')).toEqual([]);
+    await context.close();
+    await language(null);
+  });
 });

@@ -21,6 +21,7 @@ export type Resources = {
   'business-hours': typeof import('./en/business-hours.ts').default;
   contacts: typeof import('./en/contacts.ts').default;
   chat: typeof import('./en/chat.ts').default;
+  inbox: typeof import('./en/inbox.ts').default;
   knowledge: typeof import('./en/knowledge.ts').default;
   analytics: typeof import('./en/analytics.ts').default;
   sms: typeof import('./en/sms.ts').default;

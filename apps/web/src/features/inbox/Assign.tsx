@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { type Data, patch } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { type Availability, AvailabilityTag } from './Availability.tsx';
@@ -7,11 +8,7 @@ import { type InboxConversation, inboxPath } from './types.ts';
 
 const ORDER: Record<Availability, number> = { online: 0, busy: 1, offline: 2 };
 /** The menu's groups, in that order: a screen reader names each person's group with them. */
-const GROUPS: Array<[Availability, string]> = [
-  ['online', 'Online'],
-  ['busy', 'Busy'],
-  ['offline', 'Offline'],
-];
+const GROUPS: Availability[] = ['online', 'busy', 'offline'];
 
 /**
  * The conversation's assignee, and who can take it now: each person's availability (docs/workspaces.md
@@ -25,6 +22,7 @@ export function Assign(props: {
   onChanged(): void;
 }) {
   const { ws, conversation: c, canAnswer } = props;
+  const { t } = useTranslation(['inbox', 'shell']);
   const qc = useQueryClient();
   const members = useMembers(ws);
   const assign = useMutation({
@@ -36,28 +34,28 @@ export function Assign(props: {
     },
   });
   const name = nameOf(members.data?.data, c.assigneeId);
-  if (!canAnswer) return <p>Assignee: {name ?? 'nobody'}</p>;
+  if (!canAnswer) return <p>{t('assign.readOnly', { name: name ?? t('assign.nobodyReadOnly') })}</p>;
   // People who can answer; guests cannot be assigned (the API refuses them).
   const who = members.data?.data.filter((m) => m.role !== 'guest') ?? [];
   const byAvailability = [...who].sort((a, b) => ORDER[a.availability] - ORDER[b.availability]);
   return (
     <>
       <label>
-        Assignee
+        {t('assign.assignee')}
         <select
           value={c.assigneeId ?? ''}
           disabled={assign.isPending || c.status === 'closed'}
           onChange={(e) => assign.mutate(e.target.value || null)}
         >
-          <option value="">Nobody</option>
+          <option value="">{t('assign.nobody')}</option>
           {c.assigneeId && !who.some((m) => m.userId === c.assigneeId) && (
             <option value={c.assigneeId}>{name}</option>
           )}
-          {GROUPS.map(([availability, label]) => {
+          {GROUPS.map((availability) => {
             const group = who.filter((m) => m.availability === availability);
             return (
               group.length > 0 && (
-                <optgroup key={availability} label={label}>
+                <optgroup key={availability} label={t(`shell:availability.${availability}`)}>
                   {group.map((m) => (
                     <option key={m.userId} value={m.userId}>
                       {m.name}
@@ -72,7 +70,7 @@ export function Assign(props: {
       <ErrorText error={assign.error} />
       {byAvailability.length > 0 && (
         <p className="muted team-caption" id={`team-${c.id}`}>
-          Team availability
+          {t('assign.team')}
         </p>
       )}
       {byAvailability.length > 0 && (

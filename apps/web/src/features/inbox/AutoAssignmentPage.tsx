@@ -1,7 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { api, canManage, type Data } from '../../api.ts';
+import { formatNumber } from '../../i18n/format.ts';
+import { i18n } from '../../i18n/index.ts';
 import { useWorkspaces } from '../../session.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { Field } from '../steering/Field.tsx';
@@ -13,24 +16,21 @@ import './inbox.css';
 
 const FIELDS = ['autoAssign', 'maxOpenPerAgent'] as const;
 
-/** Who auto-assignment gives conversations to, in one sentence (docs/inbox.md "Auto-assignment"). */
-const WHO =
-  'When on, a conversation handed to a person goes to a teammate who is online and has the inbox open, the one with the fewest, up to the maximum; when nobody can take it, it waits until someone can.';
-
 /**
  * The workspace's inbox settings, i.e. auto-assignment (docs/inbox.md "Auto-assignment";
  * docs/dashboard.md "Pages"): every member reads them; owners and admins turn it on or off and set
  * the most conversations in handoff one person is given.
  */
 export function AutoAssignmentPage() {
+  const { t } = useTranslation('inbox');
   const { ws = '' } = useParams();
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
   const settings = useInboxSettings(ws);
   const s = settings.data?.data;
   return (
     <section className="inbox-settings">
-      <h1>Auto-assignment</h1>
-      <p className="muted">How conversations handed to a person find the teammate who answers them.</p>
+      <h1>{t('autoAssign.title')}</h1>
+      <p className="muted">{t('autoAssign.intro')}</p>
       {settings.isPending && <Loading />}
       <ErrorText error={settings.error} />
       {s &&
@@ -39,18 +39,18 @@ export function AutoAssignmentPage() {
           <SettingsForm ws={ws} settings={s} />
         ) : (
           <div className="card stack">
-            <dl className="settings-read" aria-label="Inbox settings">
+            <dl className="settings-read" aria-label={t('autoAssign.settings')}>
               <div>
-                <dt>Auto-assignment</dt>
-                <dd>{s.autoAssign ? 'On' : 'Off'}</dd>
+                <dt>{t('autoAssign.label')}</dt>
+                <dd>{s.autoAssign ? t('autoAssign.on') : t('autoAssign.off')}</dd>
               </div>
               <div>
-                <dt>Most open conversations per person</dt>
-                <dd>{s.maxOpenPerAgent}</dd>
+                <dt>{t('autoAssign.most')}</dt>
+                <dd>{formatNumber(s.maxOpenPerAgent)}</dd>
               </div>
             </dl>
-            <p className="muted">{WHO}</p>
-            <p className="muted">Owners and admins change these settings.</p>
+            <p className="muted">{t('autoAssign.who')}</p>
+            <p className="muted">{t('autoAssign.readOnly')}</p>
           </div>
         ))}
       {s && role && <CsatSettings ws={ws} csat={s.csat} canEdit={canManage(role)} />}
@@ -58,13 +58,17 @@ export function AutoAssignmentPage() {
   );
 }
 
-const BOUNDS = `Enter a whole number from ${MAX_OPEN.min} to ${MAX_OPEN.max}.`;
-
 /** The server's refusal of the maximum, led by what it accepts (its own words follow). */
 const withBounds = (errors: FieldErrors): FieldErrors =>
-  errors.maxOpenPerAgent ? { ...errors, maxOpenPerAgent: `${BOUNDS} (${errors.maxOpenPerAgent})` } : errors;
+  errors.maxOpenPerAgent
+    ? {
+        ...errors,
+        maxOpenPerAgent: i18n.t('inbox:autoAssign.refused', { ...MAX_OPEN, reason: errors.maxOpenPerAgent }),
+      }
+    : errors;
 
 function SettingsForm({ ws, settings }: { ws: string; settings: InboxSettings }) {
+  const { t } = useTranslation('inbox');
   const qc = useQueryClient();
   const [autoAssign, setAutoAssign] = useState(settings.autoAssign);
   const [max, setMax] = useState(String(settings.maxOpenPerAgent));
@@ -81,13 +85,13 @@ function SettingsForm({ ws, settings }: { ws: string; settings: InboxSettings })
     save.reset();
     // An empty box or words are not a number the server could name: said here, in its words.
     if (!/^\s*-?\d+(\.\d+)?\s*$/.test(max)) {
-      setErrors({ maxOpenPerAgent: BOUNDS });
+      setErrors({ maxOpenPerAgent: t('autoAssign.bounds', MAX_OPEN) });
       return;
     }
     save.mutate({ autoAssign, maxOpenPerAgent: Number(max) });
   };
   return (
-    <form className="card stack" aria-label="Inbox settings" noValidate onSubmit={onSubmit}>
+    <form className="card stack" aria-label={t('autoAssign.settings')} noValidate onSubmit={onSubmit}>
       <div className="st-field">
         <label className="check">
           <input
@@ -102,19 +106,20 @@ function SettingsForm({ ws, settings }: { ws: string; settings: InboxSettings })
               setErrors((x) => ({ ...x, autoAssign: '' }));
             }}
           />
-          Assign conversations automatically
+          {t('autoAssign.enable')}
         </label>
+        {/* Who auto-assignment gives conversations to, in one sentence (docs/inbox.md "Auto-assignment"). */}
         <p id="inbox-who" className="muted st-hint">
-          {WHO}
+          {t('autoAssign.who')}
         </p>
         {errors.autoAssign && <p className="error st-hint">{errors.autoAssign}</p>}
       </div>
       <Field
         form="inbox-settings"
         name="maxOpenPerAgent"
-        label="Most open conversations per person"
+        label={t('autoAssign.most')}
         errors={errors}
-        hint={`${MAX_OPEN.min} to ${MAX_OPEN.max}: conversations handed to a person and assigned to them. Someone at the maximum is given no more until one closes or goes back to the AI.`}
+        hint={t('autoAssign.mostHint', MAX_OPEN)}
       >
         {(f) => (
           <input
@@ -136,10 +141,10 @@ function SettingsForm({ ws, settings }: { ws: string; settings: InboxSettings })
       <ErrorText error={save.error && formError(save.error, errors)} />
       <div className="row">
         <button type="submit" className="primary" disabled={save.isPending}>
-          Save settings
+          {t('autoAssign.save')}
         </button>
         <p role="status" className="muted">
-          {save.isSuccess ? 'Settings saved.' : ''}
+          {save.isSuccess ? t('autoAssign.saved') : ''}
         </p>
       </div>
     </form>

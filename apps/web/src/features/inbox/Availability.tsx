@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Member } from '../members/types.ts';
 
 export type Availability = Member['availability'];
@@ -7,10 +8,11 @@ export type Availability = Member['availability'];
  * it, so the color is never the only sign; the dot is hidden from screen readers.
  */
 export function AvailabilityTag({ availability }: { availability: Availability }) {
+  const { t } = useTranslation('inbox');
   return (
     <span className={`presence presence-${availability}`}>
       <span className="presence-dot" aria-hidden="true" />
-      {availability}
+      {t(`availability.${availability}`)}
     </span>
   );
 }

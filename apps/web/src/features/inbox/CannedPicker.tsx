@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { type Data, get, type OffsetPage } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { type Canned, cannedPath } from '../canned/types.ts';
@@ -71,6 +72,7 @@ export function CannedPicker(props: {
   onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>): void;
 }) {
   const { id, labelId, ws, conversationId, text, setText } = props;
+  const { t } = useTranslation('inbox');
   const area = useRef<HTMLTextAreaElement>(null);
   const [caret, setCaret] = useState<number | null>(null);
   // Escape closes the list for this `/`; a `/` elsewhere opens it again.
@@ -195,7 +197,7 @@ export function CannedPicker(props: {
           // biome-ignore lint/a11y/noStaticElementInteractions: only stops the textarea losing focus.
           <div className="canned-popup" onMouseDown={(e) => e.preventDefault()}>
             {listed && (
-              <div id={listId} role="listbox" aria-label="Canned responses" className="canned-options">
+              <div id={listId} role="listbox" aria-label={t('canned.list')} className="canned-options">
                 {matches.map((c, i) => (
                   // The options take no focus: the textarea keeps it and points at the active one
                   // (aria-activedescendant), and its keys choose; a click picks too.
@@ -215,23 +217,23 @@ export function CannedPicker(props: {
             )}
             <p className="muted" role="status">
               {loading
-                ? 'Loading canned responses…'
+                ? t('canned.loading')
                 : matches.length > 0
-                  ? `${matches.length} canned ${matches.length === 1 ? 'response' : 'responses'}: arrows to choose, Enter to put it in, Escape to close.`
+                  ? t('canned.found', { count: matches.length })
                   : token?.query
-                    ? `No canned response matches “${token.query}”.`
-                    : 'No canned responses yet: owners and admins add them on the Canned responses page.'}
+                    ? t('canned.noMatch', { query: token.query })
+                    : t('canned.none')}
             </p>
             <ErrorText error={error} />
           </div>
         )}
       </div>
       <p id={`${id}-hint`} className="muted">
-        Type / for a canned response.
+        {t('canned.hint')}
       </p>
       {pick.isPending && (
         <p className="muted" role="status">
-          Filling in the canned response…
+          {t('canned.filling')}
         </p>
       )}
       <ErrorText error={pick.error} />

@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import type { Data } from '../../api.ts';
 import { LabelPicker } from '../labels/LabelPicker.tsx';
 import { type InboxConversation, inboxPath } from './types.ts';
@@ -16,16 +17,17 @@ export function ConversationLabels({
   conversation: InboxConversation;
   canAnswer: boolean;
 }) {
+  const { t } = useTranslation('inbox');
   const qc = useQueryClient();
   return (
     <div className="card stack">
-      <h2>Labels</h2>
+      <h2>{t('labels.title')}</h2>
       <LabelPicker
         ws={ws}
         path={`${inboxPath}/${c.id}/labels?workspaceId=${ws}`}
         labels={c.labels}
         canWrite={canAnswer}
-        of="this conversation"
+        of={t('labels.of')}
         onSaved={(labels) => {
           qc.setQueryData<Data<InboxConversation>>(['inbox-conversation', c.id], (old) =>
             old ? { data: { ...old.data, labels } } : old,

@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { type CursorPage, canManage, type Data, get, post } from '../../api.ts';
 import { languageName } from '../../i18n/format.ts';
@@ -39,6 +40,7 @@ import './inbox.css';
  * the API would refuse them.
  */
 export function ConversationPage() {
+  const { t } = useTranslation('inbox');
   const { ws = '', id = '' } = useParams();
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
   const canAnswer = role !== undefined && role !== 'guest';
@@ -86,19 +88,20 @@ export function ConversationPage() {
   if (!c) {
     return (
       <section>
-        <h1>Conversation</h1>
+        <h1>{t('conversation.title')}</h1>
         <ErrorText error={conversation.error} />
         <p>
-          <Link to={`/w/${ws}/inbox`}>Back to the inbox</Link>
+          <Link to={`/w/${ws}/inbox`}>{t('conversation.back')}</Link>
         </p>
       </section>
     );
   }
-  const assistant = assistants.data?.data.find((a) => a.id === c.assistantId)?.name ?? 'the assistant';
+  const assistant =
+    assistants.data?.data.find((a) => a.id === c.assistantId)?.name ?? t('conversation.assistant');
   const assignee = nameOf(members.data?.data, c.assigneeId);
   return (
     <section className="conversation">
-      <h1>{c.title || 'Untitled conversation'}</h1>
+      <h1>{c.title || t('list.untitled')}</h1>
       <p className="conv-facts">
         <span className={`badge status-${c.status}`} data-testid="conversation-status">
           {statusWords(c)}
@@ -110,15 +113,17 @@ export function ConversationPage() {
         )}
         <span className="muted">
           {CHANNEL_WORDS[c.channel]} · {c.language ? `${languageName(c.language, i18n.language)} · ` : ''}
-          {assistant} · started {when(c.createdAt)}
-          {c.endedAt && c.status === 'closed' ? ` · closed ${when(c.endedAt)}` : ''}
+          {assistant} · {t('conversation.started', { when: when(c.createdAt) })}
+          {c.endedAt && c.status === 'closed'
+            ? ` · ${t('conversation.closedAt', { when: when(c.endedAt) })}`
+            : ''}
         </span>{' '}
         <LabelChips labels={c.labels} />
       </p>
       <div className="conv-layout">
         <div className="conv-thread">
           <ErrorText error={messages.error} />
-          <ol className="messages" aria-label="Messages" aria-live="polite">
+          <ol className="messages" aria-label={t('conversation.messages')} aria-live="polite">
             {list.map((m) => (
               <MessageItem
                 key={m.id}
@@ -145,24 +150,26 @@ export function ConversationPage() {
               onClick={() => messages.fetchNextPage()}
               disabled={messages.isFetchingNextPage}
             >
-              Show later messages
+              {t('conversation.later')}
             </button>
           )}
           {canAnswer ? (
             <ReplyBox ws={ws} conversation={c} text={reply} setText={setReply} onSent={refresh} />
           ) : (
-            <p className="muted">Guests can read the inbox but not answer.</p>
+            <p className="muted">{t('conversation.guests')}</p>
           )}
         </div>
-        <aside className="conv-side" aria-label="Conversation">
+        <aside className="conv-side" aria-label={t('conversation.side')}>
           <div className="card stack">
-            <h2>Who answers</h2>
+            <h2>{t('conversation.whoAnswers')}</h2>
             <p>
-              {c.status === 'open' && 'The AI is answering.'}
+              {c.status === 'open' && t('conversation.aiAnswers')}
               {c.status === 'handoff' &&
                 (assignee
-                  ? `${c.assigneeId === me ? 'You are' : `${assignee} is`} answering.`
-                  : 'A person has been asked for; nobody has taken it yet.')}
+                  ? c.assigneeId === me
+                    ? t('conversation.youAnswer')
+                    : t('conversation.personAnswers', { name: assignee })
+                  : t('conversation.nobodyYet'))}
               {c.status === 'closed' && closedWords(c.channel)}
             </p>
             {canAnswer && <Actions ws={ws} conversation={c} onChanged={refresh} />}
@@ -190,6 +197,7 @@ function Actions({
   conversation: InboxConversation;
   onChanged(): void;
 }) {
+  const { t } = useTranslation('inbox');
   const qc = useQueryClient();
   const act = useMutation({
     mutationFn: (what: 'handoff' | 'release' | 'close') =>
@@ -209,17 +217,17 @@ function Actions({
             disabled={act.isPending}
             onClick={() => act.mutate('handoff')}
           >
-            Take over
+            {t('conversation.takeOver')}
           </button>
         )}
         {c.status === 'handoff' && (
           <button type="button" disabled={act.isPending} onClick={() => act.mutate('release')}>
-            Release to AI
+            {t('conversation.release')}
           </button>
         )}
         {c.status !== 'closed' && (
           <button type="button" disabled={act.isPending} onClick={() => act.mutate('close')}>
-            Close
+            {t('conversation.close')}
           </button>
         )}
       </div>
@@ -242,6 +250,7 @@ function ReplyBox({
   setText(text: string): void;
   onSent(): void;
 }) {
+  const { t } = useTranslation('inbox');
   const send = useMutation({
     mutationFn: (content: string) =>
       post<Data<InboxMessage>>(`${inboxPath}/${c.id}/messages?workspaceId=${ws}`, { content }),
@@ -251,16 +260,16 @@ function ReplyBox({
     },
   });
   if (c.status === 'closed') {
-    return <p className="muted">This conversation is closed, so it takes no reply.</p>;
+    return <p className="muted">{t('reply.closed')}</p>;
   }
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     if (text.trim()) send.mutate(text.trim());
   };
   return (
-    <form className="card stack reply" onSubmit={onSubmit} aria-label="Reply">
+    <form className="card stack reply" onSubmit={onSubmit} aria-label={t('reply.form')}>
       <label htmlFor="reply-text" id="reply-text-label">
-        Your reply
+        {t('reply.label')}
       </label>
       <CannedPicker
         id="reply-text"
@@ -273,15 +282,11 @@ function ReplyBox({
           if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) onSubmit(e);
         }}
       />
-      {c.status === 'open' && (
-        <p className="muted">
-          Sending takes the conversation over: the AI stops answering until you release it.
-        </p>
-      )}
+      {c.status === 'open' && <p className="muted">{t('reply.takesOver')}</p>}
       <ErrorText error={send.error} />
       <div>
         <button type="submit" className="primary" disabled={send.isPending || !text.trim()}>
-          Send reply
+          {t('reply.send')}
         </button>
       </div>
     </form>

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type Data, get, type OffsetPage, post } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
@@ -19,6 +20,7 @@ export function Tickets({
   conversation: InboxConversation;
   canAnswer: boolean;
 }) {
+  const { t } = useTranslation('inbox');
   const qc = useQueryClient();
   const tickets = useQuery({
     queryKey: ['tickets', ws, 'conversation', c.id],
@@ -40,16 +42,16 @@ export function Tickets({
   const list = tickets.data?.data ?? [];
   return (
     <div className="card stack">
-      <h2>Tickets</h2>
+      <h2>{t('tickets.title')}</h2>
       <ErrorText error={tickets.error} />
-      {tickets.isSuccess && list.length === 0 && <p className="muted">No ticket for this conversation.</p>}
+      {tickets.isSuccess && list.length === 0 && <p className="muted">{t('tickets.none')}</p>}
       {list.length > 0 && (
-        <ul className="list" aria-label="Tickets of this conversation">
-          {list.map((t) => (
-            <li key={t.id}>
-              <Link to={`/w/${ws}/tickets?conversation=${c.id}`}>{t.subject}</Link>{' '}
-              <span className={`badge ticket-${t.status}`}>{t.status}</span>{' '}
-              <span className="muted">{PRIORITY_WORDS[t.priority]}</span>
+        <ul className="list" aria-label={t('tickets.list')}>
+          {list.map((ticket) => (
+            <li key={ticket.id}>
+              <Link to={`/w/${ws}/tickets?conversation=${c.id}`}>{ticket.subject}</Link>{' '}
+              <span className={`badge ticket-${ticket.status}`}>{t(`tickets.status.${ticket.status}`)}</span>{' '}
+              <span className="muted">{PRIORITY_WORDS[ticket.priority]}</span>
             </li>
           ))}
         </ul>
@@ -57,20 +59,20 @@ export function Tickets({
       {canAnswer && !open && (
         <div>
           <button type="button" onClick={() => setOpen(true)}>
-            Create a ticket
+            {t('tickets.create')}
           </button>
         </div>
       )}
       {canAnswer && open && (
-        <form className="stack" onSubmit={onSubmit} aria-label="New ticket">
+        <form className="stack" onSubmit={onSubmit} aria-label={t('tickets.form')}>
           <TicketFields subject={c.title} />
           <ErrorText error={create.error} />
           <div className="row">
             <button type="submit" className="primary" disabled={create.isPending}>
-              Create ticket
+              {t('tickets.submit')}
             </button>
             <button type="button" onClick={() => setOpen(false)}>
-              Cancel
+              {t('tickets.cancel')}
             </button>
           </div>
         </form>
@@ -81,6 +83,7 @@ export function Tickets({
 
 /** The customer, when the conversation is linked to a contact (the lead form, a ticket's email). */
 export function ContactCard({ ws, contactId }: { ws: string; contactId: string }) {
+  const { t } = useTranslation('inbox');
   const contact = useQuery({
     queryKey: ['contact', ws, contactId],
     queryFn: () => get<Data<Contact>>(`${contactsPath(ws)}/${contactId}`),
@@ -90,21 +93,22 @@ export function ContactCard({ ws, contactId }: { ws: string; contactId: string }
   if (!k) return null;
   return (
     <div className="card stack">
-      <h2>Customer</h2>
-      <LabelChips labels={k.labels} name="Labels of the customer" />
-      <dl className="crm-fields" aria-label="Customer">
+      <h2>{t('customer.title')}</h2>
+      <LabelChips labels={k.labels} name={t('customer.labels')} />
+      <dl className="crm-fields" aria-label={t('customer.title')}>
         {(
           [
-            ['Name', k.name],
-            ['Email', k.email],
-            ['Phone', k.phone],
-            ...Object.entries(k.customFields).map(([key, v]) => [key, String(v)]),
-          ] as Array<[string, string | null]>
+            ['name', t('customer.name'), k.name],
+            ['email', t('customer.email'), k.email],
+            ['phone', t('customer.phone'), k.phone],
+            // A custom field is named by its own key, as the workspace wrote it.
+            ...Object.entries(k.customFields).map(([key, v]) => [`field:${key}`, key, String(v)]),
+          ] as Array<[string, string, string | null]>
         )
-          .filter(([, v]) => v)
-          .map(([key, v]) => (
-            <div key={key}>
-              <dt>{key}</dt>
+          .filter(([, , v]) => v)
+          .map(([id, name, v]) => (
+            <div key={id}>
+              <dt>{name}</dt>
               <dd>{v}</dd>
             </div>
           ))}

@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../shell/dates.ts';
 import type { InboxConversation } from './types.ts';
 
@@ -6,21 +7,27 @@ import type { InboxConversation } from './types.ts';
  * five, in words and stars, their comment and when they rated. Nothing while there is none.
  */
 export function CsatRating({ conversation: c }: { conversation: InboxConversation }) {
+  const { t } = useTranslation('inbox');
   const csat = c.csat;
   if (!csat) return null;
   return (
     <section className="card stack" aria-labelledby="csat-rating-h">
-      <h2 id="csat-rating-h">Satisfaction</h2>
+      <h2 id="csat-rating-h">{t('csat.title')}</h2>
       <p>
         <span aria-hidden="true">
           {'★'.repeat(csat.rating)}
           {'☆'.repeat(5 - csat.rating)}
         </span>{' '}
-        <strong>Customer rating: {csat.rating}/5</strong>
+        <strong>{t('csat.rating', { rating: csat.rating })}</strong>
       </p>
       {csat.comment && <p>“{csat.comment}”</p>}
       <p className="muted">
-        Rated <time dateTime={csat.ratedAt}>{formatDateTime(csat.ratedAt)}</time>
+        <Trans
+          t={t}
+          i18nKey="csat.rated"
+          values={{ when: formatDateTime(csat.ratedAt) }}
+          components={{ time: <time dateTime={csat.ratedAt} /> }}
+        />
       </p>
     </section>
   );

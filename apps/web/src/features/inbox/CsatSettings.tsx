@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { api, type Data } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { Field } from '../steering/Field.tsx';
@@ -7,10 +8,6 @@ import { type FieldErrors, fieldErrorsOf, formError } from '../steering/types.ts
 import { type InboxSettings, inboxSettingsPath } from './settings.ts';
 
 const FIELDS = ['csat.enabled', 'csat.question'] as const;
-
-/** When the customer is asked, in one sentence (docs/csat.md "When the customer is asked"). */
-const WHEN =
-  'When on, a customer whose conversation a person replied to is asked to rate it, 1 to 5, once it closes: in the website widget, or by text message. Conversations only the AI answered are never asked.';
 
 /**
  * The satisfaction survey's settings (docs/csat.md "Settings"), part of the inbox settings: every
@@ -25,17 +22,20 @@ export function CsatSettings({
   csat: InboxSettings['csat'];
   canEdit: boolean;
 }) {
+  const { t } = useTranslation('inbox');
   if (!canEdit) {
     return (
       <section className="card stack csat-settings" aria-labelledby="csat-settings-h">
-        <h2 id="csat-settings-h">Satisfaction survey</h2>
+        <h2 id="csat-settings-h">{t('csatSettings.title')}</h2>
         <p>
-          Asking for a rating: <strong>{csat.enabled ? 'on' : 'off'}</strong>
+          {t('csatSettings.asking')}{' '}
+          <strong>{csat.enabled ? t('csatSettings.on') : t('csatSettings.off')}</strong>
         </p>
         <p>
-          Question: <strong>{csat.question}</strong>
+          {t('csatSettings.question')} <strong>{csat.question}</strong>
         </p>
-        <p className="muted">{WHEN}</p>
+        {/* When the customer is asked, in one sentence (docs/csat.md "When the customer is asked"). */}
+        <p className="muted">{t('csatSettings.when')}</p>
       </section>
     );
   }
@@ -43,6 +43,7 @@ export function CsatSettings({
 }
 
 function CsatForm({ ws, csat }: { ws: string; csat: InboxSettings['csat'] }) {
+  const { t } = useTranslation('inbox');
   const qc = useQueryClient();
   const [enabled, setEnabled] = useState(csat.enabled);
   const [question, setQuestion] = useState(csat.question);
@@ -58,7 +59,7 @@ function CsatForm({ ws, csat }: { ws: string; csat: InboxSettings['csat'] }) {
     setErrors({});
     save.reset();
     if (!question.trim()) {
-      setErrors({ 'csat.question': 'Enter the question, up to 200 characters.' });
+      setErrors({ 'csat.question': t('csatSettings.questionMissing') });
       return;
     }
     save.mutate({ enabled, question: question.trim() });
@@ -70,7 +71,7 @@ function CsatForm({ ws, csat }: { ws: string; csat: InboxSettings['csat'] }) {
       noValidate
       onSubmit={onSubmit}
     >
-      <h2 id="csat-settings-h">Satisfaction survey</h2>
+      <h2 id="csat-settings-h">{t('csatSettings.title')}</h2>
       <div className="st-field">
         <label className="check">
           <input
@@ -81,19 +82,19 @@ function CsatForm({ ws, csat }: { ws: string; csat: InboxSettings['csat'] }) {
             aria-describedby="csat-when"
             onChange={(e) => setEnabled(e.target.checked)}
           />
-          Ask customers to rate the help they received
+          {t('csatSettings.enable')}
         </label>
         <p id="csat-when" className="muted st-hint">
-          {WHEN}
+          {t('csatSettings.when')}
         </p>
         {errors['csat.enabled'] && <p className="error st-hint">{errors['csat.enabled']}</p>}
       </div>
       <Field
         form="csat"
         name="csat.question"
-        label="Question"
+        label={t('csatSettings.questionLabel')}
         errors={errors}
-        hint="Up to 200 characters; the customer answers on a scale from 1 (very poor) to 5 (excellent)."
+        hint={t('csatSettings.questionHint')}
       >
         {(f) => (
           <input
@@ -111,10 +112,10 @@ function CsatForm({ ws, csat }: { ws: string; csat: InboxSettings['csat'] }) {
       <ErrorText error={save.error && formError(save.error, errors)} />
       <div className="row">
         <button type="submit" className="primary" disabled={save.isPending}>
-          Save survey
+          {t('csatSettings.save')}
         </button>
         <p role="status" className="muted">
-          {save.isSuccess ? 'Survey saved.' : ''}
+          {save.isSuccess ? t('csatSettings.saved') : ''}
         </p>
       </div>
     </form>

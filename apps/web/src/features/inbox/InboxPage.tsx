@@ -1,9 +1,10 @@
 import { LANGUAGES } from '@parley/contract/languages';
 import { type InfiniteData, type QueryClient, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { type CursorPage, get } from '../../api.ts';
-import { languageName } from '../../i18n/format.ts';
+import { formatNumber, languageName } from '../../i18n/format.ts';
 import { i18n } from '../../i18n/index.ts';
 import { useSession } from '../../session.ts';
 import { Empty, ErrorText, Loading } from '../../shell/ui.tsx';
@@ -13,7 +14,15 @@ import { useNow } from '../sla/clocks.ts';
 import { SlaDue } from '../sla/SlaDue.tsx';
 import { nameOf, useAssistants, useMembers } from './directory.ts';
 import { useInboxStream } from './live.ts';
-import { CHANNEL_WORDS, type InboxConversation, inboxPath, statusWords, uniqueById, when } from './types.ts';
+import {
+  CHANNEL_WORDS,
+  CHANNELS,
+  type InboxConversation,
+  inboxPath,
+  statusWords,
+  uniqueById,
+  when,
+} from './types.ts';
 import { useUnread } from './unread.ts';
 import './inbox.css';
 
@@ -65,6 +74,7 @@ function listQuery(ws: string, params: URLSearchParams, me: string | undefined) 
  * `GET /api/inbox/stream` without a reload.
  */
 export function InboxPage() {
+  const { t } = useTranslation(['inbox', 'shell']);
   const { ws = '' } = useParams();
   const [params, setParams] = useSearchParams();
   const me = useSession().data?.id;
@@ -111,41 +121,41 @@ export function InboxPage() {
     setParams(next, { replace: true });
   };
   const filtered = FILTERS.some((f) => params.get(f));
-  const assistantName = (id: string) => assistants.data?.data.find((a) => a.id === id)?.name ?? 'Assistant';
+  const assistantName = (id: string) =>
+    assistants.data?.data.find((a) => a.id === id)?.name ?? t('list.assistant');
+  const any = <option value="">{t('filters.any')}</option>;
   return (
     <section>
-      <h1>Inbox</h1>
-      <p className="muted">
-        Customer conversations of every channel. Open one to read it, take it over from the AI, answer, give
-        it back or close it. New conversations and messages appear here as they happen.
-      </p>
-      <form className="inbox-filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+      <h1>{t('list.title')}</h1>
+      <p className="muted">{t('list.intro')}</p>
+      <form className="inbox-filters" aria-label={t('filters.form')} onSubmit={(e) => e.preventDefault()}>
         <label>
-          Status
+          {t('filters.status')}
           <select value={params.get('status') ?? ''} onChange={(e) => setFilter('status', e.target.value)}>
-            <option value="">Any</option>
-            <option value="open">AI answering</option>
-            <option value="handoff">Handed to a person</option>
-            <option value="closed">Closed</option>
+            {any}
+            <option value="open">{t('status.open')}</option>
+            <option value="handoff">{t('filters.handedOff')}</option>
+            <option value="closed">{t('status.closed')}</option>
           </select>
         </label>
         <label>
-          Channel
+          {t('filters.channel')}
           <select value={params.get('channel') ?? ''} onChange={(e) => setFilter('channel', e.target.value)}>
-            <option value="">Any</option>
-            <option value="widget">Website widget</option>
-            <option value="chat">Internal chat</option>
-            <option value="sms">SMS</option>
-            <option value="email">Email</option>
+            {any}
+            {CHANNELS.map((channel) => (
+              <option key={channel} value={channel}>
+                {CHANNEL_WORDS[channel]}
+              </option>
+            ))}
           </select>
         </label>
         <label>
-          Language
+          {t('filters.language')}
           <select
             value={params.get('language') ?? ''}
             onChange={(e) => setFilter('language', e.target.value)}
           >
-            <option value="">Any</option>
+            {any}
             {LANGUAGES.map((l) => (
               <option key={l} value={l}>
                 {languageName(l, i18n.language)}
@@ -154,12 +164,12 @@ export function InboxPage() {
           </select>
         </label>
         <label>
-          Assistant
+          {t('filters.assistant')}
           <select
             value={params.get('assistant') ?? ''}
             onChange={(e) => setFilter('assistant', e.target.value)}
           >
-            <option value="">Any</option>
+            {any}
             {assistants.data?.data.map((a) => (
               <option key={a.id} value={a.id}>
                 {a.name}
@@ -168,14 +178,14 @@ export function InboxPage() {
           </select>
         </label>
         <label>
-          Assignee
+          {t('filters.assignee')}
           <select
             value={params.get('assignee') ?? ''}
             onChange={(e) => setFilter('assignee', e.target.value)}
           >
-            <option value="">Anyone</option>
-            <option value="me">Me</option>
-            <option value="unassigned">Unassigned</option>
+            <option value="">{t('filters.anyone')}</option>
+            <option value="me">{t('filters.me')}</option>
+            <option value="unassigned">{t('filters.unassigned')}</option>
             {members.data?.data
               .filter((m) => m.role !== 'guest' && m.userId !== me)
               .map((m) => (
@@ -186,9 +196,9 @@ export function InboxPage() {
           </select>
         </label>
         <label>
-          Label
+          {t('filters.label')}
           <select value={params.get('label') ?? ''} onChange={(e) => setFilter('label', e.target.value)}>
-            <option value="">Any</option>
+            {any}
             {labels.data?.data.map((l) => (
               <option key={l.id} value={l.id}>
                 {l.name}
@@ -197,13 +207,13 @@ export function InboxPage() {
           </select>
         </label>
         <label>
-          AI confidence
+          {t('filters.confidence')}
           <select
             value={params.get('confidence') ?? ''}
             onChange={(e) => setFilter('confidence', e.target.value)}
           >
-            <option value="">Any</option>
-            <option value="low">Low (a reply below 0.5 or the assistant's minimum)</option>
+            {any}
+            <option value="low">{t('filters.lowConfidence')}</option>
           </select>
         </label>
         <label className="check">
@@ -212,13 +222,13 @@ export function InboxPage() {
             checked={params.get('sla') === 'breached'}
             onChange={(e) => setFilter('sla', e.target.checked ? 'breached' : '')}
           />
-          SLA breached
+          {t('filters.slaBreached')}
         </label>
         <label>
-          Sort
+          {t('filters.sort')}
           <select value={params.get('sort') ?? ''} onChange={(e) => setFilter('sort', e.target.value)}>
-            <option value="">Newest activity</option>
-            <option value="sla">SLA due soonest</option>
+            <option value="">{t('filters.newest')}</option>
+            <option value="sla">{t('filters.slaSoonest')}</option>
           </select>
         </label>
         {filtered && (
@@ -228,23 +238,19 @@ export function InboxPage() {
               setParams(params.get('sort') ? { sort: params.get('sort') ?? '' } : {}, { replace: true })
             }
           >
-            Clear filters
+            {t('filters.clear')}
           </button>
         )}
       </form>
       {list.isPending && <Loading />}
       <ErrorText error={list.error} />
       {list.isSuccess && rows.length === 0 && (
-        <Empty title={filtered ? 'No conversation matches these filters' : 'No conversations yet'}>
-          <p>
-            {filtered
-              ? 'Change or clear the filters.'
-              : 'Conversations appear here when visitors write through the website widget, or when someone in an internal chat asks for a person.'}
-          </p>
+        <Empty title={filtered ? t('list.noMatch') : t('list.none')}>
+          <p>{filtered ? t('list.noMatchText') : t('list.noneText')}</p>
         </Empty>
       )}
       {rows.length > 0 && (
-        <ul className="inbox-list" aria-label="Conversations">
+        <ul className="inbox-list" aria-label={t('list.conversations')}>
           {rows.map((c) => {
             const count = unread(c);
             const assignee = nameOf(members.data?.data, c.assigneeId);
@@ -252,12 +258,12 @@ export function InboxPage() {
               <li key={c.id} className={`inbox-row${count > 0 ? ' unread' : ''}`} data-conversation={c.id}>
                 <Link to={`/w/${ws}/inbox/${c.id}`} className="inbox-title">
                   {c.channel === 'email' && <span aria-hidden="true">✉ </span>}
-                  {c.title || 'Untitled conversation'}
+                  {c.title || t('list.untitled')}
                 </Link>
                 {count > 0 && (
-                  <span className="unread-count" title={`${count} unread`}>
-                    {count}
-                    <span className="sr-only"> unread</span>
+                  <span className="unread-count" title={t('list.unreadTitle', { count })}>
+                    {formatNumber(count)}
+                    <span className="sr-only"> {t('list.unread')}</span>
                   </span>
                 )}
                 <span className={`badge status-${c.status}`}>{statusWords(c)}</span>
@@ -267,8 +273,12 @@ export function InboxPage() {
                   {CHANNEL_WORDS[c.channel]} ·{' '}
                   {c.language && <>{languageName(c.language, i18n.language)} · </>}
                   {assistantName(c.assistantId)} ·{' '}
-                  {assignee ? `Assigned to ${c.assigneeId === me ? 'you' : assignee}` : 'Unassigned'} ·{' '}
-                  {c.messageCount} {c.messageCount === 1 ? 'message' : 'messages'} ·{' '}
+                  {assignee
+                    ? c.assigneeId === me
+                      ? t('list.assignedToYou')
+                      : t('list.assignedTo', { name: assignee })
+                    : t('list.unassigned')}{' '}
+                  · {t('list.messages', { count: c.messageCount })} ·{' '}
                   <time dateTime={c.lastMessageAt ?? c.createdAt}>
                     {when(c.lastMessageAt ?? c.createdAt)}
                   </time>
@@ -280,7 +290,7 @@ export function InboxPage() {
       )}
       {list.hasNextPage && (
         <button type="button" onClick={() => list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-          {list.isFetchingNextPage ? 'Loading…' : 'Load more'}
+          {list.isFetchingNextPage ? t('shell:ui.loading') : t('list.loadMore')}
         </button>
       )}
     </section>

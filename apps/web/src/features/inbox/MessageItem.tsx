@@ -1,4 +1,7 @@
 import type { ReactNode } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { formatNumber } from '../../i18n/format.ts';
+import { i18n } from '../../i18n/index.ts';
 import { formatTime } from '../../shell/dates.ts';
 import { toolWords } from '../../shell/tool-words.ts';
 import { EmailPart } from './EmailPart.tsx';
@@ -6,30 +9,25 @@ import type { Channel, InboxMessage } from './types.ts';
 
 /** Who wrote a message, in the inbox's words. */
 function authorOf(m: InboxMessage, channel: Channel) {
-  if (m.role === 'assistant') return 'AI';
-  if (m.role === 'agent') return m.author?.name ?? 'Agent';
-  if (m.role === 'system') return 'System';
+  const words = (who: 'assistant' | 'agent' | 'system' | 'member' | 'customer') =>
+    i18n.t(`inbox:message.authors.${who}`);
+  if (m.role === 'assistant') return words('assistant');
+  if (m.role === 'agent') return m.author?.name ?? words('agent');
+  if (m.role === 'system') return words('system');
   // Internal chats are written by members (named); widget and SMS messages by the customer.
-  return m.author?.name ?? (channel === 'chat' ? 'Member' : 'Customer');
+  return m.author?.name ?? words(channel === 'chat' ? 'member' : 'customer');
 }
-
-const DELIVERY_WORDS = {
-  queued: 'SMS queued at the provider',
-  sent: 'SMS sent',
-  delivered: 'SMS delivered',
-  undelivered: 'SMS not delivered',
-  failed: 'SMS failed',
-} as const;
 
 /** An SMS reply's delivery in words, with the provider's error code when it could not deliver. */
 function deliveryWords(m: InboxMessage) {
-  const words = m.deliveryStatus ? DELIVERY_WORDS[m.deliveryStatus] : 'SMS being sent';
-  return m.errorCode ? `${words} (provider error ${m.errorCode})` : words;
+  const words = i18n.t(`inbox:message.delivery.${m.deliveryStatus ?? 'sending'}`);
+  return m.errorCode ? i18n.t('inbox:message.providerError', { words, code: m.errorCode }) : words;
 }
 
 /** An AI reply's confidence in words (docs/dashboard.md "Inbox"): low below 0.5. */
 function confidenceWords(confidence: number) {
-  return `Confidence ${confidence.toFixed(2)}${confidence < 0.5 ? ' (low)' : ''}`;
+  const value = formatNumber(confidence, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return i18n.t(confidence < 0.5 ? 'inbox:message.confidenceLow' : 'inbox:message.confidence', { value });
 }
 
 /**
@@ -46,6 +44,7 @@ export function MessageItem({
   channel: Channel;
   draft?: ReactNode;
 }) {
+  const { t } = useTranslation('inbox');
   const kind = m.role === 'user' ? 'customer' : m.role;
   return (
     <li
@@ -55,26 +54,25 @@ export function MessageItem({
     >
       <span className="who">
         {authorOf(m, channel)}
-        {m.role === 'agent' && <span className="muted"> (person)</span>}
+        {m.role === 'agent' && <span className="muted"> {t('message.person')}</span>}
         <time className="muted" dateTime={m.createdAt}>
           {' '}
           · {formatTime(m.createdAt)}
         </time>
       </span>
       {m.toolCalls.length > 0 && (
-        <ul className="tools" aria-label="Tool steps">
-          {m.toolCalls.map((t) => (
+        <ul className="tools" aria-label={t('message.toolSteps')}>
+          {m.toolCalls.map((call) => (
             // In words; the code name only in the tooltip (shell/tool-words.ts).
-            <li key={t.toolCallId} title={t.toolName}>
-              {toolWords(t.toolName, false)}
+            <li key={call.toolCallId} title={call.toolName}>
+              {toolWords(call.toolName, false)}
             </li>
           ))}
         </ul>
       )}
       {m.withheld && (
         <p className="withheld-note">
-          <strong>Draft withheld:</strong> below the assistant's minimum confidence, so the customer did not
-          see it.
+          <Trans t={t} i18nKey="message.withheld" components={{ strong: <strong /> }} />
         </p>
       )}
       {m.email ? <EmailPart email={m.email} text={m.content} /> : <p className="text">{m.content}</p>}
@@ -84,7 +82,7 @@ export function MessageItem({
         </p>
       )}
       {m.status !== 'complete' && (
-        <p className="muted">{m.status === 'partial' ? 'The reply was cut short.' : 'The reply failed.'}</p>
+        <p className="muted">{m.status === 'partial' ? t('message.partial') : t('message.failed')}</p>
       )}
       {m.deliveryStatus !== undefined && (
         <p
@@ -95,7 +93,7 @@ export function MessageItem({
         </p>
       )}
       {m.citations.length > 0 && (
-        <ol className="citations" aria-label="Sources">
+        <ol className="citations" aria-label={t('message.sources')}>
           {m.citations.map((s) => (
             <li key={`${s.index}-${s.sourceId}`}>
               [{s.index}]{' '}
@@ -104,7 +102,7 @@ export function MessageItem({
                   {s.title ?? s.url}
                 </a>
               ) : (
-                (s.title ?? 'Knowledge')
+                (s.title ?? t('message.knowledge'))
               )}
             </li>
           ))}

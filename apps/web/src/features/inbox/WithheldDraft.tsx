@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { type Data, post } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { type InboxConversation, type InboxMessage, inboxPath } from './types.ts';
@@ -29,6 +30,7 @@ export function WithheldDraft({
   onEdit(text: string): void;
   onSent(): void;
 }) {
+  const { t } = useTranslation('inbox');
   const send = useMutation({
     mutationFn: () =>
       post<Data<InboxMessage>>(`${inboxPath}/${c.id}/messages?workspaceId=${ws}`, {
@@ -40,10 +42,10 @@ export function WithheldDraft({
   return (
     <div className="row draft-actions">
       <button type="button" className="primary" disabled={send.isPending} onClick={() => send.mutate()}>
-        Send as is
+        {t('draft.send')}
       </button>
       <button type="button" disabled={send.isPending} onClick={() => onEdit(draftText(m.content))}>
-        Edit before sending
+        {t('draft.edit')}
       </button>
       <ErrorText error={send.error} />
     </div>

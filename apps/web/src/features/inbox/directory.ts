@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { type AssistantItem, get, type OffsetPage } from '../../api.ts';
+import { i18n } from '../../i18n/index.ts';
 import type { Member } from '../members/types.ts';
 
 /**
@@ -24,7 +25,11 @@ export function useAssistants(ws: string) {
 }
 
 /** A member's name by user id (`fallback` while loading or for someone not in the first page). */
-export function nameOf(members: Member[] | undefined, userId: string | null, fallback = 'Someone') {
+export function nameOf(
+  members: Member[] | undefined,
+  userId: string | null,
+  fallback = i18n.t('inbox:someone'),
+) {
   if (!userId) return null;
   return members?.find((m) => m.userId === userId)?.name ?? fallback;
 }

@@ -1,5 +1,6 @@
 import type { inboxConversationSchema, inboxMessageSchema } from '@parley/contract/inbox';
 import type { z } from 'zod';
+import { i18n } from '../../i18n/index.ts';
 import { formatDateTime } from '../../shell/dates.ts';
 
 /**
@@ -17,34 +18,41 @@ export type { InboxEvent } from '@parley/contract/inbox';
 
 export const inboxPath = '/api/inbox/conversations';
 
-export const STATUS_WORDS: Record<ConversationStatus, string> = {
-  open: 'AI answering',
-  handoff: 'Person answering',
-  closed: 'Closed',
-};
-
 /**
  * A conversation's badge: a handed-off one nobody has taken yet says a person was asked for,
  * not that one is answering (docs/dashboard.md "Inbox").
  */
 export const statusWords = (c: Pick<InboxConversation, 'status' | 'assigneeId'>) =>
-  c.status === 'handoff' && !c.assigneeId ? 'Person asked for' : STATUS_WORDS[c.status];
+  c.status === 'handoff' && !c.assigneeId ? i18n.t('inbox:status.asked') : i18n.t(`inbox:status.${c.status}`);
 
 /**
  * What happens to a closed conversation when the customer writes again: a widget session ended
  * with it, so the customer starts a new chat; elsewhere it opens again (docs/inbox.md).
  */
 export const closedWords = (channel: Channel) =>
-  channel === 'widget'
-    ? 'Closed. The customer’s chat has ended: if they write again, a new chat starts.'
-    : 'Closed. It opens again if the customer writes.';
+  i18n.t(channel === 'widget' ? 'inbox:conversation.closedWidget' : 'inbox:conversation.closedOther');
 
-export const CHANNEL_WORDS: Record<Channel, string> = {
-  widget: 'Website widget',
-  chat: 'Internal chat',
-  sms: 'SMS',
-  email: 'Email',
+/**
+ * Each channel's name in the dashboard's language, read when shown (the SLA pages use it too):
+ * getters, so the words follow a change of language.
+ */
+export const CHANNEL_WORDS: Readonly<Record<Channel, string>> = {
+  get widget() {
+    return i18n.t('inbox:channels.widget');
+  },
+  get chat() {
+    return i18n.t('inbox:channels.chat');
+  },
+  get sms() {
+    return i18n.t('inbox:channels.sms');
+  },
+  get email() {
+    return i18n.t('inbox:channels.email');
+  },
 };
+
+/** The channels in the order the inbox's filter offers them. */
+export const CHANNELS = Object.keys(CHANNEL_WORDS) as Channel[];
 
 export const when = (iso: string | null) => (iso ? formatDateTime(iso) : '');
 
