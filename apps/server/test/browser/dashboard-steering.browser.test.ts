@@ -366,4 +366,69 @@ describe.skipIf(!hasChromium)('steering an assistant in the dashboard', { timeou
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('speaks Spanish to an owner who chose it: rules, answers, tests, runs, with Spanish dates', async () => {
+    const language = (value: string | null) => api(owner, 'PATCH', '/api/account', { language: value });
+    expect((await language('es')).statusCode).toBe(200);
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      colorScheme: 'light',
+    });
+    try {
+      const page = await context.newPage();
+      const errors = pageErrors(page);
+      await page.goto(`${base}/signin`);
+      await page.getByLabel('Email').fill(owner.email);
+      await page.getByLabel('Password').fill(owner.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await heading(page, 'Kettle Co.').waitFor();
+      await page.goto(`${base}/w/${ws}/assistants/${assistant}/guidance`);
+      await heading(page, 'Directrices de Kettle helper').waitFor();
+      const legal = item(page, 'Reglas de las directrices', 'No legal advice');
+      await legal.locator('.badge', { hasText: 'Rechazar' }).waitFor();
+      await legal.getByRole('list', { name: 'Frases activadoras de No legal advice' }).waitFor();
+      await page
+        .getByRole('form', { name: 'Añadir una regla' })
+        .getByRole('button', { name: 'Añadir regla' })
+        .waitFor();
+
+      const nav = (name: string) =>
+        page.getByRole('navigation', { name: 'Asistente' }).getByRole('link', { name, exact: true });
+      await nav('Respuestas seleccionadas').click();
+      await heading(page, 'Respuestas seleccionadas de Kettle helper').waitFor();
+      await item(page, 'Respuestas seleccionadas', 'Do you have a shop in Paris?')
+        .getByText(/^usada \d+ veces?$/)
+        .waitFor();
+
+      await nav('Pruebas').click();
+      await heading(page, 'Pruebas de Kettle helper').waitFor();
+      await expect.poll(() => page.title()).toBe('Pruebas · Kettle helper · Kettle Co. · Parley');
+      await item(page, 'Pruebas', 'delivery promise').getByText('Contiene: «tomorrow»').waitFor();
+      const runs = page.getByRole('list', { name: 'Ejecuciones de pruebas' });
+      // A run's start in Spanish ("28 nov 2026, 3:25"), and its counts.
+      const started = runs.getByRole('link').last();
+      expect(await started.textContent()).toMatch(
+        /^\d{1,2} (ene|feb|mar|abr|may|jun|jul|ago|sept?|oct|nov|dic)\.? \d{4}/,
+      );
+      await runs
+        .getByText(/^Superadas: \d+, fallidas: \d+$/)
+        .first()
+        .waitFor();
+      expect(await checkPage(page, 'steering-tests-es')).toEqual([]);
+
+      await started.click();
+      await heading(page, 'Ejecución de pruebas de Kettle helper').waitFor();
+      await page.getByText(/· iniciada el \d{1,2} \S+ \d{4}/).waitFor();
+      await page
+        .getByRole('list', { name: 'Resultados' })
+        .locator('.badge', { hasText: /^(superada|fallida)$/ })
+        .first()
+        .waitFor();
+      await page.getByRole('link', { name: 'Todas las pruebas y ejecuciones' }).waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await language(null);
+    }
+  });
 });

@@ -23,6 +23,7 @@ export type Resources = {
   chat: typeof import('./en/chat.ts').default;
   inbox: typeof import('./en/inbox.ts').default;
   knowledge: typeof import('./en/knowledge.ts').default;
+  steering: typeof import('./en/steering.ts').default;
   analytics: typeof import('./en/analytics.ts').default;
   sms: typeof import('./en/sms.ts').default;
   tickets: typeof import('./en/tickets.ts').default;

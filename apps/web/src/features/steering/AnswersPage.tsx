@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { PhraseList, QuestionAnswerFields, TextAreaField } from './Field.tsx';
 import { ItemCard } from './ItemCard.tsx';
@@ -12,26 +13,25 @@ import { type AnswerInput, type CuratedAnswer, LIMITS, linesOf } from './types.t
  * question that matters, sent verbatim when a customer asks it or one of its variants.
  */
 export function AnswersPage() {
+  const { t } = useTranslation('steering');
   const { ws = '', id = '' } = useParams();
   const { manager } = useManager(ws);
   const page = useItemsPage<CuratedAnswer>('answers', id);
   return (
     <section>
-      <SteeringHeader ws={ws} id={id} title="Curated answers">
-        A customer message that asks one of these questions, or a variant, gets the answer word for word,
-        without the model. Small differences in case, accents and punctuation do not matter.
+      <SteeringHeader ws={ws} id={id} title={t('answers.title')}>
+        {t('answers.intro')}
       </SteeringHeader>
       <ItemsSection
-        title="Answers"
+        title={t('answers.answers')}
         limit={LIMITS.answers}
         page={page}
-        label="Curated answers"
+        label={t('answers.list')}
         manager={manager}
         empty={{
-          title: 'No curated answers yet',
-          manager:
-            'Add the questions whose answer must always be the same words, such as opening hours or a return address.',
-          member: 'An owner or admin can add curated answers to this assistant.',
+          title: t('answers.empty.title'),
+          manager: t('answers.empty.manager'),
+          member: t('answers.empty.member'),
         }}
         renderItem={(a, handlers) => <AnswerItem assistantId={id} answer={a} handlers={handlers} />}
         renderForm={(editing, onDone) => <AnswerForm assistantId={id} editing={editing} onDone={onDone} />}
@@ -42,6 +42,7 @@ export function AnswersPage() {
 
 function AnswerItem(props: { assistantId: string; answer: CuratedAnswer; handlers: ItemHandlers | null }) {
   const { answer: a } = props;
+  const { t } = useTranslation('steering');
   return (
     <ItemCard
       kind="answers"
@@ -49,19 +50,17 @@ function AnswerItem(props: { assistantId: string; answer: CuratedAnswer; handler
       id={a.id}
       name={a.question}
       handlers={props.handlers}
-      confirm={{ question: 'Delete this curated answer?', label: 'Delete answer' }}
+      confirm={{ question: t('answers.deleteQuestion'), label: t('answers.deleteConfirm') }}
     >
       <div className="row st-item-head">
         <strong>{a.question}</strong>
-        <span className="badge">
-          used {a.usedCount.toLocaleString('en')} {a.usedCount === 1 ? 'time' : 'times'}
-        </span>
+        <span className="badge">{t('answers.used', { count: a.usedCount })}</span>
       </div>
       <p className="st-text">{a.answer}</p>
       {a.variants.length > 0 && (
         <div className="st-triggers">
-          <span className="muted">Also asked as:</span>
-          <PhraseList phrases={a.variants} label={`Variants of ${a.question}`} />
+          <span className="muted">{t('answers.alsoAsked')}</span>
+          <PhraseList phrases={a.variants} label={t('answers.variantsOf', { question: a.question })} />
         </div>
       )}
     </ItemCard>
@@ -80,6 +79,7 @@ const FIELDS = ['question', 'answer', 'variants'] as const;
 
 function AnswerForm(props: { assistantId: string; editing: CuratedAnswer | null; onDone(): void }) {
   const { assistantId, editing } = props;
+  const { t } = useTranslation('steering');
   const form = useItemForm<CuratedAnswer, Draft, AnswerInput>({
     kind: 'answers',
     assistantId,
@@ -91,11 +91,11 @@ function AnswerForm(props: { assistantId: string; editing: CuratedAnswer | null;
   const { draft, set, errors } = form;
   const onSubmit = () =>
     form.submit({ question: draft.question, answer: draft.answer, variants: linesOf(draft.variants) });
-  const title = editing ? 'Edit the curated answer' : 'Add a curated answer';
+  const title = editing ? t('answers.edit') : t('answers.add');
   return (
     <ItemForm
       title={title}
-      noun="answer"
+      submitLabel={editing ? t('answers.saveSubmit') : t('answers.addSubmit')}
       editing={Boolean(editing)}
       form={form}
       onSubmit={onSubmit}
@@ -105,9 +105,9 @@ function AnswerForm(props: { assistantId: string; editing: CuratedAnswer | null;
       <TextAreaField
         form="answer"
         name="variants"
-        label="Other phrasings, one per line"
+        label={t('answers.variants')}
         errors={errors}
-        hint="Other ways customers ask the same question. Up to 20."
+        hint={t('answers.variantsHint')}
         rows={3}
         value={draft.variants}
         onChange={(value) => set('variants', value)}

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { FieldErrors } from './types.ts';
 
 /** What ties an input to its label, hint and error (Field gives it to its input). */
@@ -84,9 +85,16 @@ export function QuestionAnswerFields(props: {
   rows: number;
 }) {
   const { form, errors, draft, set } = props;
+  const { t } = useTranslation('steering');
   return (
     <>
-      <Field form={form} name="question" label="Question" errors={errors} hint="Up to 500 characters.">
+      <Field
+        form={form}
+        name="question"
+        label={t('form.question')}
+        errors={errors}
+        hint={t('form.questionHint')}
+      >
         {(f) => (
           <input
             {...f}
@@ -99,9 +107,9 @@ export function QuestionAnswerFields(props: {
       <TextAreaField
         form={form}
         name="answer"
-        label="Answer"
+        label={t('form.answer')}
         errors={errors}
-        hint="Sent word for word. Up to 4,000 characters."
+        hint={t('form.answerHint')}
         rows={props.rows}
         value={draft.answer}
         maxLength={4000}

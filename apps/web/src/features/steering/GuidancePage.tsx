@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { type Data, patch } from '../../api.ts';
 import { Field, PhraseList, TextAreaField } from './Field.tsx';
@@ -13,6 +14,7 @@ import {
   type GuidanceInput,
   type GuidanceKind,
   KINDS,
+  kindHint,
   kindLabel,
   LIMITS,
   linesOf,
@@ -25,27 +27,25 @@ import {
  * off, and delete them.
  */
 export function GuidancePage() {
+  const { t } = useTranslation('steering');
   const { ws = '', id = '' } = useParams();
   const { manager } = useManager(ws);
   const page = useItemsPage<Guidance>('guidance', id);
   return (
     <section>
-      <SteeringHeader ws={ws} id={id} title="Guidance">
-        Rules act before the AI answers: a handoff rule gives the conversation to a person and a refuse rule
-        answers with its own text when one of its trigger phrases is in the customer’s message. Every rule
-        that is on also goes into a remote model’s instructions, in this order.
+      <SteeringHeader ws={ws} id={id} title={t('guidance.title')}>
+        {t('guidance.intro')}
       </SteeringHeader>
       <ItemsSection
-        title="Rules"
+        title={t('guidance.rules')}
         limit={LIMITS.guidance}
         page={page}
-        label="Guidance rules"
+        label={t('guidance.list')}
         manager={manager}
         empty={{
-          title: 'No rules yet',
-          manager:
-            'Add a rule for what must always go to a person, such as refunds, or what the assistant must never answer.',
-          member: 'An owner or admin can add rules to this assistant.',
+          title: t('guidance.empty.title'),
+          manager: t('guidance.empty.manager'),
+          member: t('guidance.empty.member'),
         }}
         renderItem={(r, handlers) => <RuleItem assistantId={id} rule={r} handlers={handlers} />}
         renderForm={(editing, onDone) => <GuidanceForm assistantId={id} editing={editing} onDone={onDone} />}
@@ -56,6 +56,7 @@ export function GuidancePage() {
 
 function RuleItem(props: { assistantId: string; rule: Guidance; handlers: ItemHandlers | null }) {
   const { assistantId, rule: r } = props;
+  const { t } = useTranslation('steering');
   const qc = useQueryClient();
   // The new state shown at once, set in the click's own handler (the mutation's state arrives a
   // tick later, after React has put a controlled checkbox back), until the list is read again.
@@ -73,7 +74,10 @@ function RuleItem(props: { assistantId: string; rule: Guidance; handlers: ItemHa
       id={r.id}
       name={r.name}
       handlers={props.handlers}
-      confirm={{ question: `Delete the rule “${r.name}”?`, label: 'Delete rule' }}
+      confirm={{
+        question: t('guidance.deleteQuestion', { name: r.name }),
+        label: t('guidance.deleteConfirm'),
+      }}
       controls={
         <label className="check">
           <input
@@ -85,7 +89,7 @@ function RuleItem(props: { assistantId: string; rule: Guidance; handlers: ItemHa
               toggle.mutate(e.target.checked);
             }}
           />
-          Enabled
+          {t('guidance.enabled')}
         </label>
       }
       error={toggle.error}
@@ -93,18 +97,18 @@ function RuleItem(props: { assistantId: string; rule: Guidance; handlers: ItemHa
       <div className="row st-item-head">
         <strong>{r.name}</strong>
         <span className="badge">{kindLabel(r.kind)}</span>
-        <span className={`badge ${r.enabled ? 'ready' : 'failed'}`}>{r.enabled ? 'on' : 'off'}</span>
+        <span className={`badge ${r.enabled ? 'ready' : 'failed'}`}>
+          {r.enabled ? t('guidance.on') : t('guidance.off')}
+        </span>
       </div>
       <p className="st-text">{r.text}</p>
       {r.triggers.length > 0 ? (
         <div className="st-triggers">
-          <span className="muted">Trigger phrases:</span>
-          <PhraseList phrases={r.triggers} label={`Trigger phrases of ${r.name}`} />
+          <span className="muted">{t('guidance.triggers')}</span>
+          <PhraseList phrases={r.triggers} label={t('guidance.triggersOf', { name: r.name })} />
         </div>
       ) : (
-        (r.kind === 'handoff' || r.kind === 'refuse') && (
-          <p className="muted">No trigger phrases: it only goes into a remote model’s instructions.</p>
-        )
+        (r.kind === 'handoff' || r.kind === 'refuse') && <p className="muted">{t('guidance.noTriggers')}</p>
       )}
     </ItemCard>
   );
@@ -124,6 +128,7 @@ const FIELDS = ['name', 'kind', 'text', 'triggers', 'enabled'] as const;
 
 function GuidanceForm(props: { assistantId: string; editing: Guidance | null; onDone(): void }) {
   const { assistantId, editing } = props;
+  const { t } = useTranslation('steering');
   const form = useItemForm<Guidance, Draft, GuidanceInput>({
     kind: 'guidance',
     assistantId,
@@ -141,28 +146,27 @@ function GuidanceForm(props: { assistantId: string; editing: Guidance | null; on
       triggers: linesOf(draft.triggers),
       ...(editing ? {} : { enabled: draft.enabled }),
     });
-  const hint = KINDS.find((k) => k.kind === draft.kind)?.hint;
-  const title = editing ? `Edit “${editing.name}”` : 'Add a rule';
+  const title = editing ? t('guidance.edit', { name: editing.name }) : t('guidance.add');
   return (
     <ItemForm
       title={title}
-      noun="rule"
+      submitLabel={editing ? t('guidance.saveSubmit') : t('guidance.addSubmit')}
       editing={Boolean(editing)}
       form={form}
       onSubmit={onSubmit}
       onCancel={props.onDone}
     >
-      <Field form="rule" name="name" label="Name" errors={errors} hint="Up to 100 characters.">
+      <Field form="rule" name="name" label={t('form.name')} errors={errors} hint={t('guidance.nameHint')}>
         {(f) => (
           <input {...f} value={draft.name} maxLength={100} onChange={(e) => set('name', e.target.value)} />
         )}
       </Field>
-      <Field form="rule" name="kind" label="Kind" errors={errors} hint={hint}>
+      <Field form="rule" name="kind" label={t('guidance.kind')} errors={errors} hint={kindHint(draft.kind)}>
         {(f) => (
           <select {...f} value={draft.kind} onChange={(e) => set('kind', e.target.value as GuidanceKind)}>
             {KINDS.map((k) => (
-              <option key={k.kind} value={k.kind}>
-                {k.label}
+              <option key={k} value={k}>
+                {kindLabel(k)}
               </option>
             ))}
           </select>
@@ -171,13 +175,9 @@ function GuidanceForm(props: { assistantId: string; editing: Guidance | null; on
       <TextAreaField
         form="rule"
         name="text"
-        label={draft.kind === 'refuse' ? 'Reply' : 'Text'}
+        label={draft.kind === 'refuse' ? t('guidance.reply') : t('guidance.text')}
         errors={errors}
-        hint={
-          draft.kind === 'refuse'
-            ? 'The whole reply when the rule is triggered. Up to 2,000 characters.'
-            : 'What the rule says, for a remote model’s instructions. Up to 2,000 characters.'
-        }
+        hint={draft.kind === 'refuse' ? t('guidance.replyHint') : t('guidance.textHint')}
         rows={3}
         value={draft.text}
         maxLength={2000}
@@ -186,9 +186,9 @@ function GuidanceForm(props: { assistantId: string; editing: Guidance | null; on
       <TextAreaField
         form="rule"
         name="triggers"
-        label="Trigger phrases, one per line"
+        label={t('guidance.triggerField')}
         errors={errors}
-        hint="Whole words, any case and accents: “refund” matches “I want a REFUND!” but not “refunding”. Up to 50."
+        hint={t('guidance.triggerHint')}
         rows={3}
         value={draft.triggers}
         onChange={(value) => set('triggers', value)}
@@ -196,7 +196,7 @@ function GuidanceForm(props: { assistantId: string; editing: Guidance | null; on
       {!editing && (
         <label className="check">
           <input type="checkbox" checked={draft.enabled} onChange={(e) => set('enabled', e.target.checked)} />
-          Enabled
+          {t('guidance.enabled')}
         </label>
       )}
     </ItemForm>

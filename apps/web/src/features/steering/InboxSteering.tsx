@@ -1,4 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type Data, get, post } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
@@ -11,6 +12,7 @@ import { type AssistantTest, type Guidance, steeringPath } from './types.ts';
  */
 export function RuleHandoff(props: { assistantId: string; ruleId: string | null }) {
   const { assistantId, ruleId } = props;
+  const { t } = useTranslation('steering');
   const rule = useQuery({
     queryKey: ['guidance-rule', assistantId, ruleId],
     queryFn: () => get<Data<Guidance>>(`${steeringPath(assistantId, 'guidance')}/${ruleId}`),
@@ -20,7 +22,7 @@ export function RuleHandoff(props: { assistantId: string; ruleId: string | null 
   const name = rule.data?.data.name;
   return (
     <span className="badge st-rule-handoff" data-testid="handoff-rule">
-      {name ? `Handed off by rule: ${name}` : 'Handed off by rule'}
+      {name ? t('inbox.handedOffBy', { name }) : t('inbox.handedOff')}
     </span>
   );
 }
@@ -32,6 +34,7 @@ export function RuleHandoff(props: { assistantId: string; ruleId: string | null 
  */
 export function MakeTest(props: { ws: string; assistantId: string; conversationId: string }) {
   const { ws, assistantId, conversationId } = props;
+  const { t } = useTranslation('steering');
   const make = useMutation({
     mutationFn: () =>
       post<Data<AssistantTest>>(`${steeringPath(assistantId, 'tests')}/from-conversation`, {
@@ -41,20 +44,22 @@ export function MakeTest(props: { ws: string; assistantId: string; conversationI
   const made = make.data?.data;
   return (
     <div className="card stack">
-      <h2>Tests</h2>
+      <h2>{t('inbox.tests')}</h2>
       {made ? (
         <p role="status">
-          Test made: <Link to={`/w/${ws}/assistants/${assistantId}/tests/${made.id}`}>{made.name}</Link>.
-          Check what it expects before the next run.
+          <Trans
+            t={t}
+            i18nKey="inbox.made"
+            values={{ name: made.name }}
+            components={{ a: <Link to={`/w/${ws}/assistants/${assistantId}/tests/${made.id}`} /> }}
+          />
         </p>
       ) : (
-        <p className="muted">
-          The customer’s messages become a test of the assistant, expecting the reply they got.
-        </p>
+        <p className="muted">{t('inbox.explain')}</p>
       )}
       <div>
         <button type="button" disabled={make.isPending} onClick={() => make.mutate()}>
-          Make a test from this conversation
+          {t('inbox.make')}
         </button>
       </div>
       <ErrorText error={make.error} />

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ErrorText } from '../../shell/ui.tsx';
 import { ConfirmButton } from '../members/ConfirmButton.tsx';
 import { type ItemHandlers, type ItemKind, useDeleteItem } from './items.ts';
@@ -22,6 +23,7 @@ export function ItemCard(props: {
   children: ReactNode;
 }) {
   const { name, handlers, confirm } = props;
+  const { t } = useTranslation();
   const remove = useDeleteItem(props.kind, props.assistantId, props.id, () => handlers?.onDeleted());
   return (
     <CardFrame
@@ -32,12 +34,16 @@ export function ItemCard(props: {
           <>
             {props.controls ?? <span />}
             <span className="links">
-              <button type="button" onClick={handlers.onEdit} aria-label={`Edit ${name}`}>
-                Edit
+              <button
+                type="button"
+                onClick={handlers.onEdit}
+                aria-label={t('settingsItem.editName', { name })}
+              >
+                {t('settingsItem.edit')}
               </button>
               <ConfirmButton
-                label="Delete"
-                ariaLabel={`Delete ${name}`}
+                label={t('settingsItem.delete')}
+                ariaLabel={t('settingsItem.deleteName', { name })}
                 question={confirm.question}
                 confirmLabel={confirm.label}
                 pending={remove.isPending}

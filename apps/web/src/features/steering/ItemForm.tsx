@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { type Data, patch, post } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { type ItemKind, itemsKey } from './items.ts';
@@ -48,20 +49,20 @@ export function useItemForm<T extends { id: string }, D extends object, B>(opts:
 
 /**
  * The form around an item's fields: its title as name and heading, the error of the save, and
- * "Add {noun}", or "Save {noun}" and Cancel while editing.
+ * the submit button ("Add rule", "Save rule"), with Cancel while editing.
  */
 export function ItemForm(props: {
   title: string;
-  noun: string;
   editing: boolean;
-  /** The submit button's words when not "Add {noun}" or "Save {noun}" (a suggestion's "Accept"). */
-  submitLabel?: string;
+  /** The submit button's words: "Add rule", "Save rule", a suggestion's "Accept as curated answer". */
+  submitLabel: string;
   form: { errors: FieldErrors; save: { error: unknown; isPending: boolean } };
   onSubmit(): void;
   onCancel(): void;
   children: ReactNode;
 }) {
-  const { title, noun, editing, form } = props;
+  const { title, editing, form } = props;
+  const { t } = useTranslation('steering');
   return (
     <form
       onSubmit={(e) => {
@@ -77,11 +78,11 @@ export function ItemForm(props: {
       <ErrorText error={form.save.error && formError(form.save.error, form.errors)} />
       <div className="row">
         <button type="submit" className="primary" disabled={form.save.isPending}>
-          {props.submitLabel ?? (editing ? `Save ${noun}` : `Add ${noun}`)}
+          {props.submitLabel}
         </button>
         {editing && (
           <button type="button" onClick={props.onCancel}>
-            Cancel
+            {t('form.cancel')}
           </button>
         )}
       </div>

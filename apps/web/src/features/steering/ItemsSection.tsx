@@ -1,5 +1,6 @@
 import { keepPreviousData, type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { Fragment, type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { get, type OffsetPage } from '../../api.ts';
 import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
 import { type ItemHandlers, type ItemKind, itemsKey } from './items.ts';
@@ -42,6 +43,7 @@ export function ItemsSection<T extends { id: string }>(props: {
   renderForm(editing: T | null, onDone: () => void): ReactNode;
 }) {
   const { title, limit, page: p, manager, empty } = props;
+  const { t } = useTranslation('steering');
   const [editing, setEditing] = useState<T | null>(null);
   const page = p.query.data;
   const stopEditing = () => setEditing(null);
@@ -49,12 +51,11 @@ export function ItemsSection<T extends { id: string }>(props: {
     <div className="grid st-layout">
       <div>
         <h2>
-          {title}
           {page && page.total > 0
             ? limit === undefined
-              ? ` (${page.total})`
-              : ` (${page.total} of at most ${limit})`
-            : ''}
+              ? t('section.counted', { title, count: page.total })
+              : t('section.countedLimit', { title, count: page.total, limit })
+            : title}
         </h2>
         {p.query.isPending && <Loading />}
         <ErrorText error={p.query.error} />

@@ -1,6 +1,7 @@
 import type { AcceptSuggestionInput, Suggestion, SuggestionStatus } from '@parley/contract/suggestions';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { type Data, get, type OffsetPage, post } from '../../api.ts';
 import { formatDate } from '../../shell/dates.ts';
@@ -13,11 +14,7 @@ import { SteeringHeader, useManager } from './shared.tsx';
 import { type FieldErrors, fieldErrorsOf } from './types.ts';
 
 const PAGE_SIZE = 50;
-const STATUSES: ReadonlyArray<{ status: SuggestionStatus; label: string }> = [
-  { status: 'open', label: 'Open' },
-  { status: 'accepted', label: 'Accepted' },
-  { status: 'dismissed', label: 'Dismissed' },
-];
+const STATUSES: readonly SuggestionStatus[] = ['open', 'accepted', 'dismissed'];
 
 const suggestionsKey = (assistantId: string) => ['suggestions', assistantId];
 const pathOf = (assistantId: string) => `/api/assistants/${assistantId}/suggestions`;
@@ -59,49 +56,45 @@ function useAccept(assistantId: string, onAccepted: (question: string) => void) 
 export function SuggestionsPage() {
   const { ws = '', id = '' } = useParams();
   const { manager } = useManager(ws);
+  const { t } = useTranslation('steering');
   const [status, setStatus] = useState<SuggestionStatus>('open');
   const [accepted, setAccepted] = useState<string | null>(null);
   const page = useSuggestionsPage(id, status);
-  const label = STATUSES.find((s) => s.status === status)?.label ?? status;
   return (
     <section>
-      <SteeringHeader ws={ws} id={id} title="Suggestions">
-        Questions the AI declined, handed to a person or answered with little confidence, with the reply a
-        person of the team gave. Accept one to make it a curated answer. Email addresses, phone numbers and
-        the customer’s own details are masked.
+      <SteeringHeader ws={ws} id={id} title={t('suggestions.title')}>
+        {t('suggestions.intro')}
       </SteeringHeader>
       <fieldset className="tabs">
-        <legend className="sr-only">Status</legend>
+        <legend className="sr-only">{t('suggestions.status')}</legend>
         {STATUSES.map((s) => (
-          <label key={s.status} className="check">
+          <label key={s} className="check">
             <input
               type="radio"
               name="suggestion-status"
-              checked={status === s.status}
-              onChange={() => setStatus(s.status)}
+              checked={status === s}
+              onChange={() => setStatus(s)}
             />
-            {s.label}
+            {t(`suggestions.statuses.${s}`)}
           </label>
         ))}
       </fieldset>
       {accepted && (
         <p role="status">
-          “{accepted}” is now a curated answer.{' '}
-          <Link to={`/w/${ws}/assistants/${id}/answers`}>See the curated answers</Link>
+          {t('suggestions.accepted', { question: accepted })}{' '}
+          <Link to={`/w/${ws}/assistants/${id}/answers`}>{t('suggestions.seeAnswers')}</Link>
         </p>
       )}
       <ItemsSection
         key={status}
-        title={`${label} suggestions`}
+        title={t(`suggestions.headings.${status}`)}
         page={page}
-        label="Suggestions"
+        label={t('suggestions.list')}
         manager={manager && status === 'open'}
         empty={{
-          title: `No ${label.toLowerCase()} suggestions`,
-          manager:
-            'When a person answers a question the AI could not, and the conversation is closed, it shows here.',
-          member:
-            'When a person answers a question the AI could not, and the conversation is closed, it shows here.',
+          title: t(`suggestions.empty.${status}`),
+          manager: t('suggestions.emptyText'),
+          member: t('suggestions.emptyText'),
         }}
         renderItem={(s, handlers) => (
           <SuggestionItem
@@ -116,9 +109,7 @@ export function SuggestionsPage() {
           editing ? (
             <SuggestionForm assistantId={id} editing={editing} onAccepted={setAccepted} onDone={onDone} />
           ) : (
-            <p className="card muted st-form">
-              Choose Edit on a suggestion to change its words before accepting it.
-            </p>
+            <p className="card muted st-form">{t('suggestions.chooseEdit')}</p>
           )
         }
       />
@@ -134,6 +125,7 @@ function SuggestionItem(props: {
   onAccepted(question: string): void;
 }) {
   const { suggestion: s, handlers, assistantId } = props;
+  const { t } = useTranslation(['steering', 'shell']);
   const qc = useQueryClient();
   const accept = useAccept(assistantId, props.onAccepted);
   const dismiss = useMutation({
@@ -155,22 +147,26 @@ function SuggestionItem(props: {
               type="button"
               className="primary"
               disabled={busy}
-              aria-label={`Accept ${s.question}`}
+              aria-label={t('suggestions.acceptName', { question: s.question })}
               onClick={() => accept.mutate({ suggestion: s, body: {} })}
             >
-              Accept
+              {t('suggestions.accept')}
             </button>
             <span className="links">
-              <button type="button" onClick={handlers.onEdit} aria-label={`Edit ${s.question}`}>
-                Edit
+              <button
+                type="button"
+                onClick={handlers.onEdit}
+                aria-label={t('shell:settingsItem.editName', { name: s.question })}
+              >
+                {t('shell:settingsItem.edit')}
               </button>
               <button
                 type="button"
                 disabled={busy}
-                aria-label={`Dismiss ${s.question}`}
+                aria-label={t('suggestions.dismissName', { question: s.question })}
                 onClick={() => dismiss.mutate()}
               >
-                Dismiss
+                {t('suggestions.dismiss')}
               </button>
             </span>
           </>
@@ -184,7 +180,7 @@ function SuggestionItem(props: {
       <p className="st-text">{s.answer}</p>
       {s.conversationId && (
         <Link className="muted" to={`/w/${props.ws}/inbox/${s.conversationId}`}>
-          The conversation
+          {t('suggestions.conversation')}
         </Link>
       )}
     </CardFrame>
@@ -198,6 +194,7 @@ function SuggestionForm(props: {
   onDone(): void;
 }) {
   const { editing } = props;
+  const { t } = useTranslation('steering');
   const [draft, setDraft] = useState({ question: editing.question, answer: editing.answer });
   const [errors, setErrors] = useState<FieldErrors>({});
   const save = useAccept(props.assistantId, (q) => {
@@ -217,10 +214,9 @@ function SuggestionForm(props: {
   };
   return (
     <ItemForm
-      title="Edit, then accept"
-      noun="suggestion"
+      title={t('suggestions.edit')}
       editing
-      submitLabel="Accept as curated answer"
+      submitLabel={t('suggestions.submit')}
       form={{ errors, save }}
       onSubmit={onSubmit}
       onCancel={props.onDone}

@@ -1,9 +1,18 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { get, type OffsetPage, type Source } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { Field, TextAreaField } from './Field.tsx';
 import { ItemForm, useItemForm } from './ItemForm.tsx';
-import { type AssistantTest, LIMITS, linesOf, OUTCOMES, type ReplyOutcome, type TestInput } from './types.ts';
+import {
+  type AssistantTest,
+  LIMITS,
+  linesOf,
+  OUTCOMES,
+  outcomeLabel,
+  type ReplyOutcome,
+  type TestInput,
+} from './types.ts';
 
 type Draft = {
   name: string;
@@ -43,6 +52,7 @@ export function TestForm(props: {
   onDone(saved: AssistantTest | null): void;
 }) {
   const { assistantId, editing } = props;
+  const { t } = useTranslation('steering');
   const qc = useQueryClient();
   const sources = useSources(assistantId);
   const form = useItemForm<AssistantTest, Draft, TestInput>({
@@ -74,35 +84,33 @@ export function TestForm(props: {
   const setTurn = (i: number, value: string) =>
     set(
       'turns',
-      draft.turns.map((t, j) => (j === i ? value : t)),
+      draft.turns.map((turn, j) => (j === i ? value : turn)),
     );
   const known = sources.data?.data ?? [];
   // Sources named by the test that the assistant no longer has: kept, and said.
   const gone = draft.cites.filter((c) => !known.some((s) => s.id === c));
-  const title = editing ? `Edit “${editing.name}”` : 'Add a test';
+  const title = editing ? t('test.edit', { name: editing.name }) : t('test.add');
   return (
     <ItemForm
       title={title}
-      noun="test"
+      submitLabel={editing ? t('test.saveSubmit') : t('test.addSubmit')}
       editing={Boolean(editing)}
       form={form}
       onSubmit={onSubmit}
       onCancel={() => props.onDone(null)}
     >
-      <Field form="test" name="name" label="Name" errors={errors} hint="Up to 200 characters.">
+      <Field form="test" name="name" label={t('form.name')} errors={errors} hint={t('test.nameHint')}>
         {(f) => (
           <input {...f} value={draft.name} maxLength={200} onChange={(e) => set('name', e.target.value)} />
         )}
       </Field>
       <fieldset className="st-group" aria-describedby={errors.turns ? 'test-turns-error' : undefined}>
-        <legend>What the customer writes</legend>
-        <p className="muted st-hint">
-          1 to {LIMITS.turns} messages, in order. The reply to the last one is judged.
-        </p>
+        <legend>{t('test.turns')}</legend>
+        <p className="muted st-hint">{t('test.turnsHint', { max: LIMITS.turns })}</p>
         {draft.turns.map((turn, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the messages are their positions
           <div key={i} className="st-turn">
-            <label htmlFor={`test-turn-${i}`}>Message {i + 1}</label>
+            <label htmlFor={`test-turn-${i}`}>{t('test.message', { n: i + 1 })}</label>
             <div className="row">
               <textarea
                 id={`test-turn-${i}`}
@@ -115,7 +123,7 @@ export function TestForm(props: {
               {draft.turns.length > 1 && (
                 <button
                   type="button"
-                  aria-label={`Remove message ${i + 1}`}
+                  aria-label={t('test.removeMessage', { n: i + 1 })}
                   onClick={() =>
                     set(
                       'turns',
@@ -123,7 +131,7 @@ export function TestForm(props: {
                     )
                   }
                 >
-                  Remove
+                  {t('test.remove')}
                 </button>
               )}
             </div>
@@ -132,7 +140,7 @@ export function TestForm(props: {
         {draft.turns.length < LIMITS.turns && (
           <div>
             <button type="button" onClick={() => set('turns', [...draft.turns, ''])}>
-              Add a message
+              {t('test.addMessage')}
             </button>
           </div>
         )}
@@ -143,18 +151,18 @@ export function TestForm(props: {
         )}
       </fieldset>
       <fieldset className="st-group">
-        <legend>What the last reply must do</legend>
-        <Field form="test" name="expect.outcome" label="Outcome" errors={errors}>
+        <legend>{t('test.must')}</legend>
+        <Field form="test" name="expect.outcome" label={t('test.outcome')} errors={errors}>
           {(f) => (
             <select
               {...f}
               value={draft.outcome}
               onChange={(e) => set('outcome', e.target.value as ReplyOutcome | '', 'expect.outcome')}
             >
-              <option value="">Any</option>
+              <option value="">{t('test.any')}</option>
               {OUTCOMES.map((o) => (
-                <option key={o.outcome} value={o.outcome}>
-                  {o.label}
+                <option key={o} value={o}>
+                  {outcomeLabel(o)}
                 </option>
               ))}
             </select>
@@ -163,9 +171,9 @@ export function TestForm(props: {
         <TextAreaField
           form="test"
           name="expect.contains"
-          label="Contains, one phrase per line"
+          label={t('test.contains')}
           errors={errors}
-          hint="Each phrase must be in the reply (any case). Up to 20."
+          hint={t('test.containsHint')}
           rows={2}
           value={draft.contains}
           onChange={(value) => set('contains', value, 'expect.contains')}
@@ -173,19 +181,19 @@ export function TestForm(props: {
         <TextAreaField
           form="test"
           name="expect.notContains"
-          label="Does not contain, one phrase per line"
+          label={t('test.notContains')}
           errors={errors}
-          hint="No phrase may be in the reply (any case). Up to 20."
+          hint={t('test.notContainsHint')}
           rows={2}
           value={draft.notContains}
           onChange={(value) => set('notContains', value, 'expect.notContains')}
         />
         <fieldset className="st-group st-cites">
-          <legend>Cites these sources</legend>
-          {sources.isPending && <p className="muted">Loading the sources…</p>}
+          <legend>{t('test.cites')}</legend>
+          {sources.isPending && <p className="muted">{t('test.loadingSources')}</p>}
           <ErrorText error={sources.error} />
           {sources.data && known.length === 0 && gone.length === 0 && (
-            <p className="muted">This assistant has no knowledge sources yet.</p>
+            <p className="muted">{t('test.noSources')}</p>
           )}
           {known.map((s) => (
             <label key={s.id} className="check">
@@ -217,7 +225,7 @@ export function TestForm(props: {
                     )
                   }
                 />
-                {c} (a source the assistant no longer has)
+                {t('test.goneSource', { id: c })}
               </label>
             ))}
           {errors['expect.cites'] && <p className="error st-hint">{errors['expect.cites']}</p>}

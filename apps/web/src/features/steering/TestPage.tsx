@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { type Data, get } from '../../api.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
@@ -14,6 +15,7 @@ import { type AssistantTest, steeringPath } from './types.ts';
 export function TestPage() {
   const { ws = '', id = '', testId = '' } = useParams();
   const { manager } = useManager(ws);
+  const { t } = useTranslation('steering');
   const navigate = useNavigate();
   const sources = useSources(id);
   const test = useQuery({
@@ -24,9 +26,9 @@ export function TestPage() {
   const back = `/w/${ws}/assistants/${id}/tests`;
   return (
     <section>
-      <SteeringHeader ws={ws} id={id} title="Test" />
+      <SteeringHeader ws={ws} id={id} title={t('test.title')} />
       <p>
-        <Link to={back}>All tests and runs</Link>
+        <Link to={back}>{t('tests.allTests')}</Link>
       </p>
       {test.isPending && <Loading />}
       <ErrorText error={test.error} />
@@ -36,10 +38,10 @@ export function TestPage() {
       {x && !manager && (
         <div className="card stack">
           <h2>{x.name}</h2>
-          <ol className="st-turns" aria-label="Messages">
-            {x.turns.map((t, i) => (
+          <ol className="st-turns" aria-label={t('tests.messagesLabel')}>
+            {x.turns.map((turn, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: the messages are their positions
-              <li key={i}>{t.content}</li>
+              <li key={i}>{turn.content}</li>
             ))}
           </ol>
           <Expectation

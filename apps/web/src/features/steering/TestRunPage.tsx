@@ -1,13 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { get, type OffsetPage } from '../../api.ts';
 import { formatDateTime } from '../../shell/dates.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
-import { changeOf, STATUS_WORDS, useRun } from './runs.ts';
+import { changeOf, statusWords, useRun } from './runs.ts';
 import { SteeringHeader } from './shared.tsx';
 import { useSources } from './TestForm.tsx';
 import { Expectation } from './TestsPage.tsx';
-import { type AssistantTest, outcomeLabel, steeringPath, type TestResult, TRIGGER_WORDS } from './types.ts';
+import { type AssistantTest, outcomeLabel, steeringPath, type TestResult, triggerWords } from './types.ts';
 
 /**
  * One test run's results (docs/steering.md "Test runs"): failed tests first, each with the reply
@@ -15,6 +16,7 @@ import { type AssistantTest, outcomeLabel, steeringPath, type TestResult, TRIGGE
  * live while it plays.
  */
 export function TestRunPage() {
+  const { t } = useTranslation('steering');
   const { ws = '', id = '', runId = '' } = useParams();
   const run = useRun(id, runId);
   const sources = useSources(id);
@@ -29,13 +31,13 @@ export function TestRunPage() {
   const results = [...(r?.results ?? [])].sort(
     (a, b) => Number(a.passed) - Number(b.passed) || a.name.localeCompare(b.name),
   );
-  const newlyFailing = results.filter((x) => changeOf(x) === 'newly failing').length;
+  const newlyFailing = results.filter((x) => changeOf(x) === 'newlyFailing').length;
   const fixed = results.filter((x) => changeOf(x) === 'fixed').length;
   return (
     <section>
-      <SteeringHeader ws={ws} id={id} title="Test run" />
+      <SteeringHeader ws={ws} id={id} title={t('run.title')} />
       <p>
-        <Link to={`/w/${ws}/assistants/${id}/tests`}>All tests and runs</Link>
+        <Link to={`/w/${ws}/assistants/${id}/tests`}>{t('tests.allTests')}</Link>
       </p>
       {run.isPending && <Loading />}
       <ErrorText error={run.error} />
@@ -46,33 +48,35 @@ export function TestRunPage() {
               <span
                 className={`badge ${r.status === 'failed' ? 'failed' : r.status === 'done' && r.failed === 0 ? 'ready' : ''}`}
               >
-                {STATUS_WORDS[r.status]}
+                {statusWords(r.status)}
               </span>{' '}
               {r.status === 'running'
-                ? 'The tests are playing; the results appear when the run is done.'
+                ? t('run.playing')
                 : r.status === 'failed'
-                  ? `${r.error ?? 'The run could not finish.'} (${r.passed} passed, ${r.failed} failed before it stopped.)`
-                  : `${r.passed} passed, ${r.failed} failed.`}
+                  ? t('run.stopped', {
+                      error: r.error ?? t('run.couldNotFinish'),
+                      passed: r.passed,
+                      failed: r.failed,
+                    })
+                  : t('run.done', { passed: r.passed, failed: r.failed })}
             </p>
             <p className="muted">
-              {TRIGGER_WORDS[r.trigger]} · started {formatDateTime(r.startedAt)}
-              {r.finishedAt ? ` · finished ${formatDateTime(r.finishedAt)}` : ''}
+              {t('run.started', { trigger: triggerWords(r.trigger), date: formatDateTime(r.startedAt) })}
+              {r.finishedAt ? t('run.finished', { date: formatDateTime(r.finishedAt) }) : ''}
             </p>
             {r.status === 'done' && (newlyFailing > 0 || fixed > 0) && (
-              <p>
-                Since the previous run: {newlyFailing} newly failing, {fixed} fixed.
-              </p>
+              <p>{t('run.since', { newlyFailing, fixed })}</p>
             )}
           </div>
           {results.length > 0 && (
-            <ul className="list st-results" aria-label="Results">
+            <ul className="list st-results" aria-label={t('run.results')}>
               {results.map((x) => (
                 <Result
                   key={x.testId}
                   ws={ws}
                   assistantId={id}
                   result={x}
-                  test={tests.data?.data.find((t) => t.id === x.testId)}
+                  test={tests.data?.data.find((test) => test.id === x.testId)}
                   sourceName={sourceName}
                 />
               ))}
@@ -92,6 +96,7 @@ function Result(props: {
   sourceName(id: string): string;
 }) {
   const { result: x, test, sourceName } = props;
+  const { t } = useTranslation('steering');
   const change = changeOf(x);
   return (
     <li className={`card st-item st-result ${x.passed ? 'passed' : 'not-passed'}`} aria-label={x.name}>
@@ -103,13 +108,17 @@ function Result(props: {
             x.name
           )}
         </strong>
-        <span className={`badge ${x.passed ? 'ready' : 'failed'}`}>{x.passed ? 'passed' : 'failed'}</span>
+        <span className={`badge ${x.passed ? 'ready' : 'failed'}`}>
+          {x.passed ? t('run.passed') : t('run.failed')}
+        </span>
         {change && (
-          <span className={`badge st-change ${change === 'fixed' ? 'ready' : 'failed'}`}>{change}</span>
+          <span className={`badge st-change ${change === 'fixed' ? 'ready' : 'failed'}`}>
+            {t(`run.${change}`)}
+          </span>
         )}
       </div>
       {x.reasons.length > 0 && (
-        <ul className="st-reasons" aria-label="Reasons">
+        <ul className="st-reasons" aria-label={t('run.reasons')}>
           {x.reasons.map((reason) => (
             <li key={reason} className="error">
               {reason}
@@ -119,21 +128,23 @@ function Result(props: {
       )}
       <div className="st-compare">
         <div>
-          <h3>Reply</h3>
+          <h3>{t('run.reply')}</h3>
           <p className="muted">{outcomeLabel(x.outcome)}</p>
-          <p className="st-text st-reply">{x.reply || '(no reply)'}</p>
+          <p className="st-text st-reply">{x.reply || t('run.noReply')}</p>
           {x.citations.length > 0 && (
             <p className="muted">
-              Cites: {[...new Set(x.citations.map((c) => sourceName(c.sourceId)))].join(', ')}
+              {t('run.cites', {
+                sources: [...new Set(x.citations.map((c) => sourceName(c.sourceId)))].join(', '),
+              })}
             </p>
           )}
         </div>
         <div>
-          <h3>Expected</h3>
+          <h3>{t('run.expected')}</h3>
           {test ? (
             <Expectation test={test} sourceName={sourceName} />
           ) : (
-            <p className="muted">The test has been deleted since.</p>
+            <p className="muted">{t('run.deleted')}</p>
           )}
         </div>
       </div>

@@ -1,42 +1,41 @@
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatDateTime } from '../../shell/dates.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { ItemCard } from './ItemCard.tsx';
 import { ItemsSection, useItemsPage } from './ItemsSection.tsx';
 import type { ItemHandlers } from './items.ts';
-import { STATUS_WORDS, useRuns, useStartRun } from './runs.ts';
+import { statusWords, useRuns, useStartRun } from './runs.ts';
 import { SteeringHeader, useManager } from './shared.tsx';
 import { TestForm, useSources } from './TestForm.tsx';
-import { type AssistantTest, LIMITS, outcomeLabel, TRIGGER_WORDS } from './types.ts';
+import { type AssistantTest, LIMITS, outcomeLabel, triggerWords } from './types.ts';
 
 /**
  * An assistant's tests (docs/steering.md "Tests", "Test runs"): the questions with what the reply
  * must do, "Run tests", and the latest runs, each leading to its results.
  */
 export function TestsPage() {
+  const { t } = useTranslation('steering');
   const { ws = '', id = '' } = useParams();
   const { manager } = useManager(ws);
   const page = useItemsPage<AssistantTest>('tests', id);
   const total = page.query.data?.total ?? 0;
   return (
     <section>
-      <SteeringHeader ws={ws} id={id} title="Tests">
-        Each test plays the customer’s messages against the assistant as it is now and checks the last reply.
-        Tests run by themselves after a change to the instructions, the knowledge, the guidance or the curated
-        answers; nothing of a run reaches the inbox or uses credits.
+      <SteeringHeader ws={ws} id={id} title={t('tests.title')}>
+        {t('tests.intro')}
       </SteeringHeader>
       <Runs ws={ws} id={id} manager={manager} hasTests={total > 0} />
       <ItemsSection
-        title="Tests"
+        title={t('tests.tests')}
         limit={LIMITS.tests}
         page={page}
-        label="Tests"
+        label={t('tests.list')}
         manager={manager}
         empty={{
-          title: 'No tests yet',
-          manager:
-            'Add a question customers ask, with what the reply must say, or make one from a conversation in the inbox.',
-          member: 'An owner or admin can add tests to this assistant.',
+          title: t('tests.empty.title'),
+          manager: t('tests.empty.manager'),
+          member: t('tests.empty.member'),
         }}
         renderItem={(x, handlers) => <TestItem ws={ws} assistantId={id} test={x} handlers={handlers} />}
         renderForm={(editing, onDone) => <TestForm assistantId={id} editing={editing} onDone={onDone} />}
@@ -57,6 +56,7 @@ function Runs({
   manager: boolean;
   hasTests: boolean;
 }) {
+  const { t } = useTranslation('steering');
   const runs = useRuns(id);
   const start = useStartRun(id);
   const navigate = useNavigate();
@@ -64,7 +64,7 @@ function Runs({
   return (
     <div className="card stack st-runs">
       <div className="row">
-        <h2>Latest runs</h2>
+        <h2>{t('runs.latest')}</h2>
         {manager && (
           <button
             type="button"
@@ -76,30 +76,32 @@ function Runs({
               })
             }
           >
-            Run tests
+            {t('runs.run')}
           </button>
         )}
       </div>
       <ErrorText error={start.error} />
       {playing && (
         <p role="status" className="muted">
-          A run is playing; this list follows it.
+          {t('runs.playing')}
         </p>
       )}
       {runs.isPending && <Loading />}
       <ErrorText error={runs.error} />
-      {runs.data?.total === 0 && <p className="muted">No runs yet.</p>}
+      {runs.data?.total === 0 && <p className="muted">{t('runs.none')}</p>}
       {runs.data && runs.data.data.length > 0 && (
-        <ul className="st-run-list" aria-label="Test runs">
+        <ul className="st-run-list" aria-label={t('runs.list')}>
           {runs.data.data.map((r) => (
             <li key={r.id}>
               <Link to={`/w/${ws}/assistants/${id}/tests/runs/${r.id}`}>{formatDateTime(r.startedAt)}</Link>{' '}
               <span className={`badge ${r.status === 'failed' || r.failed > 0 ? 'failed' : 'ready'}`}>
-                {r.status === 'running' ? STATUS_WORDS.running : `${r.passed} passed, ${r.failed} failed`}
+                {r.status === 'running'
+                  ? statusWords('running')
+                  : t('runs.counts', { passed: r.passed, failed: r.failed })}
               </span>{' '}
               <span className="muted">
-                {TRIGGER_WORDS[r.trigger]}
-                {r.status === 'failed' ? ` · ${STATUS_WORDS.failed}` : ''}
+                {triggerWords(r.trigger)}
+                {r.status === 'failed' ? ` · ${statusWords('failed')}` : ''}
               </span>
             </li>
           ))}
@@ -116,6 +118,7 @@ function TestItem(props: {
   handlers: ItemHandlers | null;
 }) {
   const { ws, assistantId, test: x } = props;
+  const { t } = useTranslation('steering');
   const sources = useSources(assistantId);
   const sourceName = (sid: string) => sources.data?.data.find((s) => s.id === sid)?.name ?? sid;
   return (
@@ -125,20 +128,18 @@ function TestItem(props: {
       id={x.id}
       name={x.name}
       handlers={props.handlers}
-      confirm={{ question: `Delete the test “${x.name}”?`, label: 'Delete test' }}
+      confirm={{ question: t('tests.deleteQuestion', { name: x.name }), label: t('tests.deleteConfirm') }}
     >
       <div className="row st-item-head">
         <strong>
           <Link to={`/w/${ws}/assistants/${assistantId}/tests/${x.id}`}>{x.name}</Link>
         </strong>
-        <span className="badge">
-          {x.turns.length} {x.turns.length === 1 ? 'message' : 'messages'}
-        </span>
+        <span className="badge">{t('tests.messages', { count: x.turns.length })}</span>
       </div>
-      <ol className="st-turns" aria-label={`Messages of ${x.name}`}>
-        {x.turns.map((t, i) => (
+      <ol className="st-turns" aria-label={t('tests.messagesOf', { name: x.name })}>
+        {x.turns.map((turn, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the messages are their positions
-          <li key={i}>{t.content}</li>
+          <li key={i}>{turn.content}</li>
         ))}
       </ol>
       <Expectation test={x} sourceName={sourceName} />
@@ -154,15 +155,17 @@ export function Expectation({
   test: Pick<AssistantTest, 'expect'>;
   sourceName(id: string): string;
 }) {
+  const { t } = useTranslation('steering');
   const e = x.expect;
+  const quoted = (phrases: string[]) => phrases.map((phrase) => t('tests.quoted', { phrase })).join(', ');
   const items: string[] = [];
-  if (e.outcome) items.push(`Outcome: ${outcomeLabel(e.outcome)}`);
-  if (e.contains?.length) items.push(`Contains: ${e.contains.map((p) => `“${p}”`).join(', ')}`);
-  if (e.notContains?.length) items.push(`Does not contain: ${e.notContains.map((p) => `“${p}”`).join(', ')}`);
-  if (e.cites?.length) items.push(`Cites: ${e.cites.map(sourceName).join(', ')}`);
-  if (items.length === 0) return <p className="muted">Expects nothing yet: any reply passes.</p>;
+  if (e.outcome) items.push(t('tests.outcome', { outcome: outcomeLabel(e.outcome) }));
+  if (e.contains?.length) items.push(t('tests.contains', { phrases: quoted(e.contains) }));
+  if (e.notContains?.length) items.push(t('tests.notContains', { phrases: quoted(e.notContains) }));
+  if (e.cites?.length) items.push(t('tests.cites', { sources: e.cites.map(sourceName).join(', ') }));
+  if (items.length === 0) return <p className="muted">{t('tests.expectsNothing')}</p>;
   return (
-    <ul className="st-expect" aria-label="Expectation">
+    <ul className="st-expect" aria-label={t('tests.expectation')}>
       {items.map((i) => (
         <li key={i}>{i}</li>
       ))}

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, type Data, get, type OffsetPage, post } from '../../api.ts';
+import { i18n } from '../../i18n/index.ts';
 import { steeringPath, type TestResult, type TestRun } from './types.ts';
 
 /** How often a playing run, and the runs list while one plays, are read again. */
@@ -32,7 +33,7 @@ export function useStartRun(assistantId: string) {
         return await post<Data<TestRun>>(steeringPath(assistantId, 'test-runs'));
       } catch (err) {
         if (err instanceof ApiError && err.status === 409)
-          throw new Error('A run is already playing: wait for it to finish, then run the tests again.');
+          throw new Error(i18n.t('steering:runs.alreadyPlaying'));
         throw err;
       }
     },
@@ -40,15 +41,12 @@ export function useStartRun(assistantId: string) {
   });
 }
 
-/** What a result did since the previous run, in words: null when nothing changed or it is new. */
-export function changeOf(r: TestResult): 'newly failing' | 'fixed' | null {
-  if (r.previouslyPassed === true && !r.passed) return 'newly failing';
+/** What a result did since the previous run: null when nothing changed or it is new. */
+export function changeOf(r: TestResult): 'newlyFailing' | 'fixed' | null {
+  if (r.previouslyPassed === true && !r.passed) return 'newlyFailing';
   if (r.previouslyPassed === false && r.passed) return 'fixed';
   return null;
 }
 
-export const STATUS_WORDS: Record<TestRun['status'], string> = {
-  running: 'Running',
-  done: 'Done',
-  failed: 'Could not finish',
-};
+/** A run's status in words ("Running", "Done", "Could not finish"). */
+export const statusWords = (status: TestRun['status']) => i18n.t(`steering:runs.status.${status}`);

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { type Assistant, canManage, type Data, get } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
 import { ErrorText } from '../../shell/ui.tsx';
@@ -18,13 +19,11 @@ export function SteeringHeader(props: { ws: string; id: string; title: string; c
     queryKey: ['assistant', props.id],
     queryFn: () => get<Data<Assistant>>(`/api/assistants/${props.id}`),
   });
+  const { t } = useTranslation('steering');
   const name = assistant.data?.data.name;
   return (
     <>
-      <h1>
-        {props.title}
-        {name ? ` for ${name}` : ''}
-      </h1>
+      <h1>{name ? t('header', { title: props.title, name }) : props.title}</h1>
       <AssistantNav ws={props.ws} id={props.id} />
       <ErrorText error={assistant.error} />
       {props.children && <p className="muted st-intro">{props.children}</p>}

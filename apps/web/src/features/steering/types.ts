@@ -13,6 +13,7 @@ import type {
 import { MAX_TEST_TURNS, STEERING_LIMITS } from '@parley/contract/steering-limits';
 import type { z } from 'zod';
 import { ApiError } from '../../api.ts';
+import { i18n } from '../../i18n/index.ts';
 
 /**
  * An assistant's steering as the API answers it (docs/steering.md; the contract's schemas,
@@ -27,39 +28,18 @@ export type TestInput = z.input<typeof createTestBody>;
 export const steeringPath = (assistantId: string, what: 'guidance' | 'answers' | 'tests' | 'test-runs') =>
   `/api/assistants/${assistantId}/${what}`;
 
-/** The kinds in the order the form offers them, with what each does (docs/steering.md "Guidance rules"). */
-export const KINDS: ReadonlyArray<{ kind: GuidanceKind; label: string; hint: string }> = [
-  {
-    kind: 'handoff',
-    label: 'Hand off to a person',
-    hint: 'When a trigger phrase is in the customer’s message, a person answers instead of the AI.',
-  },
-  {
-    kind: 'refuse',
-    label: 'Refuse',
-    hint: 'When a trigger phrase is in the customer’s message, the reply is this text and nothing else.',
-  },
-  { kind: 'answer', label: 'How to answer', hint: 'Goes into the model’s instructions.' },
-  { kind: 'tone', label: 'Tone', hint: 'Goes into the model’s instructions.' },
-];
-export const kindLabel = (kind: GuidanceKind) => KINDS.find((k) => k.kind === kind)?.label ?? kind;
+/** The kinds in the order the form offers them; what each does is in the catalog (docs/steering.md "Guidance rules"). */
+export const KINDS: readonly GuidanceKind[] = ['handoff', 'refuse', 'answer', 'tone'];
+export const kindLabel = (kind: GuidanceKind) => i18n.t(`steering:kinds.${kind}.label`);
+export const kindHint = (kind: GuidanceKind) => i18n.t(`steering:kinds.${kind}.hint`);
 
-export const OUTCOMES: ReadonlyArray<{ outcome: ReplyOutcome; label: string }> = [
-  { outcome: 'answered', label: 'Answered by the model' },
-  { outcome: 'curated', label: 'A curated answer' },
-  { outcome: 'declined', label: 'Declined by a rule' },
-  { outcome: 'handoff', label: 'Handed to a person' },
-];
+/** The outcomes in the order the test form offers them. */
+export const OUTCOMES: readonly ReplyOutcome[] = ['answered', 'curated', 'declined', 'handoff'];
 export const outcomeLabel = (o: ReplyOutcome | null | undefined) =>
-  o ? (OUTCOMES.find((x) => x.outcome === o)?.label ?? o) : 'No reply';
+  i18n.t(`steering:outcomes.${o ?? 'none'}`);
 
-export const TRIGGER_WORDS: Record<TestRunTrigger, string> = {
-  manual: 'Started by hand',
-  knowledge: 'After a knowledge change',
-  instructions: 'After an instructions change',
-  guidance: 'After a guidance change',
-  answers: 'After a curated answers change',
-};
+/** What started a run, in words. */
+export const triggerWords = (trigger: TestRunTrigger) => i18n.t(`steering:triggers.${trigger}`);
 
 /** The limits of the API, said in the forms. */
 export const LIMITS = { ...STEERING_LIMITS, turns: MAX_TEST_TURNS } as const;
@@ -73,7 +53,8 @@ export const linesOf = (text: string) =>
 
 export type FieldErrors = Record<string, string>;
 
-const LIMIT_WORDS = { guidance: 'guidance rules', answers: 'curated answers', tests: 'tests' } as const;
+/** The body-less details of an assistant's limits: `{"guidance": "at most 100"}`. */
+const LIMITED = ['guidance', 'answers', 'tests'] as const;
 
 /**
  * The API's 400 details at the form's fields: `turns.2.content` and `expect.contains.0` go to
@@ -84,17 +65,24 @@ export function fieldErrorsOf(error: unknown, fields: readonly string[]): FieldE
   if (!(error instanceof ApiError) || error.status !== 400 || !error.details) return {};
   const out: FieldErrors = {};
   for (const [key, value] of Object.entries(error.details)) {
-    if (key in LIMIT_WORDS) {
-      const what = LIMIT_WORDS[key as keyof typeof LIMIT_WORDS];
-      out._ = `This assistant already has the most ${what} it can have (${value}). Delete one to add another.`;
+    const limited = LIMITED.find((l) => l === key);
+    if (limited) {
+      const max = Number(/\d+/.exec(String(value))?.[0] ?? LIMITS[limited]);
+      out._ = i18n.t(`steering:errors.limit.${limited}`, { max });
       continue;
     }
     const parts = key.split('.');
     const field =
       fields.find((f) => key === f || key.startsWith(`${f}.`)) ?? fields.find((f) => f === parts[0]) ?? '_';
     const n = parts.find((p) => /^\d+$/.test(p));
-    const where = n === undefined ? '' : ` (${field === 'turns' ? 'message' : 'line'} ${Number(n) + 1})`;
-    out[field] ??= `${value}${where}`;
+    const message = String(value);
+    out[field] ??=
+      n === undefined
+        ? message
+        : i18n.t(field === 'turns' ? 'steering:errors.atMessage' : 'steering:errors.atLine', {
+            error: message,
+            n: Number(n) + 1,
+          });
   }
   return out;
 }
@@ -103,6 +91,6 @@ export function fieldErrorsOf(error: unknown, fields: readonly string[]): FieldE
 export function formError(error: unknown, errors: FieldErrors): unknown {
   if (errors._) return new Error(errors._);
   if (error instanceof ApiError && error.status === 400 && Object.values(errors).some(Boolean))
-    return new Error('Some fields are not valid: see the messages at each field.');
+    return new Error(i18n.t('steering:errors.fields'));
   return error;
 }
