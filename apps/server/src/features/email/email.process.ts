@@ -166,6 +166,9 @@ export async function processInbound(ctx: AppContext, id: string): Promise<void>
       : existing;
   const subject = subjectOf(mail);
   const content = newTextOf(mail);
+  // Everything the email side needs is made before the message is stored, so that between storing
+  // it and linking the inbound row to it (recordEmailSide) there is one transaction, no parsing.
+  const side = { files: await attachmentsOf(mail, EMAIL_MAX_BYTES), html: sanitise(mail.html) };
   const spec = conversation ?? {
     workspaceId: config.workspaceId,
     assistantId: config.assistantId,
@@ -197,7 +200,7 @@ export async function processInbound(ctx: AppContext, id: string): Promise<void>
       stored = await storeWithoutReply(ctx, conversation, spec, content);
     }
   }
-  await recordEmailSide(ctx, row, stored, mail, { from, to, cc, subject, auth, reason, thread });
+  await recordEmailSide(ctx, row, stored, mail, { from, to, cc, subject, auth, reason, thread, ...side });
   if (turn) {
     const outcome = await runReply(ctx, turn, () => undefined, new AbortController().signal, ctx.log);
     if (outcome.messageId && outcome.status !== 'withdrawn' && outcome.text.trim()) {
@@ -221,9 +224,11 @@ async function recordEmailSide(
     auth: { spf: string; dkim: string; dmarc: string };
     reason: EmailNotAnswered | null;
     thread: { inReplyTo: string | null; references: string[] };
+    files: Awaited<ReturnType<typeof attachmentsOf>>;
+    html: ReturnType<typeof sanitise>;
   },
 ) {
-  const files = await attachmentsOf(mail, EMAIL_MAX_BYTES);
+  const { files } = info;
   const { conversation, message } = stored;
   await ctx.db.transaction(async (tx) => {
     await repo.insertEmailMessage(tx, {
@@ -240,7 +245,7 @@ async function recordEmailSide(
       fromName: info.from?.name ?? '',
       to: info.to,
       cc: info.cc,
-      html: sanitise(mail.html),
+      html: info.html,
       auth: info.auth,
       marked: info.auth.dmarc === 'fail',
       notAnswered: info.reason,
