@@ -243,4 +243,48 @@ describe.skipIf(!hasChromium)('SLA clocks in the dashboard', { timeout: 180_000 
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('in the account language (Spanish): the clocks, the conversation’s block, the policies page', async () => {
+    const language = (value: string | null) =>
+      t.request({
+        method: 'PATCH',
+        url: '/api/account',
+        headers: owner.headers,
+        payload: { language: value },
+      });
+    expect((await language('es')).statusCode).toBe(200);
+    moveTo(WEDNESDAY(9, 45));
+    const { context, page } = await signedIn(owner);
+    const errors = pageErrors(page);
+    await page.goto(`${base}/w/${ws}/inbox?sla=breached`);
+    const row = page.locator('.inbox-row').first();
+    await expect
+      .poll(() => row.getByTestId('sla-due').textContent())
+      .toMatch(/^⚠ Primera respuesta con 1[56] min de retraso$/);
+    await row.locator('.badge.sla-breached', { hasText: 'SLA incumplido' }).waitFor();
+    await row.getByRole('link').first().click();
+    const block = page.getByRole('region', { name: 'SLA' });
+    await block.getByText('Política: Standard support').waitFor();
+    const date = String.raw`\d{1,2} \p{L}+\.? \d{4}, \d{1,2}:\d{2}`;
+    expect(await block.getByRole('definition').first().textContent()).toMatch(
+      new RegExp(`^vence el ${date} · ⚠ con 1[56] min de retraso$`, 'u'),
+    );
+    const breach = block.getByRole('list', { name: 'Incumplimientos del SLA' }).getByRole('listitem');
+    expect(await breach.textContent()).toMatch(
+      new RegExp(`^Primera respuesta incumplida: vencía el ${date}$`, 'u'),
+    );
+
+    await page.goto(`${base}/w/${ws}/sla-policies`);
+    await heading(page, 'Políticas de SLA').waitFor();
+    await page.getByRole('heading', { name: 'Todas las políticas (1)' }).waitFor();
+    await page.getByText('Primera respuesta 1 h · Siguiente respuesta 30 min · Resolución 8 h').waitFor();
+    await page
+      .getByRole('form', { name: 'Añadir una política' })
+      .getByLabel('Resolución: unidad')
+      .waitFor();
+    expect(await checkPage(page, 'sla-es')).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+    expect((await language(null)).statusCode).toBe(200);
+  });
 });

@@ -29,6 +29,7 @@ export type Resources = {
   tickets: typeof import('./en/tickets.ts').default;
   webhooks: typeof import('./en/webhooks.ts').default;
   widget: typeof import('./en/widget.ts').default;
+  sla: typeof import('./en/sla.ts').default;
 };
 
 declare module 'i18next' {

@@ -1,6 +1,7 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../shell/dates.ts';
 import type { InboxConversation } from '../inbox/types.ts';
-import { dueTimes, KIND_WORDS, leftWords, useNow } from './clocks.ts';
+import { dueTimes, kindWords, leftWords, useNow } from './clocks.ts';
 import { type SlaPolicy, useSlaPolicies } from './types.ts';
 import './sla-clocks.css';
 
@@ -11,13 +12,6 @@ const TARGET_OF = {
   resolution: 'resolutionMinutes',
 } as const;
 
-/** A clock with no due time: met, stopped (back to the AI, closed), or not started. */
-const IDLE_WORDS = {
-  first_response: 'Not running (met or stopped)',
-  next_response: 'Not running (it starts when the customer writes after a reply)',
-  resolution: 'Not running (met or stopped)',
-} as const;
-
 /**
  * A conversation's SLA block (docs/sla.md "Clocks" and "Breaches"; docs/dashboard.md "Inbox"): the
  * policy chosen at its handoff, each due time with the time left or past it (renewed every 30 s
@@ -25,6 +19,7 @@ const IDLE_WORDS = {
  * applied.
  */
 export function ConversationSla({ ws, conversation: c }: { ws: string; conversation: InboxConversation }) {
+  const { t } = useTranslation('sla');
   const policies = useSlaPolicies(ws);
   const now = useNow();
   const sla = c.sla;
@@ -33,42 +28,52 @@ export function ConversationSla({ ws, conversation: c }: { ws: string; conversat
   const clocks = dueTimes(sla).filter(({ kind, at }) => at || !policy || policy[TARGET_OF[kind]] != null);
   return (
     <section className="card stack sla-clock" aria-labelledby="sla-heading">
-      <h2 id="sla-heading">SLA</h2>
+      <h2 id="sla-heading">{t('clocks.title')}</h2>
       <p>
-        Policy:{' '}
-        {policy ? <strong>{policy.name}</strong> : policies.isPending ? '…' : 'a policy since deleted'}
+        {t('clocks.policy')}
+        {policy ? <strong>{policy.name}</strong> : policies.isPending ? '…' : t('clocks.policyDeleted')}
       </p>
-      <dl className="sla-clocks" aria-label="Due times">
+      <dl className="sla-clocks" aria-label={t('clocks.dueTimes')}>
         {clocks.map(({ kind, at }) => {
           const left = at ? leftWords(at, now) : null;
           return (
             <div key={kind}>
-              <dt>{KIND_WORDS[kind]}</dt>
+              <dt>{kindWords(kind)}</dt>
               <dd>
                 {at && left ? (
                   <>
-                    due <time dateTime={at}>{formatDateTime(at)}</time> ·{' '}
+                    <Trans
+                      t={t}
+                      i18nKey="clocks.dueAt"
+                      values={{ date: formatDateTime(at) }}
+                      components={{ time: <time dateTime={at} /> }}
+                    />
                     <span className={`sla-left${left.overdue ? ' overdue' : ''}`}>
                       {left.overdue && <span aria-hidden="true">⚠ </span>}
                       {left.words}
                     </span>
                   </>
                 ) : (
-                  <span className="muted">{IDLE_WORDS[kind]}</span>
+                  <span className="muted">{t(`clocks.idle.${kind}`)}</span>
                 )}
               </dd>
             </div>
           );
         })}
       </dl>
-      <h3>Breaches</h3>
+      <h3>{t('clocks.breaches')}</h3>
       {sla.breaches.length === 0 ? (
-        <p className="muted">None.</p>
+        <p className="muted">{t('clocks.none')}</p>
       ) : (
-        <ol className="sla-breaches" aria-label="SLA breaches">
+        <ol className="sla-breaches" aria-label={t('clocks.breachesList')}>
           {sla.breaches.map((b) => (
             <li key={`${b.kind}-${b.at}`}>
-              {KIND_WORDS[b.kind]} missed: due <time dateTime={b.at}>{formatDateTime(b.at)}</time>
+              <Trans
+                t={t}
+                i18nKey="clocks.missed"
+                values={{ kind: kindWords(b.kind), date: formatDateTime(b.at) }}
+                components={{ time: <time dateTime={b.at} /> }}
+              />
             </li>
           ))}
         </ol>

@@ -1,5 +1,6 @@
+import { useTranslation } from 'react-i18next';
 import type { InboxConversation } from '../inbox/types.ts';
-import { KIND_WORDS, leftWords, soonestDue } from './clocks.ts';
+import { kindWords, leftWords, soonestDue } from './clocks.ts';
 import './sla-clocks.css';
 
 /**
@@ -8,6 +9,7 @@ import './sla-clocks.css';
  * word "overdue"; and "SLA breached" once a breach is recorded. Nothing without a policy.
  */
 export function SlaDue({ sla, now }: { sla: InboxConversation['sla']; now: number }) {
+  const { t } = useTranslation('sla');
   if (!sla) return null;
   const due = soonestDue(sla);
   const left = due && leftWords(due.at, now);
@@ -16,12 +18,10 @@ export function SlaDue({ sla, now }: { sla: InboxConversation['sla']; now: numbe
       {due && left && (
         <span className={`sla-due${left.overdue ? ' overdue' : ''}`} data-testid="sla-due">
           {left.overdue && <span aria-hidden="true">⚠ </span>}
-          <time dateTime={due.at}>
-            {KIND_WORDS[due.kind]} {left.words}
-          </time>
+          <time dateTime={due.at}>{t('clocks.due', { kind: kindWords(due.kind), left: left.words })}</time>
         </span>
       )}
-      {sla.breaches.length > 0 && <span className="badge sla-breached">SLA breached</span>}
+      {sla.breaches.length > 0 && <span className="badge sla-breached">{t('clocks.breached')}</span>}
     </>
   );
 }

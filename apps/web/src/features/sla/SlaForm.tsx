@@ -1,7 +1,9 @@
 import { MAX_SLA_MINUTES, SLA_CHANNELS } from '@parley/contract/sla';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { type Data, patch, post } from '../../api.ts';
+import { i18n } from '../../i18n/index.ts';
 import { ErrorText } from '../../shell/ui.tsx';
 import { CHANNEL_WORDS } from '../inbox/types.ts';
 import { useLabels } from '../labels/types.ts';
@@ -14,11 +16,12 @@ import {
   slaPath,
   TARGETS,
   type TargetKey,
+  targetName,
 } from './types.ts';
 
 const FIELDS = [
   'name',
-  ...TARGETS.map((t) => t.key),
+  ...TARGETS,
   'businessHoursOnly',
   'appliesTo.channels',
   'appliesTo.labelIds',
@@ -27,7 +30,6 @@ const FIELDS = [
 
 const UNITS = { min: 1, h: 60, d: 1440 } as const;
 type Unit = keyof typeof UNITS;
-const UNIT_WORDS: Record<Unit, string> = { min: 'minutes', h: 'hours', d: 'days' };
 type Target = { amount: string; unit: Unit };
 type Draft = {
   name: string;
@@ -64,12 +66,13 @@ function draftOf(p: SlaPolicy | null): Draft {
 function minutesOf(t: Target): number | null | string {
   if (t.amount.trim() === '') return null;
   const n = Number(t.amount) * UNITS[t.unit];
-  return Number.isFinite(n) ? n : 'Enter a number, or leave it empty for no target.';
+  return Number.isFinite(n) ? n : i18n.t('sla:form.notANumber');
 }
 
 /** Add a policy, or change `editing` (owners and admins, on Pro and above: docs/sla.md "Policies"). */
 export function SlaForm(props: { ws: string; editing: SlaPolicy | null; onDone(): void }) {
   const { ws, editing } = props;
+  const { t } = useTranslation('sla');
   const qc = useQueryClient();
   const labels = useLabels(ws).data?.data ?? [];
   const [draft, setDraft] = useState<Draft>(() => draftOf(editing));
@@ -95,7 +98,7 @@ export function SlaForm(props: { ws: string; editing: SlaPolicy | null; onDone()
     onError: (err) => setErrors(fieldErrorsOf(err, FIELDS)),
   });
   const submit = () => {
-    const minutes = Object.fromEntries(TARGETS.map((t) => [t.key, minutesOf(draft.targets[t.key])]));
+    const minutes = Object.fromEntries(TARGETS.map((key) => [key, minutesOf(draft.targets[key])]));
     const wrong = Object.entries(minutes).filter(([, v]) => typeof v === 'string');
     if (wrong.length > 0) return setErrors(Object.fromEntries(wrong) as FieldErrors);
     save.mutate({
@@ -110,7 +113,7 @@ export function SlaForm(props: { ws: string; editing: SlaPolicy | null; onDone()
       priority: Number(draft.priority),
     });
   };
-  const title = editing ? `Edit ${editing.name}` : 'Add a policy';
+  const title = editing ? t('form.editTitle', { name: editing.name }) : t('form.addTitle');
   return (
     <form
       className="card stack"
@@ -123,7 +126,7 @@ export function SlaForm(props: { ws: string; editing: SlaPolicy | null; onDone()
       }}
     >
       <h2>{title}</h2>
-      <Field form="sla" name="name" label="Name" errors={errors} hint="Up to 100 characters.">
+      <Field form="sla" name="name" label={t('form.name')} errors={errors} hint={t('form.nameHint')}>
         {(f) => (
           <input
             {...f}
@@ -134,13 +137,9 @@ export function SlaForm(props: { ws: string; editing: SlaPolicy | null; onDone()
           />
         )}
       </Field>
-      <p className="muted">
-        Targets: set at least one, up to 30 days each; leave the others empty. First response: the first reply
-        by a person after the handoff; next response: each reply after the customer writes again; resolution:
-        closing it.
-      </p>
-      {TARGETS.map((t) => (
-        <Field key={t.key} form="sla" name={t.key} label={t.label} errors={errors}>
+      <p className="muted">{t('form.targetsHint')}</p>
+      {TARGETS.map((key) => (
+        <Field key={key} form="sla" name={key} label={targetName(key)} errors={errors}>
           {(f) => (
             <span className="sla-target">
               <input
@@ -148,18 +147,18 @@ export function SlaForm(props: { ws: string; editing: SlaPolicy | null; onDone()
                 type="number"
                 inputMode="numeric"
                 min={1}
-                max={MAX_SLA_MINUTES / UNITS[draft.targets[t.key].unit]}
-                value={draft.targets[t.key].amount}
-                onChange={(e) => setTarget(t.key, { amount: e.target.value })}
+                max={MAX_SLA_MINUTES / UNITS[draft.targets[key].unit]}
+                value={draft.targets[key].amount}
+                onChange={(e) => setTarget(key, { amount: e.target.value })}
               />
               <select
-                aria-label={`${t.label} unit`}
-                value={draft.targets[t.key].unit}
-                onChange={(e) => setTarget(t.key, { unit: e.target.value as Unit })}
+                aria-label={t('form.unit', { target: targetName(key) })}
+                value={draft.targets[key].unit}
+                onChange={(e) => setTarget(key, { unit: e.target.value as Unit })}
               >
                 {(Object.keys(UNITS) as Unit[]).map((u) => (
                   <option key={u} value={u}>
-                    {UNIT_WORDS[u]}
+                    {t(`form.units.${u}`)}
                   </option>
                 ))}
               </select>
@@ -173,10 +172,10 @@ export function SlaForm(props: { ws: string; editing: SlaPolicy | null; onDone()
           checked={draft.businessHoursOnly}
           onChange={(e) => update({ businessHoursOnly: e.target.checked }, 'businessHoursOnly')}
         />
-        Count business hours only
+        {t('form.businessHoursOnly')}
       </label>
       <fieldset className="sla-choices" aria-describedby="sla-channels-hint">
-        <legend>Channels</legend>
+        <legend>{t('form.channels')}</legend>
         {SLA_CHANNELS.map((c) => (
           <label key={c} className="check">
             <input
@@ -190,12 +189,12 @@ export function SlaForm(props: { ws: string; editing: SlaPolicy | null; onDone()
           </label>
         ))}
         <p id="sla-channels-hint" className="muted st-hint">
-          None ticked: every channel.
+          {t('form.channelsHint')}
         </p>
         {errors['appliesTo.channels'] && <p className="error st-hint">{errors['appliesTo.channels']}</p>}
       </fieldset>
       <fieldset className="sla-choices" aria-describedby="sla-labels-hint">
-        <legend>Labels</legend>
+        <legend>{t('form.labels')}</legend>
         {labels.map((l) => (
           <label key={l.id} className="check">
             <input
@@ -210,18 +209,16 @@ export function SlaForm(props: { ws: string; editing: SlaPolicy | null; onDone()
           </label>
         ))}
         <p id="sla-labels-hint" className="muted st-hint">
-          {labels.length === 0
-            ? 'The workspace has no labels yet: the policy applies whatever labels a conversation has.'
-            : 'None ticked: any labels. Ticked: conversations with at least one of them.'}
+          {labels.length === 0 ? t('form.noLabels') : t('form.labelsHint')}
         </p>
         {errors['appliesTo.labelIds'] && <p className="error st-hint">{errors['appliesTo.labelIds']}</p>}
       </fieldset>
       <Field
         form="sla"
         name="priority"
-        label="Priority"
+        label={t('form.priority')}
         errors={errors}
-        hint="1 to 100. Where several policies apply, the lowest number wins; on a tie, the older policy."
+        hint={t('form.priorityHint')}
       >
         {(f) => (
           <input
@@ -238,11 +235,11 @@ export function SlaForm(props: { ws: string; editing: SlaPolicy | null; onDone()
       <ErrorText error={save.error && formError(save.error, errors)} />
       <div className="row">
         <button type="submit" className="primary" disabled={save.isPending}>
-          {editing ? 'Save changes' : 'Add policy'}
+          {editing ? t('form.save') : t('form.add')}
         </button>
         {editing && (
           <button type="button" onClick={props.onDone}>
-            Cancel
+            {t('form.cancel')}
           </button>
         )}
       </div>

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { canManage, del } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
@@ -20,6 +21,7 @@ import './sla.css';
  * Free workspace sees what it has, and an upgrade note where the form would be.
  */
 export function SlaPage() {
+  const { t } = useTranslation('sla');
   const { ws = '' } = useParams();
   const workspace = useWorkspaces().data?.data.find((w) => w.id === ws);
   const manage = canManage(workspace?.role);
@@ -30,27 +32,20 @@ export function SlaPage() {
   const policies = list.data?.data ?? [];
   return (
     <section>
-      <h1>SLA policies</h1>
-      <p className="muted">
-        How fast a person answers and how soon a conversation is settled, in minutes. When a conversation is
-        handed to a person, the first policy in this list that applies to it sets its clocks.
-      </p>
+      <h1>{t('title')}</h1>
+      <p className="muted">{t('intro')}</p>
       <div className="grid">
         <div>
-          <h2>All policies{list.data ? ` (${policies.length})` : ''}</h2>
+          <h2>{list.data ? t('allCount', { count: policies.length }) : t('all')}</h2>
           {list.isPending && <Loading />}
           <ErrorText error={list.error} />
           {list.isSuccess && policies.length === 0 && (
-            <Empty title="No SLA policies yet">
-              <p>
-                {manage && !free
-                  ? 'Add one with the form: a name, at least one target and, if it is not for every conversation, the channels or labels it is for.'
-                  : 'Owners and admins add them on the Pro and Enterprise plans.'}
-              </p>
+            <Empty title={t('empty')}>
+              <p>{manage && !free ? t('emptyManage') : t('emptyRead')}</p>
             </Empty>
           )}
           {policies.length > 0 && (
-            <ol className="list" aria-label="SLA policies, the first that applies wins">
+            <ol className="list" aria-label={t('list')}>
               {policies.map((p) => (
                 <PolicyRow
                   key={p.id}
@@ -67,23 +62,18 @@ export function SlaPage() {
         </div>
         {free ? (
           <div className="card stack">
-            <h2>SLA policies need the Pro or Enterprise plan</h2>
-            <p>
-              This workspace is on the Free plan: it can read its policies but not add or change them, and no
-              clocks run. The workspace’s owner can upgrade it; the upgrade takes effect at once.
-            </p>
+            <h2>{t('upgrade.title')}</h2>
+            <p>{t('upgrade.text')}</p>
             <p>
               <Link to={`/w/${ws}/billing`}>
-                {workspace?.role === 'owner'
-                  ? 'Upgrade on the Billing page'
-                  : 'See the plans on the Billing page'}
+                {workspace?.role === 'owner' ? t('upgrade.owner') : t('upgrade.other')}
               </Link>
             </p>
           </div>
         ) : manage ? (
           <SlaForm key={editing?.id ?? 'new'} ws={ws} editing={editing} onDone={() => setEditing(null)} />
         ) : (
-          <p className="muted">Everyone sees the policies and their clocks; owners and admins change them.</p>
+          <p className="muted">{t('readOnly')}</p>
         )}
       </div>
     </section>
@@ -99,19 +89,21 @@ function PolicyRow(props: {
   onDeleted(): void;
 }) {
   const { ws, policy: p } = props;
+  const { t } = useTranslation('sla');
   const qc = useQueryClient();
   const channels = p.appliesTo.channels ?? [];
   const labelIds = p.appliesTo.labelIds ?? [];
   // A label deleted since the policy was saved is still in it, and matches no conversation.
   const chips = labelIds.map(
-    (id) => props.labels?.find((l) => l.id === id) ?? { id, name: 'Deleted label', color: '#9ca3af' },
+    (id) =>
+      props.labels?.find((l) => l.id === id) ?? { id, name: t('policy.deletedLabel'), color: '#9ca3af' },
   );
   return (
     <SettingsItem
       className="sla-item"
       name={p.name}
       manage={props.manage}
-      question={`Delete ${p.name}? Conversations it was chosen for are left without a policy.`}
+      question={t('policy.deleteQuestion', { name: p.name })}
       onEdit={props.onEdit}
       onDelete={async () => {
         await del(`${slaPath(ws)}/${p.id}`);
@@ -120,18 +112,21 @@ function PolicyRow(props: {
       }}
     >
       <p>
-        <strong>{p.name}</strong> <span className="muted">· priority {p.priority}</span>
+        <strong>{p.name}</strong>{' '}
+        <span className="muted">{t('policy.priority', { priority: p.priority })}</span>
       </p>
       <p>{targetsInWords(p)}</p>
-      <p className="muted">{p.businessHoursOnly ? 'Business hours only' : 'Around the clock'}</p>
+      <p className="muted">
+        {p.businessHoursOnly ? t('policy.businessHoursOnly') : t('policy.aroundTheClock')}
+      </p>
       <p className="sla-applies">
-        <span className="muted">Applies to: </span>
-        {channels.length === 0 && labelIds.length === 0 && 'every conversation'}
+        <span className="muted">{t('policy.appliesTo')}</span>
+        {channels.length === 0 && labelIds.length === 0 && t('policy.every')}
         {channels.length > 0 && channels.map((c) => CHANNEL_WORDS[c]).join(', ')}
-        {channels.length > 0 && labelIds.length > 0 && ', with '}
-        {channels.length === 0 && labelIds.length > 0 && 'conversations with '}
-        {labelIds.length > 1 && 'any of '}
-        {labelIds.length > 0 && <LabelChips labels={chips} name={`Labels of ${p.name}`} />}
+        {channels.length > 0 && labelIds.length > 0 && t('policy.with')}
+        {channels.length === 0 && labelIds.length > 0 && t('policy.conversationsWith')}
+        {labelIds.length > 1 && t('policy.anyOf')}
+        {labelIds.length > 0 && <LabelChips labels={chips} name={t('policy.labels', { name: p.name })} />}
       </p>
     </SettingsItem>
   );

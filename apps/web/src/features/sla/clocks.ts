@@ -1,5 +1,6 @@
 import type { SLA_KINDS } from '@parley/contract/sla';
 import { useEffect, useState } from 'react';
+import { i18n } from '../../i18n/index.ts';
 import { durationWords } from '../../shell/dates.ts';
 import type { InboxConversation } from '../inbox/types.ts';
 
@@ -10,11 +11,8 @@ import type { InboxConversation } from '../inbox/types.ts';
 export type ConversationSla = NonNullable<InboxConversation['sla']>;
 export type SlaKind = (typeof SLA_KINDS)[number];
 
-export const KIND_WORDS: Record<SlaKind, string> = {
-  first_response: 'First response',
-  next_response: 'Next response',
-  resolution: 'Resolution',
-};
+/** A clock's name in the dashboard's language: "First response". */
+export const kindWords = (kind: SlaKind) => i18n.t(`sla:clocks.kinds.${kind}`);
 
 /** Each clock's due time (null once met or stopped), in the order the targets are listed. */
 export const dueTimes = (sla: ConversationSla): Array<{ kind: SlaKind; at: string | null }> => [
@@ -35,9 +33,10 @@ export function soonestDue(sla: ConversationSla | null): { kind: SlaKind; at: st
 /** "in 25 min" or "overdue by 10 min", as of `now` (milliseconds). */
 export function leftWords(at: string, now: number): { words: string; overdue: boolean } {
   const left = Date.parse(at) - now;
+  const span = durationWords(left);
   return left > 0
-    ? { words: `in ${durationWords(left)}`, overdue: false }
-    : { words: `overdue by ${durationWords(left)}`, overdue: true };
+    ? { words: i18n.t('sla:clocks.in', { span }), overdue: false }
+    : { words: i18n.t('sla:clocks.overdue', { span }), overdue: true };
 }
 
 /** The current time, renewed every `everyMs` (30 s: the words change by the minute at most). */
