@@ -13,7 +13,7 @@ import { hasChromium, pageErrors } from './helpers.ts';
  * Single sign-on in Chromium against the real server and a real OpenID Connect provider on a local
  * port (docs/sso.md): the owner adds a connection on the settings page, verifies its domain, runs
  * the test sign-in in a popup; then a new person signs in with "Continue with SSO" and lands in
- * the app as a member; a refused sign-in comes back to the sign-in page in words.
+ * the app as a member; a refused sign-in comes back to the sign-in page in words. Both in Spanish.
  */
 
 if (!hasChromium) console.warn('Dashboard SSO tests skipped: /usr/bin/chromium is missing.');
@@ -140,6 +140,46 @@ describe.skipIf(!hasChromium)('single sign-on', { timeout: 180_000 }, () => {
     await refused.getByText('No single sign-on is set up for this email domain').waitFor();
     expect(errors).toEqual([]);
     await other.close();
+    await context.close();
+  });
+
+  it('in Spanish: the settings page (the account language) and a refusal (the browser language)', async () => {
+    const language = (value: string | null) =>
+      t.request({
+        method: 'PATCH',
+        url: '/api/account',
+        headers: owner.headers,
+        payload: { language: value },
+      });
+    expect((await language('es')).statusCode).toBe(200);
+    const context = await browser.newContext({ locale: 'es-ES' });
+    const value = owner.cookie.slice(owner.cookie.indexOf('=') + 1);
+    await context.addCookies([{ name: 'parley.session-token', value, url: base }]);
+    const page = await context.newPage();
+    const errors = pageErrors(page);
+    await page.goto(`${base}/w/${ws}/sso`);
+    await page.getByRole('heading', { name: 'Inicio de sesión único', level: 1 }).waitFor();
+    const card = page.getByRole('listitem', { name: 'Conexión Acme IdP' });
+    await card.getByText('rol predeterminado: miembro').waitFor();
+    await card.getByText('verificado', { exact: true }).waitFor();
+    await card.getByRole('button', { name: 'Probar el inicio de sesión' }).waitFor();
+    await page.getByRole('form', { name: 'Nueva conexión' }).getByLabel('Dominios de correo').waitFor();
+    expect((await language(null)).statusCode).toBe(200);
+
+    const signedOut = await browser.newContext({ locale: 'es-ES' });
+    const refused = await signedOut.newPage();
+    await refused.goto(`${base}/signin?error=sso_failed&reason=email_domain`);
+    await refused
+      .getByRole('alert')
+      .filter({ hasText: /^Tu proveedor de identidad envió una dirección/ })
+      .waitFor();
+    await refused.getByRole('button', { name: 'Continuar con SSO' }).click();
+    await refused
+      .getByRole('form', { name: 'Inicio de sesión único' })
+      .getByLabel('Correo del trabajo')
+      .waitFor();
+    expect(errors).toEqual([]);
+    await signedOut.close();
     await context.close();
   });
 });

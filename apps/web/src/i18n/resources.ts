@@ -30,6 +30,7 @@ export type Resources = {
   webhooks: typeof import('./en/webhooks.ts').default;
   widget: typeof import('./en/widget.ts').default;
   sla: typeof import('./en/sla.ts').default;
+  sso: typeof import('./en/sso.ts').default;
 };
 
 declare module 'i18next' {

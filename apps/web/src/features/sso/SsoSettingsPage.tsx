@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { type Data, del, get, patch, post } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
@@ -13,6 +14,7 @@ import './sso.css';
  * in a popup.
  */
 export function SsoSettingsPage() {
+  const { t } = useTranslation('sso');
   const { ws = '' } = useParams();
   const workspaces = useWorkspaces();
   const workspace = workspaces.data?.data.find((w) => w.id === ws);
@@ -20,16 +22,16 @@ export function SsoSettingsPage() {
   if (workspace?.role !== 'owner') {
     return (
       <section>
-        <h1>Single sign-on</h1>
-        <p>Only the owner of this workspace sets up single sign-on.</p>
+        <h1>{t('title')}</h1>
+        <p>{t('ownerOnly')}</p>
       </section>
     );
   }
   if (workspace.plan !== 'enterprise') {
     return (
       <section>
-        <h1>Single sign-on</h1>
-        <p>Single sign-on (OpenID Connect and SAML) is part of the Enterprise plan.</p>
+        <h1>{t('title')}</h1>
+        <p>{t('enterprise')}</p>
       </section>
     );
   }
@@ -39,25 +41,23 @@ export function SsoSettingsPage() {
 const path = (ws: string) => `/api/workspaces/${ws}/sso/connections`;
 
 function Connections({ ws }: { ws: string }) {
+  const { t } = useTranslation('sso');
   const list = useQuery({ queryKey: ['sso', ws], queryFn: () => get<{ data: SsoConnection[] }>(path(ws)) });
   return (
     <section className="sso">
-      <h1>Single sign-on</h1>
-      <p className="muted">
-        People whose email is in a verified domain sign in through your identity provider and join this
-        workspace with the connection's default role.
-      </p>
+      <h1>{t('title')}</h1>
+      <p className="muted">{t('intro')}</p>
       <div className="grid">
         <div>
-          <h2>Connections</h2>
+          <h2>{t('connections')}</h2>
           {list.isPending && <Loading />}
           <ErrorText error={list.error} />
           {list.data && list.data.data.length === 0 && (
-            <Empty title="No connection yet">
-              <p>Add your identity provider with the form.</p>
+            <Empty title={t('empty')}>
+              <p>{t('emptyText')}</p>
             </Empty>
           )}
-          <ul className="list" aria-label="SSO connections">
+          <ul className="list" aria-label={t('list')}>
             {list.data?.data.map((c) => (
               <ConnectionCard key={c.id} ws={ws} connection={c} />
             ))}
@@ -70,6 +70,7 @@ function Connections({ ws }: { ws: string }) {
 }
 
 function ConnectionCard({ ws, connection: c }: { ws: string; connection: SsoConnection }) {
+  const { t } = useTranslation(['sso', 'shell']);
   const qc = useQueryClient();
   const refresh = () => qc.invalidateQueries({ queryKey: ['sso', ws] });
   const [test, setTest] = useState<string | null>(null);
@@ -88,15 +89,11 @@ function ConnectionCard({ ws, connection: c }: { ws: string; connection: SsoConn
   useEffect(() => {
     const onMessage = (e: MessageEvent<SsoTestMessage>) => {
       if (e.origin !== window.location.origin || e.data?.type !== 'parley-sso-test') return;
-      setTest(
-        e.data.result === 'ok'
-          ? `Test sign-in worked: ${e.data.email}`
-          : 'The test sign-in did not complete.',
-      );
+      setTest(e.data.result === 'ok' ? t('card.testWorked', { email: e.data.email }) : t('card.testFailed'));
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
-  }, []);
+  }, [t]);
   const runTest = () => {
     setTest(null);
     // Opened at the click, so the browser lets it through; the provider's URL follows.
@@ -109,35 +106,35 @@ function ConnectionCard({ ws, connection: c }: { ws: string; connection: SsoConn
     });
   };
   return (
-    <li className="card stack" aria-label={`Connection ${c.name}`}>
+    <li className="card stack" aria-label={t('card.label', { name: c.name })}>
       <p>
         <strong>{c.name}</strong>{' '}
         <span className="badge">{c.type === 'oidc' ? 'OpenID Connect' : 'SAML'}</span>{' '}
-        <span className="muted">default role {c.defaultRole}</span>
+        <span className="muted">{t('card.defaultRole', { role: t(`shell:roles.${c.defaultRole}`) })}</span>
       </p>
       {c.type === 'oidc' ? (
         <p className="muted">
-          Issuer <code>{c.issuer}</code> · Redirect URI <code>{c.redirectUri}</code>
+          {t('card.issuer')} <code>{c.issuer}</code> · {t('card.redirectUri')} <code>{c.redirectUri}</code>
         </p>
       ) : (
         <p className="muted">
-          IdP <code>{c.idpEntityId}</code> · Entity ID <code>{c.entityId}</code> · ACS URL{' '}
-          <code>{c.acsUrl}</code>
+          {t('card.idp')} <code>{c.idpEntityId}</code> · {t('card.entityId')} <code>{c.entityId}</code> ·{' '}
+          {t('card.acsUrl')} <code>{c.acsUrl}</code>
         </p>
       )}
-      <ul aria-label={`Domains of ${c.name}`}>
+      <ul aria-label={t('card.domains', { name: c.name })}>
         {c.domains.map((d) => (
           <li key={d.domain}>
             <strong>{d.domain}</strong>{' '}
             {d.verified ? (
-              <span className="badge">verified</span>
+              <span className="badge">{t('card.verified')}</span>
             ) : (
               <>
                 <span className="muted">
                   TXT <code>{d.verificationRecord.name}</code> = <code>{d.verificationRecord.value}</code>
                 </span>{' '}
                 <button type="button" onClick={() => verify.mutate(d.domain)} disabled={verify.isPending}>
-                  Verify {d.domain}
+                  {t('card.verify', { domain: d.domain })}
                 </button>
               </>
             )}
@@ -152,15 +149,15 @@ function ConnectionCard({ ws, connection: c }: { ws: string; connection: SsoConn
           onChange={(e) => requireSso.mutate(e.target.checked)}
           disabled={requireSso.isPending}
         />{' '}
-        Require SSO for members of these domains (you, the owner, keep your password)
+        {t('card.requireSso')}
       </label>
       <ErrorText error={requireSso.error ?? start.error ?? remove.error} />
       <div className="actions">
         <button type="button" onClick={runTest} disabled={start.isPending}>
-          Test sign-in
+          {t('card.test')}
         </button>
         <button type="button" onClick={() => remove.mutate()} disabled={remove.isPending}>
-          Delete {c.name}
+          {t('card.delete', { name: c.name })}
         </button>
       </div>
       {test && <p role="status">{test}</p>}
@@ -169,6 +166,7 @@ function ConnectionCard({ ws, connection: c }: { ws: string; connection: SsoConn
 }
 
 function CreateConnection({ ws }: { ws: string }) {
+  const { t } = useTranslation('sso');
   const qc = useQueryClient();
   const [type, setType] = useState<'oidc' | 'saml'>('oidc');
   const create = useMutation({
@@ -202,61 +200,61 @@ function CreateConnection({ ws }: { ws: string }) {
     create.mutate(body, { onSuccess: () => (e.target as HTMLFormElement).reset() });
   };
   return (
-    <form onSubmit={onSubmit} className="card stack" aria-label="New connection">
-      <h2>New connection</h2>
+    <form onSubmit={onSubmit} className="card stack" aria-label={t('form.title')}>
+      <h2>{t('form.title')}</h2>
       <label>
-        Protocol
+        {t('form.protocol')}
         <select value={type} onChange={(e) => setType(e.target.value as 'oidc' | 'saml')}>
           <option value="oidc">OpenID Connect</option>
           <option value="saml">SAML 2.0</option>
         </select>
       </label>
       <label>
-        Name
+        {t('form.name')}
         <input name="name" required maxLength={100} />
       </label>
       {type === 'oidc' ? (
         <>
           <label>
-            Issuer
+            {t('form.issuer')}
             <input name="issuer" type="url" required placeholder="https://acme.okta.com" />
           </label>
           <label>
-            Client ID
+            {t('form.clientId')}
             <input name="clientId" required />
           </label>
           <label>
-            Client secret
+            {t('form.clientSecret')}
             <input name="clientSecret" type="password" required autoComplete="off" />
           </label>
         </>
       ) : (
         <>
           <label>
-            Metadata URL
+            {t('form.metadataUrl')}
             <input name="metadataUrl" type="url" />
           </label>
           <label>
-            or metadata XML
+            {t('form.metadataXml')}
             <textarea name="metadataXml" rows={4} />
           </label>
         </>
       )}
       <label>
-        Email domains (comma separated)
+        {t('form.domains')}
         <input name="domains" required placeholder="acme.com" />
       </label>
       <label>
-        Default role
+        {t('form.defaultRole')}
         <select name="defaultRole" defaultValue="member">
-          <option value="member">Member</option>
-          <option value="admin">Admin</option>
-          <option value="guest">Guest</option>
+          <option value="member">{t('form.roles.member')}</option>
+          <option value="admin">{t('form.roles.admin')}</option>
+          <option value="guest">{t('form.roles.guest')}</option>
         </select>
       </label>
       <ErrorText error={create.error} />
       <button type="submit" className="primary" disabled={create.isPending}>
-        Add connection
+        {t('form.add')}
       </button>
     </form>
   );

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { SsoTestMessage } from './types.ts';
 
@@ -7,6 +8,7 @@ import type { SsoTestMessage } from './types.ts';
  * opener the result (same origin only) and says it in words.
  */
 export function SsoTestResult() {
+  const { t } = useTranslation('sso');
   const [params] = useSearchParams();
   const ok = params.get('result') === 'ok';
   const email = params.get('email');
@@ -16,11 +18,11 @@ export function SsoTestResult() {
   }, [ok, email]);
   return (
     <section>
-      <h1>Single sign-on test</h1>
+      <h1>{t('testResult.title')}</h1>
       {ok ? (
-        <p role="status">The identity provider signed in {email}. You can close this window.</p>
+        <p role="status">{t('testResult.ok', { email })}</p>
       ) : (
-        <p role="alert">The test sign-in did not complete.</p>
+        <p role="alert">{t('testResult.failed')}</p>
       )}
     </section>
   );
