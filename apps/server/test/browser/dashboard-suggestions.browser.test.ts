@@ -159,4 +159,65 @@ describe.skipIf(!hasChromium)('suggestions in the dashboard', { timeout: 180_000
     }
     expect(await page.getByRole('form').count()).toBe(0);
   });
+
+  it('speaks Spanish to an owner who chose it: suggestions, curated answers, rules and tests', async () => {
+    const language = (value: string | null) =>
+      t.request({
+        method: 'PATCH',
+        url: '/api/account',
+        headers: owner.headers,
+        payload: { language: value },
+      });
+    expect((await language('es')).statusCode).toBe(200);
+    const page = await signIn(owner);
+    try {
+      const errors = pageErrors(page);
+      const nav = (name: string) =>
+        page.getByRole('navigation', { name: 'Asistente' }).getByRole('link', { name, exact: true });
+      await page.goto(`${base}/w/${ws}/assistants/${assistant}/suggestions`);
+      await heading(page, 'Sugerencias de Kettle helper').waitFor();
+      await expect.poll(() => page.title()).toBe('Sugerencias · Kettle helper · Kettle Co. · Parley');
+      const lid = page
+        .getByRole('list', { name: 'Sugerencias' })
+        .getByRole('listitem', { name: 'Is the lid dishwasher safe?', exact: true });
+      await lid.getByRole('button', { name: 'Descartar Is the lid dishwasher safe?' }).waitFor();
+      // The suggestion's date in Spanish ("28 nov 2026").
+      expect(await lid.locator('.badge').textContent()).toMatch(
+        /^\d{1,2} (ene|feb|mar|abr|may|jun|jul|ago|sept?|oct|nov|dic)\.? \d{4}$/,
+      );
+      expect(await checkPage(page, 'suggestions-es')).toEqual([]);
+      await page.getByRole('radio', { name: 'Aceptadas' }).check();
+      await page.getByRole('heading', { name: 'Sugerencias aceptadas (1)' }).waitFor();
+
+      await nav('Respuestas seleccionadas').click();
+      await page.getByRole('heading', { name: 'Respuestas (1 de un máximo de 500)' }).waitFor();
+      await page
+        .getByRole('list', { name: 'Respuestas seleccionadas' })
+        .getByRole('listitem', { name: 'Can I pay by invoice?' })
+        .getByText(/^usada \d+ (vez|veces)$/)
+        .waitFor();
+
+      // An empty rule is refused, said in Spanish above the form.
+      await nav('Directrices').click();
+      await page.getByText('Aún no hay reglas').waitFor();
+      const addRule = page.getByRole('form', { name: 'Añadir una regla' });
+      await addRule.getByRole('button', { name: 'Añadir regla' }).click();
+      await addRule
+        .getByRole('alert')
+        .getByText('Algunos campos no son válidos: mira los mensajes de cada campo.')
+        .waitFor();
+
+      await nav('Pruebas').click();
+      await heading(page, 'Pruebas de Kettle helper').waitFor();
+      await page.getByText('Aún no hay ejecuciones.').waitFor();
+      await page
+        .getByRole('form', { name: 'Añadir una prueba' })
+        .getByLabel('Mensaje 1', { exact: true })
+        .waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      await page.context().close();
+      await language(null);
+    }
+  });
 });
