@@ -31,6 +31,7 @@ export type Resources = {
   widget: typeof import('./en/widget.ts').default;
   sla: typeof import('./en/sla.ts').default;
   sso: typeof import('./en/sso.ts').default;
+  translation: typeof import('./en/translation.ts').default;
 };
 
 declare module 'i18next' {

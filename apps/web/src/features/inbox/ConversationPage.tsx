@@ -18,6 +18,7 @@ import { CsatRating } from './CsatRating.tsx';
 import { nameOf, useAssistants, useMembers } from './directory.ts';
 import { useInboxStream } from './live.ts';
 import { MessageItem } from './MessageItem.tsx';
+import { useReplyTranslate } from './ReplyTranslate.tsx';
 import {
   CHANNEL_WORDS,
   closedWords,
@@ -251,9 +252,13 @@ function ReplyBox({
   onSent(): void;
 }) {
   const { t } = useTranslation('inbox');
+  const translate = useReplyTranslate(ws, c);
   const send = useMutation({
     mutationFn: (content: string) =>
-      post<Data<InboxMessage>>(`${inboxPath}/${c.id}/messages?workspaceId=${ws}`, { content }),
+      post<Data<InboxMessage>>(`${inboxPath}/${c.id}/messages?workspaceId=${ws}`, {
+        content,
+        ...translate.body,
+      }),
     onSuccess: () => {
       setText('');
       onSent();
@@ -282,6 +287,7 @@ function ReplyBox({
           if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) onSubmit(e);
         }}
       />
+      {translate.control}
       {c.status === 'open' && <p className="muted">{t('reply.takesOver')}</p>}
       <ErrorText error={send.error} />
       <div>

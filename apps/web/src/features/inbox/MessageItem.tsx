@@ -5,6 +5,7 @@ import { i18n } from '../../i18n/index.ts';
 import { formatTime } from '../../shell/dates.ts';
 import { toolWords } from '../../shell/tool-words.ts';
 import { EmailPart } from './EmailPart.tsx';
+import { TranslateMessage } from './TranslateMessage.tsx';
 import type { Channel, InboxMessage } from './types.ts';
 
 /** Who wrote a message, in the inbox's words. */
@@ -76,6 +77,7 @@ export function MessageItem({
         </p>
       )}
       {m.email ? <EmailPart email={m.email} text={m.content} /> : <p className="text">{m.content}</p>}
+      <TranslateMessage message={m} />
       {m.role === 'assistant' && m.confidence !== null && (
         <p className={`muted confidence${m.confidence < 0.5 ? ' low' : ''}`} data-confidence={m.confidence}>
           {confidenceWords(m.confidence)}
