@@ -1,5 +1,6 @@
 import { and, asc, count, eq, gt, inArray, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.ts';
+import { at, claimDueSends } from '../../db/leases.ts';
 import {
   assistants,
   emailAttachments,
@@ -15,7 +16,6 @@ export type EmailInboundRow = typeof emailInbound.$inferSelect;
 export type EmailMessageRow = typeof emailMessages.$inferSelect;
 export type EmailAttachmentRow = typeof emailAttachments.$inferSelect;
 
-const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const configOf = (workspaceId: string, assistantId: string) =>
   and(eq(emailConfigs.assistantId, assistantId), eq(emailConfigs.workspaceId, workspaceId));
 
@@ -253,20 +253,9 @@ export async function findAttachment(
   return row;
 }
 
-/** Claims due outbound emails, leased until `leaseUntil`. */
-export async function claimOutbound(db: Executor, limit: number, when: Date, leaseUntil: Date) {
-  return queryRows<{ message_id: string }>(
-    db,
-    sql`update email_messages set next_attempt_at = ${at(leaseUntil)}, attempts = attempts + 1
-        where message_id in (
-          select message_id from email_messages
-          where delivery_state = 'pending' and next_attempt_at <= ${at(when)}
-          order by next_attempt_at
-          limit ${limit}
-          for update skip locked)
-        returning message_id`,
-  );
-}
+/** Claims due sends, leased until `leaseUntil` (db/leases.ts). */
+export const claimOutbound = (db: Executor, limit: number, when: Date, leaseUntil: Date) =>
+  claimDueSends(db, { table: 'email_messages', state: 'delivery_state' }, limit, when, leaseUntil);
 
 /** An outbound email with its message's text and citations. */
 export async function findOutbound(db: Executor, messageId: string) {

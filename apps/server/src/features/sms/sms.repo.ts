@@ -1,5 +1,6 @@
 import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.ts';
+import { at, claimDueSends } from '../../db/leases.ts';
 import { messageVolume } from '../../db/message-volume.ts';
 import {
   assistants,
@@ -20,8 +21,6 @@ export type SmsOutboundRow = typeof smsOutbound.$inferSelect;
 /** A row of a workspace (an assistant, a session), addressed by both ids (decision 0011). */
 type Ref = { workspaceId: string; id: string };
 const sessionIs = (s: Ref) => and(eq(smsSessions.workspaceId, s.workspaceId), eq(smsSessions.id, s.id));
-
-const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
 export async function findConfig(db: Executor, workspaceId: string, assistantId: string) {
   const [row] = await db
@@ -264,20 +263,9 @@ export async function insertOutbound(db: Executor, row: typeof smsOutbound.$infe
   return out;
 }
 
-/** Claims due sends: their next attempt moves `leaseMs` ahead, so a crash mid-send retries it. */
-export async function claimOutbound(db: Executor, limit: number, when: Date, leaseUntil: Date) {
-  return queryRows<{ message_id: string }>(
-    db,
-    sql`update sms_outbound set next_attempt_at = ${at(leaseUntil)}, attempts = attempts + 1
-        where message_id in (
-          select message_id from sms_outbound
-          where state = 'pending' and next_attempt_at <= ${at(when)}
-          order by next_attempt_at
-          limit ${limit}
-          for update skip locked)
-        returning message_id`,
-  );
-}
+/** Claims due sends, leased until `leaseUntil` (db/leases.ts). */
+export const claimOutbound = (db: Executor, limit: number, when: Date, leaseUntil: Date) =>
+  claimDueSends(db, { table: 'sms_outbound', state: 'state' }, limit, when, leaseUntil);
 
 export async function findOutbound(db: Executor, messageId: string) {
   const [row] = await db.select().from(smsOutbound).where(eq(smsOutbound.messageId, messageId)).limit(1);
