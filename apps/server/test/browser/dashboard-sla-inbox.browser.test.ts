@@ -278,10 +278,7 @@ describe.skipIf(!hasChromium)('SLA clocks in the dashboard', { timeout: 180_000 
     await heading(page, 'Políticas de SLA').waitFor();
     await page.getByRole('heading', { name: 'Todas las políticas (1)' }).waitFor();
     await page.getByText('Primera respuesta 1 h · Siguiente respuesta 30 min · Resolución 8 h').waitFor();
-    await page
-      .getByRole('form', { name: 'Añadir una política' })
-      .getByLabel('Resolución: unidad')
-      .waitFor();
+    await page.getByRole('form', { name: 'Añadir una política' }).getByLabel('Resolución: unidad').waitFor();
     expect(await checkPage(page, 'sla-es')).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
