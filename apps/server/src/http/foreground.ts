@@ -28,7 +28,8 @@ export function registerForeground(app: FastifyInstance, ctx: AppContext) {
         new AppError(
           'service_unavailable:api',
           'Too many conversations are starting right now; send it again in a moment',
-          undefined,
+          // Also in the body: a widget on another origin cannot read the header (docs/widget.md "CORS").
+          { retryAfter: BUSY_RETRY_AFTER_S },
           { 'Retry-After': String(BUSY_RETRY_AFTER_S) },
         ),
       );

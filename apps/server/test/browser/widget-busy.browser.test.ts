@@ -84,7 +84,9 @@ describe.skipIf(!hasChromium)('the widget when the server is busy', { timeout: 9
     await input.press('Enter');
     // Refused while the other chat is starting: told in Spanish, the message stays on screen.
     try {
+      // The wait is the server's Retry-After (1 s), readable across origins.
       await ui.alert.filter({ hasText: 'Ahora mismo estamos un poco ocupados' }).waitFor();
+      expect(await ui.alert.textContent()).toContain('dentro de 1 segundo');
     } finally {
       if (statuses.length === 0) held.destroy();
     }

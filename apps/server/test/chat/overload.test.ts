@@ -125,6 +125,7 @@ describe('POST /api/chat under overload', () => {
     expect(JSON.parse(shed.body)).toEqual({
       error: 'Too many conversations are starting right now; send it again in a moment',
       code: 'service_unavailable:api',
+      details: { retryAfter: 1 },
     });
     expect(await stored()).toBe(conversationsBefore);
     expect(await used()).toBe(creditsBefore);
