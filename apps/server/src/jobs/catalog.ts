@@ -12,7 +12,7 @@ import { smsInboundJob, smsSendJob, smsSessionsJob } from '../features/sms/sms.j
 import { testRunsJob } from '../features/steering/test-runs.jobs.ts';
 import { deliveryJob, dispatchJob } from '../features/webhooks/webhooks.jobs.ts';
 import { widgetInactivityJob } from '../features/widget/widget.jobs.ts';
-import { type Channel, EVENTS_CHANNEL, SMS_INBOUND_CHANNEL } from './listen.ts';
+import { type Channel, EMAIL_INBOUND_CHANNEL, EVENTS_CHANNEL, SMS_INBOUND_CHANNEL } from './listen.ts';
 
 /**
  * Every background job of Parley, listed once. Each is a loop over rows of our own tables,
@@ -170,7 +170,11 @@ export const CATALOG: { readonly [N in JobName]: JobDefinition } = {
   'email-inbound': {
     // Mail stored at receipt is parsed, threaded and answered here (docs/email.md).
     everyMs: 1_000,
-    wokenBy: ['an email stored at receipt, forwarded or by IMAP (email.inbound.ts)'],
+    listen: EMAIL_INBOUND_CHANNEL,
+    wokenBy: [
+      'an email stored at receipt, forwarded or by IMAP (email.inbound.ts)',
+      'NOTIFY parley_email_inbound, from a process that stored one and does not run this job (JOBS)',
+    ],
     create: emailInboundJob,
   },
   'email-send': {

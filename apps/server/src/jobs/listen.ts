@@ -3,13 +3,15 @@ import type { Database } from '../db/client.ts';
 
 export const EVENTS_CHANNEL = 'parley_events';
 export const SMS_INBOUND_CHANNEL = 'parley_sms_inbound';
+export const EMAIL_INBOUND_CHANNEL = 'parley_email_inbound';
 
 /**
  * The channels jobs listen on: the trigger of migration 0001 notifies `parley_events` at the
- * commit of events; a process that stored an inbound SMS and does not answer them itself notifies
- * `parley_sms_inbound` (features/sms/sms.callbacks.ts).
+ * commit of events; a process that stored an inbound SMS or email and does not answer them itself
+ * notifies `parley_sms_inbound` (features/sms/sms.callbacks.ts) or `parley_email_inbound`
+ * (features/email/email.inbound.ts).
  */
-export type Channel = typeof EVENTS_CHANNEL | typeof SMS_INBOUND_CHANNEL;
+export type Channel = typeof EVENTS_CHANNEL | typeof SMS_INBOUND_CHANNEL | typeof EMAIL_INBOUND_CHANNEL;
 
 export type ListenLog = {
   info(obj: object, msg: string): void;

@@ -17,7 +17,7 @@ import * as repo from './email.repo.ts';
  *   or 'forward' (`POST /api/email/inbound/{token}`).
  * - Stores the raw source once per channel and Message-ID (a unique index decides between
  *   processes racing to store it: one wins, the others get `stored: false`), then wakes the
- *   `email-inbound` job, which does everything else (parsing, authentication, threading,
+ *   `email-inbound` job (here, or by a NOTIFY where it runs elsewhere), which does everything else (parsing, authentication, threading,
  *   attachments, the contact, the AI's reply). Nothing heavy runs here: it costs one lookup and
  *   one insert, so a caller can answer or move on at once.
  * - `stored: false` also when the channel is gone, switched off, on a plan without channels, or
@@ -36,17 +36,24 @@ export async function ingestEmail(
   if (!found?.config.isEnabled || !planHas(planStanding(found).plan, 'channels')) {
     return { stored: false };
   }
-  const id = await repo.insertInbound(ctx.db, {
-    id: newId('emi'),
-    workspaceId: found.config.workspaceId,
-    assistantId: found.config.assistantId,
-    messageIdHeader: messageIdOf(raw) ?? `<${sha256Hex(raw.toString('latin1'))}@parley.invalid>`,
-    source,
-    raw,
-    size: raw.length,
-    receivedAt: now(),
-  });
-  if (id) ctx.jobs.wake('email-inbound');
+  const processesHere = ctx.jobs.runs('email-inbound');
+  const id = await repo.insertInbound(
+    ctx.db,
+    {
+      id: newId('emi'),
+      workspaceId: found.config.workspaceId,
+      assistantId: found.config.assistantId,
+      messageIdHeader: messageIdOf(raw) ?? `<${sha256Hex(raw.toString('latin1'))}@parley.invalid>`,
+      source,
+      raw,
+      size: raw.length,
+      receivedAt: now(),
+    },
+    // The processing job here is woken directly; wherever else it runs (JOBS, docs/jobs.md
+    // "Which process runs which job"), by the NOTIFY its LISTEN hears.
+    !processesHere,
+  );
+  if (id && processesHere) ctx.jobs.wake('email-inbound');
   return { stored: id !== undefined };
 }
 

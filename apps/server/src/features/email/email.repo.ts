@@ -10,6 +10,7 @@ import {
   messages,
   workspaces,
 } from '../../db/schema/index.ts';
+import { EMAIL_INBOUND_CHANNEL } from '../../jobs/listen.ts';
 
 export type EmailConfigRow = typeof emailConfigs.$inferSelect;
 export type EmailInboundRow = typeof emailInbound.$inferSelect;
@@ -100,13 +101,23 @@ export async function isChannelAddress(db: Executor, address: string) {
 }
 
 /** Stores a raw message once per channel and Message-ID; undefined when it was stored before. */
-export async function insertInbound(db: Executor, row: typeof emailInbound.$inferInsert) {
-  const [out] = await db
+/**
+ * Stores a received message once per channel and Message-ID; undefined when it had been stored
+ * before. `notify`: in the same statement, a NOTIFY for the processes that process mail (sent at
+ * commit, only when a row was stored), for a process that does not run that job itself.
+ */
+export async function insertInbound(db: Executor, row: typeof emailInbound.$inferInsert, notify: boolean) {
+  const insert = db
     .insert(emailInbound)
     .values(row)
     .onConflictDoNothing({ target: [emailInbound.assistantId, emailInbound.messageIdHeader] })
     .returning({ id: emailInbound.id });
-  return out?.id;
+  if (!notify) return (await insert)[0]?.id;
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`with stored as (${insert.getSQL()}) select id, pg_notify(${EMAIL_INBOUND_CHANNEL}, '') from stored`,
+  );
+  return rows[0]?.id;
 }
 
 /**
