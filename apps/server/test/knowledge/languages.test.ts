@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compoundParts } from '../../src/features/knowledge/retrieval/analysis.ts';
 import { createLexicalIndex } from '../../src/features/knowledge/retrieval/lexical-index.ts';
 import { addSource, createAssistant } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
@@ -163,6 +164,79 @@ describe('retrieval per language', () => {
         t.ctx.vectors.lexical = held;
       }
     });
+});
+
+/**
+ * Words no stemmer or segmenter makes meet (docs/languages.md "Retrieval"): a German or Dutch
+ * compound whose first part is the pair's word, and a Chinese or Japanese question the segmenter
+ * cuts otherwise than the pair ("开发票" as "开发|票", the pair's "发票" whole; "領収証" whole, the
+ * pair's "領収|書"), which meet only through their parts or their character bigrams.
+ */
+const SUBWORD_CASES: Array<{
+  language: string;
+  target: [string, string];
+  other: [string, string];
+  ask: string;
+}> = [
+  {
+    language: 'de',
+    target: ['Wie lange dauert die Lieferung?', 'Die Lieferung dauert drei bis fünf Werktage.'],
+    other: ['Kann ich mit Karte bezahlen?', 'Wir nehmen alle gängigen Kreditkarten.'],
+    ask: 'Lieferzeit nach Österreich',
+  },
+  {
+    language: 'nl',
+    target: ['Hoe lang duurt de levering?', 'De levering duurt drie tot vijf werkdagen.'],
+    other: ['Kan ik met een creditcard betalen?', 'Wij accepteren alle gangbare creditcards.'],
+    ask: 'leveringskosten naar België',
+  },
+  {
+    language: 'ja',
+    target: ['領収書を発行できますか？', 'はい、注文の画面からいつでも発行できます。'],
+    other: ['営業時間は何時までですか？', '平日の9時から18時までです。'],
+    ask: '領収証がほしい',
+  },
+  {
+    language: 'zh-Hans',
+    target: ['如何申请发票？', '在订单页面点击申请即可。'],
+    other: ['营业时间是几点？', '工作日九点到六点。'],
+    ask: '我想开发票',
+  },
+];
+
+describe('compounds and other segmentations', () => {
+  const assistants = new Map<string, { id: string; target: string }>();
+  beforeAll(async () => {
+    for (const c of SUBWORD_CASES) {
+      const id = await createAssistant(t, w.owner, w.ws);
+      const target = await qa(id, ...c.target);
+      await qa(id, ...c.other);
+      assistants.set(c.language, { id, target: target.id });
+    }
+    await drainIngestion(t);
+  });
+
+  for (const c of SUBWORD_CASES)
+    it(`${c.language}: "${c.ask}" meets its pair through parts of its words`, async () => {
+      const { id, target } = assistants.get(c.language)!;
+      const hits = await search(id, c.ask);
+      expect(hits[0]?.sourceId).toBe(target);
+      expect(hits[0]?.lexicalRank).toBe(1);
+      // the other pair shares no part of the question's words
+      expect(hits.filter((h) => h.lexicalRank !== null)).toHaveLength(1);
+    });
+
+  it('takes only parts the knowledge has, at the start of a word, and never a word inside another', () => {
+    // (words as analysis.ts `rawWords` gives them: lower-cased)
+    const known = (t: string) => ['hand', 'corona', 'virus', 'lever'].includes(t);
+    expect(compoundParts('coronavirus', 'nl', known)).toEqual(['corona', 'virus']);
+    expect(compoundParts('handgel', 'de', known)).toEqual(['hand']);
+    // "be-hand-eling": a known word inside, not at the start of a part
+    expect(compoundParts('behandeling', 'nl', known)).toEqual([]);
+    // an inflection is the stemmer's, and languages that do not compound are left whole
+    expect(compoundParts('leveren', 'nl', known)).toEqual([]);
+    expect(compoundParts('coronavirus', 'en', known)).toEqual([]);
+  });
 });
 
 describe('knowledge in several languages', () => {

@@ -193,6 +193,124 @@ export function termOf(word: string, language: string | null): string {
 export const termsOf = (text: string, language: string | null) =>
   rawWords(text, language).map((w) => termOf(w, language));
 
+/**
+ * Languages that write compounds as one word ("Versandkosten", "leveringskosten"), which no
+ * stemmer splits: their long words also yield their parts (`compoundParts`).
+ */
+const COMPOUNDING: ReadonlySet<string> = new Set(['de', 'nl']);
+export const isCompounding = (language: string | null) => COMPOUNDING.has(language ?? '');
+/**
+ * Weight of a compound's part (`compoundParts`) and of a CJK character bigram (`cjkBigrams`)
+ * beside a word's (1), as the question's term weight (a part also in the passage's term frequency):
+ * evidence where the words fail to meet, never as much as a word met whole.
+ */
+export const PART_WEIGHT = 0.5;
+export const BIGRAM_WEIGHT = 0.5;
+/** Letters of the shortest part, and of the rest of the word around it (less is an inflection). */
+const MIN_PART = 4;
+const MIN_REST = 3;
+/** Letters of the longest part, and of the longest word looked into (longer: not a word). */
+const MAX_PART = 24;
+const MAX_COMPOUND = 64;
+const NONE: ReadonlySet<string> = new Set();
+
+/** Linking letters between a compound's parts ("Versicherung-s-nummer", "Kind-er-arzt", "pann-en-koek"). */
+const LINKS = ['', 's', 'es', 'n', 'en', 'e', 'er', 'ens'];
+
+/**
+ * Decompounding with the knowledge's own vocabulary as the dictionary (Koehn and Knight's
+ * splitting into known words with linking letters): from the left, the longest known term of at
+ * least MIN_PART letters that leaves at least MIN_REST, then, past a linking letter or two, the rest
+ * the same way; the rest is a part when its term is known ("Versand-kosten"), is dropped when it is
+ * not and cannot be split ("Liefer-zeit" with no "Zeit" known: only "liefer"). Terms are stems, so
+ * an inflected modifier still counts ("kind" in "Kinderarzt"); stop words are never parts, nor the
+ * word's own term (an inflection, which the stemmer handles). A word that starts with no known part
+ * is left whole, so a known word inside another ("stel" in "bestelling") is not taken for a part.
+ * Passages and questions against the same vocabulary, so both split a word the same way (a
+ * question's word only when the knowledge lacks it whole: query-terms.ts `subwordTerms`).
+ */
+export function compoundParts(
+  word: string,
+  language: string | null,
+  known: (term: string) => boolean,
+): string[] {
+  const w = fold(word);
+  if (!isCompounding(language) || w.length < MIN_PART + MIN_REST || w.length > MAX_COMPOUND) return [];
+  if (!/^\p{L}+$/u.test(w)) return [];
+  const stop = stopWordsOf(language, NONE);
+  const own = termOf(word, language);
+  const isPart = (t: string) => t.length >= MIN_PART && t !== own && !stop.has(t) && known(t);
+  const parts: string[] = [];
+  let rest = w;
+  while (rest.length >= MIN_PART + MIN_REST) {
+    const next = knownPrefix(rest, isPart);
+    if (!next) break;
+    parts.push(next.part);
+    // the rest's own term: its ending inflected as a whole word's would be
+    const whole = next.rests.map((r) => termOf(r, language)).find(isPart);
+    if (whole) {
+      parts.push(whole);
+      break;
+    }
+    const further = next.rests.find((r) => knownPrefix(r, isPart));
+    if (!further) break;
+    rest = further;
+  }
+  return parts;
+}
+
+/**
+ * The dictionary `compoundParts` splits with: the terms of the words of the chunks in languages
+ * that compound (the knowledge's own vocabulary). Undefined when no chunk is in one.
+ */
+export function compoundDictionary(
+  rows: ReadonlyArray<{ heading: string; title: string; content: string; language?: string | null }>,
+): ReadonlySet<string> | undefined {
+  let dictionary: Set<string> | undefined;
+  for (const r of rows) {
+    const language = r.language ?? null;
+    if (!isCompounding(language)) continue;
+    dictionary ??= new Set();
+    for (const text of [r.heading, r.title, r.content])
+      for (const w of rawWords(text, language)) dictionary.add(termOf(w, language));
+  }
+  return dictionary;
+}
+
+/** The longest known start of `s`, and what may follow it past each linking letter. */
+function knownPrefix(s: string, isPart: (t: string) => boolean) {
+  for (let i = Math.min(s.length - MIN_REST, MAX_PART); i >= MIN_PART; i--) {
+    const part = s.slice(0, i);
+    if (!isPart(part)) continue;
+    const rests = LINKS.filter((l) => s.startsWith(l, i) && s.length - i - l.length >= MIN_REST).map((l) =>
+      s.slice(i + l.length),
+    );
+    return { part, rests };
+  }
+  return null;
+}
+
+/** Key prefix of character bigrams: never a word's term. */
+export const BIGRAM = '\u0002';
+const CJK = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]+/gu;
+/**
+ * The overlapping character bigrams of a text's Chinese and Japanese runs (the usual CJK retrieval
+ * baseline, as Lucene's CJK bigram filter makes them), beside the segmenter's words: they meet
+ * where the question and the passage were cut into words differently ("开发|票" and "发票",
+ * "領収証" and "領収|書"), or a word in another inflection ("届ける", "届けた"). Whatever the
+ * text's language, as the characters are the same in every one; keyed apart from the words (BIGRAM).
+ */
+export function cjkBigrams(text: string): string[] {
+  const out: string[] = [];
+  if (!UNSPACED.test(text)) return out;
+  for (const letters of text.match(/[\p{L}\p{M}\p{N}]+/gu) ?? [])
+    for (const run of fold(letters).match(CJK) ?? []) {
+      const chars = [...run];
+      for (let i = 0; i + 1 < chars.length; i++) out.push(`${BIGRAM}${chars[i]}${chars[i + 1]}`);
+    }
+  return out;
+}
+
 const stopSets = new Map<string, ReadonlySet<string>>();
 /** The language's stop words, folded (English's own short list for English and no language). */
 export function stopWordsOf(language: string | null, english: ReadonlySet<string>): ReadonlySet<string> {

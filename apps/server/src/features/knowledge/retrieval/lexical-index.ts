@@ -4,7 +4,18 @@ import { queryRows } from '../../../db/client.ts';
 import { languageDetector } from '../../../lib/language-detect.ts';
 import { STOP_WORDS } from '../../../providers/embeddings/offline.ts';
 import { contentShare, isContentWord } from '../../../providers/embeddings/word-frequency.ts';
-import { fold, rawWords, stopWordsOf, termOf, termsOf } from './analysis.ts';
+import {
+  cjkBigrams,
+  compoundDictionary,
+  compoundParts,
+  fold,
+  PART_WEIGHT,
+  rawWords,
+  stopWordsOf,
+  termOf,
+  termsOf,
+} from './analysis.ts';
+import { queryLanguage, subwordTerms } from './query-terms.ts';
 import type { Versions } from './vector-index.ts';
 
 /**
@@ -20,7 +31,9 @@ import type { Versions } from './vector-index.ts';
  * PostgreSQL full text instead (retrieval.ts).
  *
  * Each chunk is read in its own language (its `language`, detected at ingestion; analysis.ts), and
- * the question in the language detected in it (`queryLanguages`).
+ * the question in the language detected in it (query-terms.ts `queryLanguage`). Beside the words,
+ * subword terms, weighted below them (`rank`'s `weights`) and left out of the lengths: a German or
+ * Dutch compound's parts, and the character bigrams of Chinese and Japanese.
  */
 export const K1 = 1.2;
 export const B = 0.75;
@@ -71,6 +84,8 @@ export type NamespaceTerms = {
   languages: Map<string, number>;
   /** The same over the chunks' headings alone (`LexicalHit.headingMatch`). */
   headings?: NamespaceTerms;
+  /** The terms compounds are split into (analysis.ts `compoundDictionary`), when any chunk compounds. */
+  dictionary?: ReadonlySet<string>;
 };
 
 /**
@@ -112,27 +127,44 @@ export type ChunkText = {
   language?: string | null;
 };
 
-export function build(version: number, rows: ChunkText[], withHeadings = true): NamespaceTerms {
+export function build(
+  version: number,
+  rows: ChunkText[],
+  withHeadings = true,
+  dictionary = compoundDictionary(rows),
+): NamespaceTerms {
   const postings = new Map<string, Postings>();
   const lengths = new Float32Array(rows.length);
   let totalLength = 0;
   let size = rows.length;
   const vocabulary = new Map<string, string | null>();
   const languages = new Map<string, number>();
+  const partsOf = new Map<string, string[]>();
   rows.forEach((r, doc) => {
     const tf = new Map<string, number>();
     const inHeading = new Set<string>();
     const language = r.language ?? null;
     languages.set(language ?? '', (languages.get(language ?? '') ?? 0) + 1);
     let length = 0;
+    const count = (t: string, weight: number, heading: boolean) => {
+      if (heading) inHeading.add(t);
+      tf.set(t, (tf.get(t) ?? 0) + weight);
+    };
     const add = (text: string, weight: number, heading = false) => {
       for (const w of rawWords(text, language)) {
-        const t = termOf(w, language);
-        if (heading) inHeading.add(t);
-        tf.set(t, (tf.get(t) ?? 0) + weight);
+        count(termOf(w, language), weight, heading);
         length += weight;
         vocabulary.set(w, language);
+        if (!dictionary) continue;
+        let parts = partsOf.get(w);
+        if (!parts) {
+          parts = compoundParts(w, language, (t) => dictionary.has(t));
+          partsOf.set(w, parts);
+        }
+        for (const t of parts) count(t, weight * PART_WEIGHT, heading);
       }
+      // subword terms add evidence, not length: the words' normalisation stays as it was
+      for (const g of cjkBigrams(text)) count(g, weight, heading);
     };
     add(r.heading, HEADING_WEIGHT, true);
     add(r.title, 1);
@@ -162,11 +194,13 @@ export function build(version: number, rows: ChunkText[], withHeadings = true): 
         version,
         rows.map((r) => ({ id: r.id, heading: r.heading, title: '', content: '', language: r.language })),
         false,
+        dictionary,
       )
     : undefined;
   if (headings) size += headings.size;
+  if (dictionary && withHeadings) size += dictionary.size;
   const ids = rows.map((r) => r.id);
-  return { version, ids, lengths, totalLength, postings, size, contentMass, headings, languages };
+  return { version, ids, lengths, totalLength, postings, size, contentMass, headings, languages, dictionary };
 }
 
 /**
@@ -246,56 +280,28 @@ export function createLexicalIndex(ctx: AppContext, maxChunks = LEXICAL_MAX_CHUN
       const held = entries as NamespaceTerms[];
       const language = queryLanguage(held, query, detect(query));
       const asked = rawWords(query, language);
-      const queryTerms = [...new Set(asked.map((w) => termOf(w, language)))].slice(0, 64);
+      const words = [...new Set(asked.map((w) => termOf(w, language)))].slice(0, 64);
       const content = new Set(
         asked.filter((w) => isContentWordIn(w, language)).map((w) => termOf(w, language)),
       );
-      return rank(held, queryTerms, k, content);
+      const { weights, parts } = subwordTerms(held, query, asked, language, new Set(words));
+      for (const t of parts) content.add(t);
+      return rank(held, [...words, ...weights.keys()], k, content, weights);
     },
   };
 }
 
 /**
- * The language to read a question in: the one detected in it when the knowledge has passages in
- * that language. Otherwise (too short or unclear to tell, or a language the knowledge lacks),
- * language-neutrally: each language the knowledge has is tried, and the reading whose terms the
- * knowledge holds most of wins (ties: the knowledge's most common language first, the detected one
- * last). A few map
- * lookups per language; no model.
- */
-export function queryLanguage(
-  entries: NamespaceTerms[],
-  query: string,
-  detected: string | null,
-): string | null {
-  const counts = new Map<string, number>();
-  for (const e of entries) for (const [l, n] of e.languages) counts.set(l, (counts.get(l) ?? 0) + n);
-  if (detected !== null && counts.has(detected)) return detected;
-  const candidates = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([l]) => l || null);
-  if (detected !== null) candidates.push(detected);
-  let best: string | null = candidates[0] ?? detected;
-  let most = -1;
-  for (const language of candidates) {
-    const ts = new Set(termsOf(query, language));
-    let found = 0;
-    for (const t of ts) if (entries.some((e) => e.postings.has(t))) found++;
-    if (found > most) {
-      most = found;
-      best = language;
-    }
-  }
-  return best;
-}
-
-/**
  * BM25 with statistics over all the given namespaces together (one collection to the asker).
- * `content`: the query's content terms (for `telling`).
+ * `content`: the query's content terms (for `telling`). `weights`: a query term's weight (1 when
+ * absent), which scales its IDF wherever it counts: the subword terms' (query-terms.ts).
  */
 export function rank(
   entries: NamespaceTerms[],
   queryTerms: string[],
   k: number,
   content: ReadonlySet<string> = new Set(),
+  weights: ReadonlyMap<string, number> = new Map(),
 ): LexicalHit[] {
   let n = 0;
   let total = 0;
@@ -322,7 +328,7 @@ export function rank(
   for (const t of queryTerms) {
     let df = 0;
     for (const e of entries) df += e.postings.get(t)?.docs.length ?? 0;
-    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const idf = (weights.get(t) ?? 1) * Math.log(1 + (n - df + 0.5) / (df + 0.5));
     information += idf;
     if (df === 0) continue;
     const isContent = content.has(t);
@@ -368,6 +374,8 @@ export function rank(
       entries.map((e) => e.headings!),
       queryTerms,
       Number.POSITIVE_INFINITY,
+      undefined,
+      weights,
     ).filter((h) => matched.has(h.id));
     const best = heads[0]?.score ?? 0;
     const scores = new Map(heads.map((h) => [h.id, h.score]));
