@@ -30,7 +30,9 @@ export async function startApp(
   niceness?: number,
 ): Promise<{ child: ChildProcess; base: string }> {
   const fd = openSync(log, 'w');
-  const args = ['--import', 'tsx', 'src/main.ts'];
+  // EMAIL_BENCH_PROFILE=<dir>: each server writes a V8 CPU profile there when it stops.
+  const prof = process.env.EMAIL_BENCH_PROFILE;
+  const args = [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), '--import', 'tsx', 'src/main.ts'];
   const [command, argv] =
     niceness === undefined
       ? [process.execPath, args]

@@ -247,7 +247,11 @@ async function main() {
     const ratio = loadedP99 / quietP99;
     const intakeSeconds = (accepted.endedAt - start) / 1000;
     const row = (name: string, xs: ApiSample[]) =>
-      `| ${name} | ${xs.length} | ${all(xs).length} | ${Math.round(median(xs.map((s) => s.rps)))} | ${pct(all(xs), 50).toFixed(1)} | ${pct(all(xs), 99).toFixed(1)} | ${Math.max(...all(xs)).toFixed(0)} | ${xs.reduce((e, s) => e + s.errors, 0)} |`;
+      `| ${name} | ${xs.length} | ${all(xs).length} | ${Math.round(median(xs.map((s) => s.rps)))} | ${pct(all(xs), 50).toFixed(1)} | ${pct(all(xs), 99).toFixed(1)} | ${all(
+        xs,
+      )
+        .reduce((m, x) => Math.max(m, x), 0)
+        .toFixed(0)} | ${xs.reduce((e, s) => e + s.errors, 0)} |`;
     const out = [
       '',
       `Accepted (POST /api/email/inbound/{token} → 202, ${COUNT} at ${RATE}/s, latency from the scheduled time): p50 ${ms(pct(lat, 50))}, p95 ${ms(pct(lat, 95))}, p99 ${ms(p99)}, max ${ms(Math.max(...lat))}; refused ${accepted.errors} (${refused.length - lost.length} of them accepted on a retry)`,
