@@ -102,10 +102,11 @@ describe('inbound by forwarding', () => {
       marked: false,
       notAnswered: null,
     });
-    expect(shown[1]!.email).toMatchObject({
-      direction: 'outbound',
-      delivery: { state: 'sent', error: null },
-    });
+    expect(shown[1]!.email).toMatchObject({ direction: 'outbound' });
+    // The SMTP server has the reply; its delivery is recorded just after the server said yes.
+    await expect
+      .poll(async () => (await inboxMessages(conv!.id))[1]!.email?.delivery)
+      .toEqual({ state: 'sent', error: null });
 
     // The customer answers from Gmail, quoting the reply: the same conversation, only the new text.
     const answer = await compose({

@@ -40,7 +40,7 @@ export const emailForwardRoutes: Feature = (app, ctx) => {
       if (!Buffer.isBuffer(raw) || raw.length === 0) {
         throw badRequest('The raw message is expected as message/rfc822', { body: 'Required' });
       }
-      await ingestEmail(ctx, found.assistantId, raw, 'forward');
+      await ingestEmail(ctx, found, raw, 'forward');
       return reply.status(202).send({ data: { accepted: true as const } });
     },
   );

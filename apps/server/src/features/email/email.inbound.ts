@@ -10,15 +10,16 @@ import * as repo from './email.repo.ts';
 /**
  * Receipt of one email, whichever way it came (docs/email.md "Inbound by forwarding"):
  *
- *   ingestEmail(ctx, channelId, raw, source) → { stored }
+ *   ingestEmail(ctx, channel, raw, source) → { stored }
  *
- * - `ctx`: the app context (AppContext); `channelId`: the assistant id of the email channel;
+ * - `ctx`: the app context (AppContext); `channel`: the assistant id of the email channel, or the
+ *   channel as email.repo.ts `findChannel` reads it when the caller has it already;
  *   `raw`: the message exactly as received (RFC 5322 bytes); `source`: 'imap' (the IMAP watcher)
  *   or 'forward' (`POST /api/email/inbound/{token}`).
  * - Stores the raw source once per channel and Message-ID (a unique index decides between
  *   processes racing to store it: one wins, the others get `stored: false`), then wakes the
  *   `email-inbound` job (here, or by a NOTIFY where it runs elsewhere), which does everything else (parsing, authentication, threading,
- *   attachments, the contact, the AI's reply). Nothing heavy runs here: it costs one lookup and
+ *   attachments, the contact, the AI's reply). Nothing heavy runs here: it costs one lookup (none when given the channel) and
  *   one insert, so a caller can answer or move on at once.
  * - `stored: false` also when the channel is gone, switched off, on a plan without channels, or
  *   the message is larger than 25 MB: such mail is dropped, not kept.
@@ -27,12 +28,12 @@ import * as repo from './email.repo.ts';
  */
 export async function ingestEmail(
   ctx: AppContext,
-  channelId: string,
+  channel: string | repo.EmailChannel,
   raw: Buffer,
   source: 'imap' | 'forward',
 ): Promise<{ stored: boolean }> {
   if (raw.length === 0 || raw.length > EMAIL_MAX_BYTES) return { stored: false };
-  const found = await repo.findChannel(ctx.db, channelId);
+  const found = typeof channel === 'string' ? await repo.findChannel(ctx.db, channel) : channel;
   if (!found?.config.isEnabled || !planHas(planStanding(found).plan, 'channels')) {
     return { stored: false };
   }

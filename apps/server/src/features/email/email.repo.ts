@@ -36,8 +36,9 @@ export async function holderOf(db: Executor, address: string) {
 }
 
 /** The channel, its assistant and the workspace's plan fields, by the assistant (jobs, the watcher). */
-export async function findChannel(db: Executor, assistantId: string) {
-  const [row] = await db
+/** Email channels with their assistant and the workspace's plan fields. */
+const channelRows = (db: Executor) =>
+  db
     .select({
       config: emailConfigs,
       assistant: assistants,
@@ -48,23 +49,18 @@ export async function findChannel(db: Executor, assistantId: string) {
     })
     .from(emailConfigs)
     .innerJoin(assistants, eq(assistants.id, emailConfigs.assistantId))
-    .innerJoin(workspaces, eq(workspaces.id, emailConfigs.workspaceId))
-    .where(eq(emailConfigs.assistantId, assistantId))
-    .limit(1);
+    .innerJoin(workspaces, eq(workspaces.id, emailConfigs.workspaceId));
+
+export type EmailChannel = NonNullable<Awaited<ReturnType<typeof findChannel>>>;
+
+export async function findChannel(db: Executor, assistantId: string) {
+  const [row] = await channelRows(db).where(eq(emailConfigs.assistantId, assistantId)).limit(1);
   return row;
 }
 
-/** The channel whose forwarding token hashes to `tokenHash`, with the workspace's plan fields. */
-export async function findByForwardToken(db: Executor, tokenHash: string) {
-  const [row] = await db
-    .select({
-      assistantId: emailConfigs.assistantId,
-      isEnabled: emailConfigs.isEnabled,
-      inboundMode: emailConfigs.inboundMode,
-    })
-    .from(emailConfigs)
-    .where(eq(emailConfigs.forwardTokenHash, tokenHash))
-    .limit(1);
+/** The channel whose forwarding token hashes to `tokenHash`, as findChannel's. */
+export async function findByForwardToken(db: Executor, tokenHash: string): Promise<EmailChannel | undefined> {
+  const [row] = await channelRows(db).where(eq(emailConfigs.forwardTokenHash, tokenHash)).limit(1);
   return row;
 }
 

@@ -1,7 +1,7 @@
 export type { AiAnalytics } from '@parley/contract/ai-analytics';
 
 import type { channelsSchema, gapsSchema, overviewSchema } from '@parley/contract/analytics';
-import type { Period } from '@parley/contract/periods';
+import { PERIODS as PERIOD_DAYS, type Period } from '@parley/contract/periods';
 import type { z } from 'zod';
 import { formatNumber, formatPercent } from '../../i18n/format.ts';
 import { i18n } from '../../i18n/index.ts';
@@ -11,7 +11,7 @@ import { durationWords } from '../../shell/dates.ts';
 export type { Period };
 
 /** The periods a page offers, in order; their words are `analytics:periods.<period>`. */
-export const PERIODS: Period[] = ['7d', '30d', '90d'];
+export const PERIODS = Object.keys(PERIOD_DAYS) as Period[];
 
 /** A period in words, in the dashboard's language: "30 days", "30 días". */
 export const periodLabel = (p: Period) => i18n.t(`analytics:periods.${p}`);
