@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Data, patch, post } from '../../api.ts';
+import { ChannelSaveRow, ContactOptions } from '../../shell/ChannelForm.tsx';
 import { ErrorText } from '../../shell/ui.tsx';
 import { Field } from './Field.tsx';
 import { ServerFields } from './ServerFields.tsx';
@@ -208,33 +209,27 @@ export function EmailForm({ id, saved }: { id: string; saved: EmailConfig | null
             />
           )}
         </Field>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={draft.enableContactMatching}
-            onChange={(e) => set('enableContactMatching', e.target.checked)}
-          />
-          {t('form.contactMatching')}
-        </label>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={draft.autoCreateContacts}
-            onChange={(e) => set('autoCreateContacts', e.target.checked)}
-          />
-          {t('form.autoCreate')}
-        </label>
+        <ContactOptions
+          value={draft}
+          onChange={set}
+          labels={{ matching: t('form.contactMatching'), autoCreate: t('form.autoCreate') }}
+        />
       </fieldset>
 
       <ErrorText error={save.error && explain(save.error)} />
-      <div className="row">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? t('form.saving') : saved ? t('form.save') : t('form.create')}
-        </button>
-        <span role="status" className="muted">
-          {unsaved ? t('form.unsaved') : save.isSuccess ? t('form.saved') : ''}
-        </span>
-      </div>
+      <ChannelSaveRow
+        pending={save.isPending}
+        exists={Boolean(saved)}
+        unsaved={unsaved}
+        succeeded={save.isSuccess}
+        words={{
+          saving: t('form.saving'),
+          save: t('form.save'),
+          create: t('form.create'),
+          unsaved: t('form.unsaved'),
+          saved: t('form.saved'),
+        }}
+      />
     </form>
   );
 }

@@ -1,0 +1,98 @@
+import type { ReactNode } from 'react';
+
+/**
+ * The parts a channel's settings form shares (email: features/email/EmailForm.tsx, SMS:
+ * features/sms/SmsForm.tsx): a labelled field, the two contact options, and the save row.
+ */
+
+/** What ties an input to its label, hint and error (ChannelField gives it to its input). */
+export type FieldProps = { id: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean };
+
+/**
+ * A label, its input, a hint and the field's error in words, tied together for screen readers.
+ * `prefix` names the channel: the input's id is `<prefix>-<name>`, the classes `<prefix>-field`...
+ */
+export function ChannelField(props: {
+  prefix: string;
+  name: string;
+  label: string;
+  error?: string;
+  hint?: string;
+  badge?: string;
+  children: (field: FieldProps) => ReactNode;
+}) {
+  const { prefix, name, label, error, hint, badge } = props;
+  const id = `${prefix}-${name}`;
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={`${prefix}-field`}>
+      <div className={`row ${prefix}-label`}>
+        <label htmlFor={id}>{label}</label>
+        {badge && <span className="badge ready">{badge}</span>}
+      </div>
+      {props.children({ id, 'aria-describedby': described, 'aria-invalid': error ? true : undefined })}
+      {hint && (
+        <p id={`${id}-hint`} className={`muted ${prefix}-hint`}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className={`error ${prefix}-hint`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+type Options = { enableContactMatching: boolean; autoCreateContacts: boolean };
+
+/** Whether senders are matched to contacts, and whether unknown ones become contacts. */
+export function ContactOptions(props: {
+  value: Options;
+  onChange(key: keyof Options, on: boolean): void;
+  labels: { matching: string; autoCreate: string };
+}) {
+  const { value, onChange, labels } = props;
+  return (
+    <>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={value.enableContactMatching}
+          onChange={(e) => onChange('enableContactMatching', e.target.checked)}
+        />
+        {labels.matching}
+      </label>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={value.autoCreateContacts}
+          onChange={(e) => onChange('autoCreateContacts', e.target.checked)}
+        />
+        {labels.autoCreate}
+      </label>
+    </>
+  );
+}
+
+/** The submit button (create, or save once the channel exists) and whether changes are unsaved. */
+export function ChannelSaveRow(props: {
+  pending: boolean;
+  exists: boolean;
+  unsaved: boolean;
+  succeeded: boolean;
+  words: { saving: string; save: string; create: string; unsaved: string; saved: string };
+}) {
+  const { pending, exists, unsaved, succeeded, words } = props;
+  return (
+    <div className="row">
+      <button type="submit" className="primary" disabled={pending}>
+        {pending ? words.saving : exists ? words.save : words.create}
+      </button>
+      <span role="status" className="muted">
+        {unsaved ? words.unsaved : succeeded ? words.saved : ''}
+      </span>
+    </div>
+  );
+}
