@@ -6,7 +6,7 @@ import { daysAgo, seedConversation } from '../analytics/helpers.ts';
 import { createAssistant, type TestUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
 import { createWorld, type World } from '../support/world.ts';
-import { checkPage, startDashboard } from './dashboard-helpers.ts';
+import { accountLanguage, checkPage, startDashboard } from './dashboard-helpers.ts';
 import { hasChromium, pageErrors } from './helpers.ts';
 
 /**
@@ -222,13 +222,7 @@ describe.skipIf(!hasChromium)('analytics page', { timeout: 120_000 }, () => {
   });
 
   it('in the account language (Spanish): words, numbers and dates', async () => {
-    const language = (value: string | null) =>
-      t.request({
-        method: 'PATCH',
-        url: '/api/account',
-        headers: w.owner.headers,
-        payload: { language: value },
-      });
+    const language = accountLanguage(t, w.owner);
     expect((await language('es')).statusCode).toBe(200);
     const { context, page } = await signedIn(w.owner);
     const errors = pageErrors(page);

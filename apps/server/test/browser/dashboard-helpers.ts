@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
+import type { TestUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { freePort } from '../support/pg-cluster.ts';
 import { launchBrowser, shot, startApp } from './helpers.ts';
@@ -94,3 +95,7 @@ export async function startDashboardAt(
   t.request = (opts) => inject({ ...opts, headers: { origin: address.base, ...(opts.headers ?? {}) } });
   return { t, browser: await launchBrowser() };
 }
+
+/** Sets a user's dashboard language through the API (`PATCH /api/account`; null: the browser's). */
+export const accountLanguage = (t: TestApp, user: TestUser) => (value: string | null) =>
+  t.request({ method: 'PATCH', url: '/api/account', headers: user.headers, payload: { language: value } });

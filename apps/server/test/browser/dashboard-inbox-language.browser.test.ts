@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/harness.ts';
 import { createWorld, type World } from '../support/world.ts';
 import { initWidget, widgetAssistant, widgetChat } from '../widget/helpers.ts';
-import { checkPage, startDashboard } from './dashboard-helpers.ts';
+import { accountLanguage, checkPage, startDashboard } from './dashboard-helpers.ts';
 import { hasChromium } from './helpers.ts';
 
 /**
@@ -73,13 +73,7 @@ describe.skipIf(!hasChromium)('the inbox by language', { timeout: 90_000 }, () =
   });
 
   it('shows the inbox, a conversation and auto-assignment in Spanish', async () => {
-    const language = (value: string | null) =>
-      t.request({
-        method: 'PATCH',
-        url: '/api/account',
-        headers: w.owner.headers,
-        payload: { language: value },
-      });
+    const language = accountLanguage(t, w.owner);
     expect((await language('es')).statusCode).toBe(200);
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
     const value = w.owner.cookie.slice(w.owner.cookie.indexOf('=') + 1);

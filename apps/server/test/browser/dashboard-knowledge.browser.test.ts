@@ -11,7 +11,7 @@ import { signupUser, type TestUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
 import { Site } from '../support/site.ts';
 import { addMember, insertWorkspace } from '../support/world.ts';
-import { checkPage, fitsWidth, startDashboard } from './dashboard-helpers.ts';
+import { accountLanguage, checkPage, fitsWidth, startDashboard } from './dashboard-helpers.ts';
 import { hasChromium, pageErrors, shot } from './helpers.ts';
 
 /**
@@ -336,13 +336,7 @@ describe.skipIf(!hasChromium)('knowledge sources in the dashboard', { timeout: 9
       name: 'Política de envíos',
       text: 'Enviamos cada tetera en dos días. '.repeat(300).trim(),
     });
-    const language = (value: string | null) =>
-      t.request({
-        method: 'PATCH',
-        url: '/api/account',
-        headers: owner.headers,
-        payload: { language: value },
-      });
+    const language = accountLanguage(t, owner);
     expect((await language('es')).statusCode).toBe(200);
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     try {

@@ -10,7 +10,7 @@ import { signupUser, type TestUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
 import { insertWorkspace } from '../support/world.ts';
 import { initWidget, widgetAssistant, widgetChat } from '../widget/helpers.ts';
-import { checkPage, startDashboard } from './dashboard-helpers.ts';
+import { accountLanguage, checkPage, startDashboard } from './dashboard-helpers.ts';
 import { hasChromium, pageErrors } from './helpers.ts';
 
 /**
@@ -245,13 +245,7 @@ describe.skipIf(!hasChromium)('SLA clocks in the dashboard', { timeout: 180_000 
   });
 
   it('in the account language (Spanish): the clocks, the conversation’s block, the policies page', async () => {
-    const language = (value: string | null) =>
-      t.request({
-        method: 'PATCH',
-        url: '/api/account',
-        headers: owner.headers,
-        payload: { language: value },
-      });
+    const language = accountLanguage(t, owner);
     expect((await language('es')).statusCode).toBe(200);
     moveTo(WEDNESDAY(9, 45));
     const { context, page } = await signedIn(owner);

@@ -6,7 +6,7 @@ import { signupUser, type TestUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
 import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider.ts';
 import { insertWorkspace } from '../support/world.ts';
-import { reserveAddress, startDashboardAt } from './dashboard-helpers.ts';
+import { accountLanguage, reserveAddress, startDashboardAt } from './dashboard-helpers.ts';
 import { hasChromium, pageErrors } from './helpers.ts';
 
 /**
@@ -144,13 +144,7 @@ describe.skipIf(!hasChromium)('single sign-on', { timeout: 180_000 }, () => {
   });
 
   it('in Spanish: the settings page (the account language) and a refusal (the browser language)', async () => {
-    const language = (value: string | null) =>
-      t.request({
-        method: 'PATCH',
-        url: '/api/account',
-        headers: owner.headers,
-        payload: { language: value },
-      });
+    const language = accountLanguage(t, owner);
     expect((await language('es')).statusCode).toBe(200);
     const context = await browser.newContext({ locale: 'es-ES' });
     const value = owner.cookie.slice(owner.cookie.indexOf('=') + 1);

@@ -5,7 +5,7 @@ import { signupUser, type TestUser } from '../support/factories.ts';
 import type { TestApp } from '../support/harness.ts';
 import { addMember, insertWorkspace } from '../support/world.ts';
 import { initWidget, widgetAssistant, widgetChat } from '../widget/helpers.ts';
-import { checkPage, fitsWidth, startDashboard } from './dashboard-helpers.ts';
+import { accountLanguage, checkPage, fitsWidth, startDashboard } from './dashboard-helpers.ts';
 import { hasChromium, pageErrors } from './helpers.ts';
 
 /**
@@ -161,13 +161,7 @@ describe.skipIf(!hasChromium)('suggestions in the dashboard', { timeout: 180_000
   });
 
   it('speaks Spanish to an owner who chose it: suggestions, curated answers, rules and tests', async () => {
-    const language = (value: string | null) =>
-      t.request({
-        method: 'PATCH',
-        url: '/api/account',
-        headers: owner.headers,
-        payload: { language: value },
-      });
+    const language = accountLanguage(t, owner);
     expect((await language('es')).statusCode).toBe(200);
     const page = await signIn(owner);
     try {
