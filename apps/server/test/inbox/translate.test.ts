@@ -120,6 +120,9 @@ describe('translating a message', () => {
       { to: 5 },
       { to: 'en', extra: 1 },
       { to: 'e\u0000n' },
+      { to: 'e\u0001n' },
+      { to: '\ud800' },
+      { to: 'en', note: 'a lone \udc00 surrogate' },
     ]) {
       const what = JSON.stringify(body);
       const res = await expectNothingStored(t, () => translate(id, messageId, body), what);
