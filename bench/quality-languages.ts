@@ -14,6 +14,7 @@
  *   npx tsx bench/quality-languages.ts                 # PGlite
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/quality-languages.ts
  *   LANGUAGES=en,pl npx tsx bench/quality-languages.ts  # some languages only (the mixed base too)
+ *   MISSES=1 LANGUAGES=nl npx tsx bench/quality-languages.ts  # also each `own` question missed at 1
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -130,12 +131,25 @@ export async function runLanguagesBench() {
       const hits = res.json().data as Array<{ sourceId: string }>;
       return hits.map((h) => a.faqOf.get(h.sourceId) ?? '?');
     };
-    const run = async (pick: (l: string) => { id: string; faqOf: Map<string, string> }) => {
+    const misses: string[] = [];
+    const run = async (
+      pick: (l: string) => { id: string; faqOf: Map<string, string> },
+      listMisses = false,
+    ) => {
       const out: Record<string, Scores> = {};
       for (const l of languages) {
         const rankings = [];
-        for (const q of set.languages[l]!.queries)
-          rankings.push({ got: await ask(pick(l), q.question), right: q.faqIds.map((id) => `${l}:${id}`) });
+        for (const q of set.languages[l]!.queries) {
+          const got = await ask(pick(l), q.question);
+          const right = q.faqIds.map((id) => `${l}:${id}`);
+          rankings.push({ got, right });
+          if (listMisses && !right.includes(got[0] ?? '')) {
+            const at = [...new Set(got)].findIndex((id) => right.includes(id));
+            misses.push(
+              `  ${l} "${q.question}": ${right.join(' ')} at ${at < 0 ? '-' : at + 1}, first ${got[0]}`,
+            );
+          }
+        }
         out[l] = score(rankings);
       }
       return out;
@@ -143,7 +157,7 @@ export async function runLanguagesBench() {
     await ask(own.get(languages[0]!)!, 'warm up');
     latency.length = 0;
     const results: Record<string, Record<string, Scores>> = {};
-    results.own = await run((l) => own.get(l)!);
+    results.own = await run((l) => own.get(l)!, process.env.MISSES === '1');
     const p50 = pct(latency, 50);
     const p95 = pct(latency, 95);
     results.mixed = await run(() => mixed);
@@ -165,6 +179,8 @@ export async function runLanguagesBench() {
         `  ${l.padEnd(7)} own ${fmt(o)}  ${gap > 0.1 ? `(${gap.toFixed(3)} below en)` : ''}\n          mixed P@1 ${results.mixed![l]!.p1.toFixed(3)}   full text P@1 ${results.fulltext![l]!.p1.toFixed(3)}`,
       );
     }
+    if (misses.length)
+      console.log(`own questions missed at 1 (right FAQ, its place, the first):\n${misses.join('\n')}`);
     console.log(
       `  search p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms (own assistants, in-process index)`,
     );

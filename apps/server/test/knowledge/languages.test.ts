@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compoundParts } from '../../src/features/knowledge/retrieval/analysis.ts';
+import { compoundParts, termOf } from '../../src/features/knowledge/retrieval/analysis.ts';
 import { createLexicalIndex } from '../../src/features/knowledge/retrieval/lexical-index.ts';
 import { addSource, createAssistant } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
@@ -236,6 +236,17 @@ describe('compounds and other segmentations', () => {
     // an inflection is the stemmer's, and languages that do not compound are left whole
     expect(compoundParts('leveren', 'nl', known)).toEqual([]);
     expect(compoundParts('coronavirus', 'en', known)).toEqual([]);
+    // a Dutch start of a word is looked up by its term, which Kraaij-Pohlmann may spell otherwise
+    expect(termOf('levering', 'nl')).toBe('leveer');
+    expect(compoundParts('leveringskosten', 'nl', (t) => t === 'leveer')).toEqual(['leveer']);
+  });
+
+  it('reads Dutch with Kraaij-Pohlmann: derivations, participles and open syllables meet', () => {
+    expect(termOf('vaccinatie', 'nl')).toBe(termOf('vaccineer', 'nl'));
+    expect(termOf('gewerkt', 'nl')).toBe(termOf('werken', 'nl'));
+    expect(termOf('werkt', 'nl')).toBe(termOf('werken', 'nl'));
+    expect(termOf('bomen', 'nl')).toBe(termOf('boom', 'nl'));
+    expect(termOf('betaalbaar', 'nl')).toBe(termOf('betalen', 'nl'));
   });
 });
 

@@ -1,3 +1,4 @@
+import { createStemmer } from 'multilingual-stemmer';
 import snowball from 'snowball-stemmers';
 import { stemmer as porter } from 'stemmer';
 import * as stopword from 'stopword';
@@ -11,8 +12,8 @@ import * as stopword from 'stopword';
  *   `Intl.Segmenter` (ICU's dictionaries; nothing loaded per query).
  * - Terms: the word stemmed, then folded (accents and case): English with the Porter stemmer, as
  *   it always was; es, fr, de, pt, it, nl, tr, ar and the other languages Snowball has with
- *   Snowball (`snowball-stemmers`); languages without a maintained stemmer (pl, ja, zh, ...) keep
- *   the word. Stemming before folding lets each stemmer see the accents it was written for;
+ *   Snowball (`snowball-stemmers`); Dutch with Kraaij and Pohlmann's stemmer (`KRAAIJ_POHLMANN`);
+ *   languages without a maintained stemmer (pl, ja, zh, ...) keep the word. Stemming before folding lets each stemmer see the accents it was written for;
  *   folding after lets "como" meet "cómo".
  * - Stop words (`stopword` lists, folded): they stay terms, as in English (IDF makes them cheap
  *   and they carry part of a question's meaning), but never count as content words
@@ -156,13 +157,27 @@ export function rawWords(text: string, language: string | null): string[] {
   return splitUnspaced(runs, language === 'ja' || language?.startsWith('zh') ? language : 'und');
 }
 
+/**
+ * Languages stemmed with Snowball's current algorithm (`multilingual-stemmer`: Snowball 3.1 in
+ * WebAssembly) rather than `snowball-stemmers` (a port of the 2014 algorithms). Dutch only: Snowball
+ * 3.0 made Kraaij and Pohlmann's stemmer (1994; "kraaij_pohlmann" in Snowball before) its Dutch
+ * algorithm, in place of Porter's, which removes inflections and a few derivational suffixes
+ * (-heid, -ing, -lijk, -baar, -ig). Kraaij-Pohlmann removes more, as Porter's English stemmer does
+ * ("vaccinatie" and "vaccineer"; -iteit, -isme, -atief, -achtig), the ge- of participles and a
+ * verb's -t ("gewerkt", "werkt" and "werken"), and spells the vowel of an open syllable as a closed
+ * one does ("bomen" and "boom", "betalen" and "betaalbaar"). PostgreSQL's 'dutch' configuration is
+ * still Porter's (docs/languages.md "Retrieval").
+ */
+const KRAAIJ_POHLMANN: ReadonlySet<string> = new Set(['nl']);
+
 type Stemmer = { stem(word: string): string };
 const stemmers = new Map<string, Stemmer | null>();
 function snowballFor(language: string): Stemmer | null {
   let s = stemmers.get(language);
   if (s === undefined) {
     const algorithm = SNOWBALL[language];
-    s = algorithm ? (snowball.newStemmer(algorithm) as Stemmer) : null;
+    if (KRAAIJ_POHLMANN.has(language)) s = { stem: createStemmer('nl') };
+    else s = algorithm ? (snowball.newStemmer(algorithm) as Stemmer) : null;
     stemmers.set(language, s);
   }
   return s;
@@ -240,10 +255,13 @@ export function compoundParts(
   const stop = stopWordsOf(language, NONE);
   const own = termOf(word, language);
   const isPart = (t: string) => t.length >= MIN_PART && t !== own && !stop.has(t) && known(t);
+  // Kraaij-Pohlmann's terms are not always the word's start ("levering": "leveer"), so there a
+  // start of the word is looked up by its term
+  const termOfPart = KRAAIJ_POHLMANN.has(language ?? '') ? (p: string) => termOf(p, language) : undefined;
   const parts: string[] = [];
   let rest = w;
   while (rest.length >= MIN_PART + MIN_REST) {
-    const next = knownPrefix(rest, isPart);
+    const next = knownPrefix(rest, isPart, termOfPart);
     if (!next) break;
     parts.push(next.part);
     // the rest's own term: its ending inflected as a whole word's would be
@@ -252,7 +270,7 @@ export function compoundParts(
       parts.push(whole);
       break;
     }
-    const further = next.rests.find((r) => knownPrefix(r, isPart));
+    const further = next.rests.find((r) => knownPrefix(r, isPart, termOfPart));
     if (!further) break;
     rest = further;
   }
@@ -277,10 +295,13 @@ export function compoundDictionary(
   return dictionary;
 }
 
-/** The longest known start of `s`, and what may follow it past each linking letter. */
-function knownPrefix(s: string, isPart: (t: string) => boolean) {
+/**
+ * The longest known start of `s` (by its term, with `termOfPart`), and what may follow it past each
+ * linking letter.
+ */
+function knownPrefix(s: string, isPart: (t: string) => boolean, termOfPart?: (p: string) => string) {
   for (let i = Math.min(s.length - MIN_REST, MAX_PART); i >= MIN_PART; i--) {
-    const part = s.slice(0, i);
+    const part = termOfPart ? termOfPart(s.slice(0, i)) : s.slice(0, i);
     if (!isPart(part)) continue;
     const rests = LINKS.filter((l) => s.startsWith(l, i) && s.length - i - l.length >= MIN_REST).map((l) =>
       s.slice(i + l.length),
