@@ -15,7 +15,8 @@
  *
  * CAPACITY_SECONDS (10 a step), CAPACITY_START (20 chats/s), CAPACITY_REFINE (3 steps),
  * CAPACITY_SURFACE (chat | widget | both; chat), CAPACITY_OVERLOAD (0 skips the 2x and 4x steps),
- * CHAT_BENCH_PROFILE (a directory: the server writes a V8 CPU profile there when it stops).
+ * CHAT_BENCH_PROFILE (a directory: the server writes a V8 CPU profile there when it stops),
+ * CAPACITY_TOP (1: after each step, its statements by calls a chat, from pg_stat_statements).
  * Transactions and statements a chat come from pg_stat_database and pg_stat_statements (the
  * latter only where the server preloads it); database CPU is that of every `postgres` process.
  */
@@ -49,10 +50,10 @@ async function counters(
   base: string,
   pid: number | undefined,
   databaseUrl?: string,
-): Promise<StepCounters & { close(): Promise<void>; top(chats: number): Promise<string[]> }> {
+): Promise<StepCounters & { close(): Promise<void>; snapshot(): Promise<Map<string, Calls>> }> {
   let work: StepCounters['databaseWork'] = async () => null;
   let close = async () => undefined;
-  let top = async (_chats: number): Promise<string[]> => [];
+  let snapshot = async () => new Map<string, Calls>();
   if (databaseUrl) {
     const { default: pg } = await import('pg');
     const client = new pg.Client({ connectionString: databaseUrl });
@@ -78,17 +79,17 @@ async function counters(
       // This connection's own two statements and transactions are a few a step: noise at these rates.
       return { xacts: Number(x.rows[0]!.n), statements: s ? Number(s.rows[0]!.n ?? 0) : Number.NaN };
     };
-    // CAPACITY_TOP=1: the statements of the whole run by calls a chat, to see where they come from.
-    top = async (chats) => {
-      if (!hasStatements) return [];
-      const r = await client.query<{ calls: string; ms: number; query: string }>(
-        `SELECT calls, total_exec_time AS ms, query FROM pg_stat_statements
-          WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY calls DESC LIMIT 40`,
+    // CAPACITY_TOP=1: each step's statements by calls a chat (the difference of pg_stat_statements
+    // across the step, so the sessions made before a widget step and the seeding do not count).
+    snapshot = async () => {
+      const out = new Map<string, Calls>();
+      if (!hasStatements) return out;
+      const r = await client.query<{ id: string; calls: string; ms: number; query: string }>(
+        `SELECT queryid::text AS id, calls, total_exec_time AS ms, query FROM pg_stat_statements
+          WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
       );
-      return r.rows.map(
-        (x) =>
-          `${(Number(x.calls) / chats).toFixed(2)} a chat, ${((1000 * x.ms) / Math.max(1, Number(x.calls))).toFixed(0)} us: ${x.query.replace(/\s+/g, ' ').slice(0, 160)}`,
-      );
+      for (const x of r.rows) out.set(x.id, { calls: Number(x.calls), ms: x.ms, query: x.query });
+      return out;
     };
   }
   return {
@@ -97,8 +98,26 @@ async function counters(
     databaseWork: work,
     loopDelayP99: () => scrapeLoopDelay(base, METRICS_TOKEN),
     close,
-    top,
+    snapshot,
   };
+}
+
+type Calls = { calls: number; ms: number; query: string };
+
+/** The statements run between two snapshots, most calls first, as calls a chat and mean time. */
+function topBetween(before: Map<string, Calls>, after: Map<string, Calls>, chats: number, n = 25) {
+  const rows = [...after].map(([id, a]) => {
+    const b = before.get(id);
+    return { calls: a.calls - (b?.calls ?? 0), ms: a.ms - (b?.ms ?? 0), query: a.query };
+  });
+  return rows
+    .filter((r) => r.calls > 0)
+    .sort((x, y) => y.calls - x.calls)
+    .slice(0, n)
+    .map(
+      (x) =>
+        `${(x.calls / Math.max(1, chats)).toFixed(2)} a chat, ${((1000 * x.ms) / x.calls).toFixed(0)} us: ${x.query.replace(/\s+/g, ' ').slice(0, 160)}`,
+    );
 }
 
 /** Doubles from `from` until a step fails, then bisects `refine` times; returns every step run. */
@@ -187,11 +206,16 @@ export async function runCapacityBench() {
       `\nChat capacity on ${kind} (${k.chunks} chunks, ${seconds} s a step, node ${process.version})\n`,
       HEAD,
     ];
+    const top = process.env.CAPACITY_TOP === '1';
     const surfaces = which === 'both' ? [chat, widget] : which === 'widget' ? [widget] : [chat];
     for (const surface of surfaces) {
       const run = async (rate: number, label = surface.name) => {
-        const s = await openLoopStep(rate, seconds, await surface.request(rate, seconds), c);
+        const request = await surface.request(rate, seconds);
+        const before = top ? await c.snapshot() : undefined;
+        const s = await openLoopStep(rate, seconds, request, c);
         console.log(`  ${row(label, s)}${s.firstError ? ` first failure: ${s.firstError}` : ''}`);
+        if (before)
+          for (const l of topBetween(before, await c.snapshot(), s.finished)) console.log(`    ${l}`);
         lines.push(row(label, s));
         return s;
       };
@@ -214,12 +238,6 @@ export async function runCapacityBench() {
       if (process.env.CAPACITY_OVERLOAD !== '0' && capacity > 0) {
         for (const x of [2, 4]) await run(capacity * x, `${surface.name} at ${x}x capacity`);
       }
-    }
-    if (process.env.CAPACITY_TOP === '1') {
-      const chats = Number(
-        lines.filter((l) => l.startsWith('| internal chat')).reduce((n, l) => n + Number(l.split('|')[3]), 0),
-      );
-      for (const l of await c.top(chats)) console.log(`  ${l}`);
     }
     await c.close();
     process.stdout.write(`${lines.join('\n')}\n`);
