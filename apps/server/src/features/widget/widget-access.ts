@@ -6,6 +6,7 @@ import { AppError, forbidden } from '../../http/errors.ts';
 import type { Surface } from '../../http/tenant.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import type { AssistantRow } from '../assistants/assistants.repo.ts';
+import { type KnownKnowledge, scopeFromPairs } from '../knowledge/knowledge.service.ts';
 import { planStanding } from '../workspaces/plan.ts';
 import { tenantIn } from '../workspaces/tenant.service.ts';
 import * as repo from './widget.repo.ts';
@@ -36,6 +37,8 @@ export type WidgetAccess = {
   /** The allowlisted requesting origin, e.g. `https://shop.example.com`. */
   origin: string;
   session?: WidgetSession;
+  /** What the same query read of the assistant's knowledge: a chat does not read it again. */
+  knowledge?: KnownKnowledge;
 };
 
 export type WidgetAccessOptions = {
@@ -89,7 +92,13 @@ export async function authorizeWidget(
   assistantId: string,
   opts: WidgetAccessOptions,
 ): Promise<WidgetAccess> {
-  const target = assistantId.length <= 100 ? await repo.findWidgetTarget(ctx.db, assistantId) : undefined;
+  // A route that needs a session reads it in the same statement as layers 1 and 2 (layer 3 is
+  // still judged after them: a refused origin answers 403 whatever the token).
+  const token = opts.requireToken ? widgetToken(request) : undefined;
+  const target =
+    assistantId.length <= 100
+      ? await repo.findWidgetTarget(ctx.db, assistantId, token ? sha256Hex(token) : null)
+      : undefined;
   const found = requestOrigin(request.headers);
   const allowed = !!target?.config && hostAllowed(target.config.allowedDomains, found?.hostname ?? null);
   // An allowlisted page may read even the 404 of a disabled widget, so it can say so.
@@ -102,8 +111,19 @@ export async function authorizeWidget(
     ...planStanding(target),
     defaultLanguage: target.defaultLanguage,
     origin: found.origin,
+    knowledge: { scope: scopeFromPairs(target.namespaces), hasRealtime: target.hasRealtime },
   };
-  return opts.requireToken ? withSession(ctx, request, access, opts.sessionId) : access;
+  if (!opts.requireToken) return access;
+  return { ...access, session: sessionFor(target.session ?? undefined, opts.sessionId) };
+}
+
+/** Layer 3 on the session the token named (undefined: none of this assistant's). */
+function sessionFor(session: WidgetSession | undefined, sessionId: string | undefined): WidgetSession {
+  if (!session) throw unauthorizedWidget();
+  if (sessionId !== undefined && session.id !== sessionId) {
+    throw unauthorizedWidget('The session token does not belong to this session');
+  }
+  return session;
 }
 
 /**
@@ -120,11 +140,8 @@ export async function withSession(
   const token = widgetToken(request);
   if (!token) throw unauthorizedWidget();
   const session = await repo.findSessionByTokenHash(ctx.db, sha256Hex(token));
-  if (!session || session.assistantId !== access.assistant.id) throw unauthorizedWidget();
-  if (sessionId !== undefined && session.id !== sessionId) {
-    throw unauthorizedWidget('The session token does not belong to this session');
-  }
-  return { ...access, session };
+  const own = session?.assistantId === access.assistant.id ? session : undefined;
+  return { ...access, session: sessionFor(own, sessionId) };
 }
 
 /**

@@ -33,16 +33,21 @@ const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
 /**
  * Counts one message against the assistant's daily quota; over it, 429 `rate_limit:widget` with
- * `details.quota` (the daily limit) and `Retry-After` until 00:00 UTC.
+ * `details.quota` (the daily limit) and `Retry-After` until 00:00 UTC. A plan without a quota
+ * (Enterprise) has nothing to refuse: its message is counted after the turn is stored instead
+ * (`uncounted`, with the claim of a new conversation where there is one: widget.service.ts), so
+ * its day's row, which every chat of the assistant updates, is off the path to the first event;
+ * undefined then.
  */
 export async function countDailyMessage(
   ctx: AppContext,
   assistantId: string,
   plan: Plan,
-): Promise<QuotaTicket> {
+): Promise<QuotaTicket | undefined> {
   const at = now();
   const day = utcDay(at);
   const limit = DAILY_MESSAGE_QUOTA[plan];
+  if (limit === null) return undefined;
   const counted = await repo.countMessage(ctx.db, assistantId, day, limit);
   if (counted === undefined) {
     const midnight = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1);
@@ -57,6 +62,15 @@ export async function countDailyMessage(
   return { assistantId, day };
 }
 
+/** The message a plan without a quota still has to count, once its turn is stored (or undefined). */
+export const uncounted = (assistantId: string, plan: Plan): QuotaTicket | undefined =>
+  DAILY_MESSAGE_QUOTA[plan] === null ? { assistantId, day: utcDay(now()) } : undefined;
+
+/** Counts a message without a quota to check (a plan without one, after its turn). */
+export const countUnlimited = (ctx: AppContext, ticket: QuotaTicket) =>
+  repo.countMessage(ctx.db, ticket.assistantId, ticket.day, null);
+
 /** Gives a counted message back when the turn was refused (e.g. no credits left). */
-export const refundDailyMessage = (ctx: AppContext, ticket: QuotaTicket) =>
-  repo.uncountMessage(ctx.db, ticket.assistantId, ticket.day);
+export const refundDailyMessage = async (ctx: AppContext, ticket: QuotaTicket | undefined) => {
+  if (ticket) await repo.uncountMessage(ctx.db, ticket.assistantId, ticket.day);
+};

@@ -1,5 +1,6 @@
-import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.ts';
+import { preparedFor } from '../../db/prepared.ts';
 import {
   assistants,
   conversations,
@@ -11,6 +12,8 @@ import {
   widgetUsage,
   workspaces,
 } from '../../db/schema/index.ts';
+import { namespacesJson } from '../knowledge/projects/projects.repo.ts';
+import { hasRealtimeSources } from '../knowledge/sources/sources.repo.ts';
 
 /**
  * Data access of the public widget (docs/widget.md). The public entry point is an assistant id: the
@@ -24,9 +27,15 @@ export type WidgetSessionRow = typeof widgetSessions.$inferSelect;
 /** Timestamps go in as ISO text with an explicit cast: identical on node-postgres and PGlite. */
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
-/** The assistant, its widget configuration (null: never configured) and its workspace's plan fields. */
-export async function findWidgetTarget(db: Executor, assistantId: string) {
-  const [row] = await db
+/**
+ * Everything the three-layer check (widget-access.ts) and a chat's start need, in one statement:
+ * the assistant, its widget configuration (null: never configured), its workspace's plan fields,
+ * what a reply needs of its knowledge before retrieving (as assistants.repo.ts reads it for the
+ * internal chat), and the session whose token hashes to `tokenHash` when it is this assistant's
+ * (null: none, or no token given). Every widget request runs it: prepared once (db/prepared.ts).
+ */
+const widgetTarget = preparedFor((db) =>
+  db
     .select({
       assistant: assistants,
       config: widgetConfigs,
@@ -35,12 +44,28 @@ export async function findWidgetTarget(db: Executor, assistantId: string) {
       billingStatus: workspaces.billingStatus,
       monthlyCredits: workspaces.monthlyCredits,
       defaultLanguage: workspaces.defaultLanguage,
+      namespaces: namespacesJson(assistants.id),
+      hasRealtime: hasRealtimeSources(assistants.id),
+      session: widgetSessions,
     })
     .from(assistants)
     .innerJoin(workspaces, eq(workspaces.id, assistants.workspaceId))
     .leftJoin(widgetConfigs, eq(widgetConfigs.assistantId, assistants.id))
-    .where(eq(assistants.id, assistantId))
-    .limit(1);
+    .leftJoin(
+      widgetSessions,
+      and(
+        eq(widgetSessions.tokenHash, sql.placeholder('tokenHash')),
+        eq(widgetSessions.assistantId, assistants.id),
+      ),
+    )
+    .where(eq(assistants.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('parley_widget_target'),
+);
+
+/** See widgetTarget; `tokenHash` null: no session is read. */
+export async function findWidgetTarget(db: Executor, assistantId: string, tokenHash: string | null = null) {
+  const [row] = await widgetTarget(db).execute({ id: assistantId, tokenHash });
   return row;
 }
 
@@ -80,13 +105,27 @@ export async function touchSession(db: Executor, s: SessionRef, when: Date) {
   await db.update(widgetSessions).set({ lastActivityAt: when }).where(sessionIs(s));
 }
 
-/** Stores the conversation created by the first message; false when one is already set. */
-export async function claimConversation(db: Executor, s: SessionRef, conversationId: string) {
-  const rows = await db
-    .update(widgetSessions)
-    .set({ conversationId })
-    .where(and(sessionIs(s), isNull(widgetSessions.conversationId)))
-    .returning({ id: widgetSessions.id });
+/**
+ * Stores the conversation created by the first message; false when one is already set. `count`:
+ * also counts the message on its assistant's day (a plan without a daily quota counts once the turn
+ * is stored, widget-limits.ts), in the same statement.
+ */
+export async function claimConversation(
+  db: Executor,
+  s: SessionRef,
+  conversationId: string,
+  count?: { assistantId: string; day: string },
+) {
+  const counted = count
+    ? sql`, counted as (insert into widget_usage (assistant_id, day, count) values (${count.assistantId}, ${count.day}, 1)
+          on conflict (assistant_id, day) do update set count = widget_usage.count + 1 returning 1)`
+    : sql``;
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`with claimed as (update widget_sessions set conversation_id = ${conversationId}
+          where workspace_id = ${s.workspaceId} and id = ${s.id} and conversation_id is null returning id)${counted}
+        select id from claimed`,
+  );
   return rows.length > 0;
 }
 

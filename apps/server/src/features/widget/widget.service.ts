@@ -19,7 +19,7 @@ import { recordEvent } from '../events/events.service.ts';
 import * as repo from './widget.repo.ts';
 import type { WidgetAccess, WidgetSession } from './widget-access.ts';
 import { languageConfig, type VisitorLanguages } from './widget-language.ts';
-import { countDailyMessage, refundDailyMessage } from './widget-limits.ts';
+import { countDailyMessage, countUnlimited, refundDailyMessage, uncounted } from './widget-limits.ts';
 import { widgetSessionChannel } from './widget-live.ts';
 
 /**
@@ -181,6 +181,7 @@ export async function startWidgetChat(ctx: AppContext, access: WidgetAccess, con
         title: content.slice(0, 80),
       },
       content,
+      knowledge: access.knowledge,
     });
     // The session is bound to the conversation below, so it must exist first (turn.ts `stored`).
     if (turn.kind === 'reply') await turn.stored;
@@ -188,14 +189,16 @@ export async function startWidgetChat(ctx: AppContext, access: WidgetAccess, con
     await refundDailyMessage(ctx, quota);
     throw err;
   }
+  // The session's activity needs no write of its own: its conversation's last message is part of
+  // it (repo.lockIdleSessions), and this turn's message was just stored there.
+  const count = uncounted(access.assistant.id, access.plan);
   if (!existing) {
-    await repo.claimConversation(ctx.db, session, turn.conversation.id);
+    await repo.claimConversation(ctx.db, session, turn.conversation.id, count);
     // An open event stream starts following the new conversation (widget-events.routes.ts).
     await ctx.fanout
       .publish(widgetSessionChannel(session.id), { type: 'bound', conversationId: turn.conversation.id })
       .catch(() => undefined);
-  }
-  await repo.touchSession(ctx.db, session, now());
+  } else if (count) await countUnlimited(ctx, count);
   return turn;
 }
 
