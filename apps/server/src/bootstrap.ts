@@ -50,6 +50,7 @@ export function createContext(config: Config, database: Database): AppContext {
       authPerMinute: config.authRateLimitPerMinute,
       loginFailuresPerAccount: config.loginFailuresPerAccount,
       widgetPerMinute: config.widget.rateLimitPerMinute,
+      widgetWindowSeconds: config.widget.rateLimitWindowSeconds,
       log,
     }),
     fanout: createFanout({ redisUrl: config.redisUrl, log }),

@@ -90,8 +90,10 @@ export const envSchema = z.object({
   TEST_RUN_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(30),
   TEST_RUN_LEASE_SECONDS: z.coerce.number().min(1).max(3_600).default(60),
   ENTERPRISE_MONTHLY_CREDITS: z.coerce.number().int().min(0).default(100_000),
-  // Widget (docs/widget.md "Limits"): POSTs per minute per client IP on the public widget paths.
+  // Widget (docs/widget.md "Limits"): POSTs per minute per client IP on the public widget paths,
+  // counted in a window of 60 s; a test shortens the window to see a refused message go by itself.
   WIDGET_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+  WIDGET_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   // SMS (docs/sms.md "The provider"): the provider's REST API, the real one unless a stand-in is named.
   SMS_PROVIDER_API_BASE: z.url().default('https://api.twilio.com'),
   // Stripe (docs/billing.md "Stripe"): unset key → plan changes are the operator's `npm run plan`.
@@ -170,7 +172,7 @@ export type Config = {
    * within it share the run), and how long a process holds a run it plays without showing progress.
    */
   testRuns: { delayMs: number; leaseMs: number };
-  widget: { rateLimitPerMinute: number };
+  widget: { rateLimitPerMinute: number; rateLimitWindowSeconds: number };
   sms: { providerApiBase: string };
   /** DNS servers of the domain verification; empty: the system resolver. */
   sso: { dnsServers: string[] };
@@ -255,7 +257,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     enterpriseMonthlyCredits: e.ENTERPRISE_MONTHLY_CREDITS,
     testRuns: { delayMs: e.TEST_RUN_DELAY_SECONDS * 1000, leaseMs: e.TEST_RUN_LEASE_SECONDS * 1000 },
-    widget: { rateLimitPerMinute: e.WIDGET_RATE_LIMIT_PER_MINUTE },
+    widget: {
+      rateLimitPerMinute: e.WIDGET_RATE_LIMIT_PER_MINUTE,
+      rateLimitWindowSeconds: e.WIDGET_RATE_WINDOW_SECONDS,
+    },
     sms: { providerApiBase: e.SMS_PROVIDER_API_BASE.replace(/\/+$/, '') },
     sso: {
       dnsServers: (e.SSO_DNS_SERVERS ?? '')

@@ -31,6 +31,8 @@ export type RateLimitOptions = {
   authPerMinute: number;
   loginFailuresPerAccount: number;
   widgetPerMinute: number;
+  /** The window `widgetPerMinute` is counted in (60 s unless a test shortens it). */
+  widgetWindowSeconds?: number;
   /** Where the loss and the return of Redis are logged (once each). */
   log?: RedisHealthLog;
 };
@@ -82,7 +84,7 @@ export function createRateLimits(opts: RateLimitOptions): RateLimits {
     auth: make('auth', opts.authPerMinute, 60),
     loginFailures: make('loginfail', opts.loginFailuresPerAccount, 15 * 60),
     downloads: make('download', 20, 60),
-    widget: make('widget', opts.widgetPerMinute, 60),
+    widget: make('widget', opts.widgetPerMinute, opts.widgetWindowSeconds ?? 60),
     ready: () => connected.then(() => undefined),
     close: async () => {
       await connected;
