@@ -17,7 +17,6 @@ import { type Server, serverEnv, startServer } from './process.ts';
  * prints its URL and serves; SIGTERM drains: in-flight requests finish, new connections are
  * refused, open streams get their final event, the process exits 0.
  */
-const serverDir = fileURLToPath(new URL('../..', import.meta.url));
 const repoDir = fileURLToPath(new URL('../../../..', import.meta.url));
 const servers: Server[] = [];
 const pgs: TestDatabase[] = [];
@@ -76,64 +75,51 @@ describe('npm start', () => {
   }, 90_000);
 });
 
-describe('SIGTERM', () => {
-  it('finishes the in-flight request, refuses new connections and exits 0', async () => {
-    const env = await withDatabase(serverEnv({ SHUTDOWN_GRACE_MS: '8000' }));
-    const server = startServer(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env });
-    servers.push(server);
-    const base = (await server.ready).replace('localhost', '127.0.0.1');
-
-    // A signup whose body arrives slowly: the request is in flight when SIGTERM lands.
-    const body = JSON.stringify({ email: 'drain@example.com', password: 'long enough pw', name: 'Drain' });
-    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(
-        `${base}/api/auth/signup`,
-        {
-          method: 'POST',
-          agent: false,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-        },
-        (res) => {
-          let text = '';
-          res.on('data', (c) => {
-            text += c;
-          });
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-        },
+/**
+ * A signup whose body arrives slowly: it is in flight (the server has answered a request sent
+ * after its headers were) when `signal` runs, and its body ends only once new connections are
+ * refused. Resolves with the response; `refused` with what the last connection attempt got.
+ */
+function inFlightSignup(base: string, signal: () => void) {
+  const body = JSON.stringify({ email: 'drain@example.com', password: 'long enough pw', name: 'Drain' });
+  let refused = '';
+  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = httpRequest(
+      `${base}/api/auth/signup`,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => {
+          text += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.write(body.slice(0, 10));
+    void (async () => {
+      await new Promise<void>((connected) =>
+        req.once('socket', (socket) => (socket.connecting ? socket.once('connect', connected) : connected())),
       );
-      req.on('error', reject);
-      req.write(body.slice(0, 10));
-      void (async () => {
-        await new Promise<void>((connected) =>
-          req.once('socket', (socket) =>
-            socket.connecting ? socket.once('connect', connected) : connected(),
-          ),
-        );
-        // In flight: the server has answered a request sent after this one's headers were.
-        expect(await connect(base)).toBe('200');
-        server.child.kill('SIGTERM');
-        await waitFor(
-          async () => {
-            refused = await connect(base);
-            return refused === 'ECONNREFUSED';
-          },
-          10_000,
-          'new connections refused',
-        );
-        req.end(body.slice(10));
-      })().catch(reject);
-    });
-    let refused = '';
-    const started = Date.now();
-    const done = await response;
-    expect(done.status, done.body).toBe(201);
-    expect(JSON.parse(done.body).data.user.email).toBe('drain@example.com');
-    expect(refused).toBe('ECONNREFUSED');
-    expect(await server.exited).toBe(0);
-    expect(Date.now() - started).toBeLessThan(8000);
-    expect(server.output()).not.toMatch(/"level":(50|60)/);
-  }, 90_000);
-});
+      expect(await connect(base)).toBe('200');
+      signal();
+      await waitFor(
+        async () => {
+          refused = await connect(base);
+          return refused === 'ECONNREFUSED';
+        },
+        10_000,
+        'new connections refused',
+      );
+      req.end(body.slice(10));
+    })().catch(reject);
+  });
+  return { response, refused: () => refused };
+}
 
 /** Signs up, makes a workspace and an assistant with its widget on; returns what the streams need. */
 async function setUp(base: string) {
@@ -175,9 +161,14 @@ async function collect(res: Response, into: Array<Record<string, unknown>>): Pro
 }
 
 describe('SIGTERM to npm start', () => {
-  it('closes a streaming reply and a live widget stream with their final events, frees the port and exits 0', async () => {
+  // One process for what SIGTERM does to each kind of request (a server start is most of this
+  // file's time): an ordinary request in flight finishes, new connections are refused, the open
+  // streams get their final events, and the process exits 0 within the grace.
+  it('finishes the in-flight request, refuses new connections, closes a streaming reply and a live widget stream with their final events, frees the port and exits 0', async () => {
     llm = await startLlmServer();
-    const grace = 3000;
+    // The stalled reply is cut a second before the end of the grace; the in-flight signup has
+    // until then to finish on a loaded machine.
+    const grace = 5000;
     const env = await withDatabase(
       serverEnv({
         SHUTDOWN_GRACE_MS: String(grace),
@@ -223,8 +214,15 @@ describe('SIGTERM to npm start', () => {
     await waitFor(() => chatEvents.length > 0, 10_000, 'the first words of the reply');
     expect(chatEvents[0]).toEqual({ type: 'text-delta', textDelta: 'Hel' });
 
-    const started = Date.now();
-    server.child.kill('SIGTERM');
+    let started = 0;
+    const signup = inFlightSignup(base, () => {
+      started = Date.now();
+      server.child.kill('SIGTERM');
+    });
+    const done = await signup.response;
+    expect(done.status, done.body).toBe(201);
+    expect(JSON.parse(done.body).data.user.email).toBe('drain@example.com');
+    expect(signup.refused()).toBe('ECONNREFUSED');
     expect(await server.exited).toBe(0);
     const took = Date.now() - started;
     // The port is free: nothing answers on it any more.
