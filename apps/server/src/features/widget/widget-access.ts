@@ -6,6 +6,7 @@ import { AppError, forbidden } from '../../http/errors.ts';
 import type { Surface } from '../../http/tenant.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import type { AssistantRow } from '../assistants/assistants.repo.ts';
+import type { ConversationRow } from '../conversations/conversations.service.ts';
 import { type KnownKnowledge, scopeFromPairs } from '../knowledge/knowledge.service.ts';
 import { planStanding } from '../workspaces/plan.ts';
 import { tenantIn } from '../workspaces/tenant.service.ts';
@@ -39,6 +40,8 @@ export type WidgetAccess = {
   session?: WidgetSession;
   /** What the same query read of the assistant's knowledge: a chat does not read it again. */
   knowledge?: KnownKnowledge;
+  /** The session's conversation as the same query read it (undefined: not read). */
+  conversation?: ConversationRow;
 };
 
 export type WidgetAccessOptions = {
@@ -114,7 +117,8 @@ export async function authorizeWidget(
     knowledge: { scope: scopeFromPairs(target.namespaces), hasRealtime: target.hasRealtime },
   };
   if (!opts.requireToken) return access;
-  return { ...access, session: sessionFor(target.session ?? undefined, opts.sessionId) };
+  const session = sessionFor(target.session ?? undefined, opts.sessionId);
+  return { ...access, session, ...(target.conversation ? { conversation: target.conversation } : {}) };
 }
 
 /** Layer 3 on the session the token named (undefined: none of this assistant's). */

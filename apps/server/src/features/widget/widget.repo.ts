@@ -31,8 +31,9 @@ const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
  * Everything the three-layer check (widget-access.ts) and a chat's start need, in one statement:
  * the assistant, its widget configuration (null: never configured), its workspace's plan fields,
  * what a reply needs of its knowledge before retrieving (as assistants.repo.ts reads it for the
- * internal chat), and the session whose token hashes to `tokenHash` when it is this assistant's
- * (null: none, or no token given). Every widget request runs it: prepared once (db/prepared.ts).
+ * internal chat), the session whose token hashes to `tokenHash` when it is this assistant's
+ * (null: none, or no token given) and that session's conversation (a visitor's next message
+ * continues it). Every widget request runs it: prepared once (db/prepared.ts).
  */
 const widgetTarget = preparedFor((db) =>
   db
@@ -47,6 +48,7 @@ const widgetTarget = preparedFor((db) =>
       namespaces: namespacesJson(assistants.id),
       hasRealtime: hasRealtimeSources(assistants.id),
       session: widgetSessions,
+      conversation: conversations,
     })
     .from(assistants)
     .innerJoin(workspaces, eq(workspaces.id, assistants.workspaceId))
@@ -56,6 +58,13 @@ const widgetTarget = preparedFor((db) =>
       and(
         eq(widgetSessions.tokenHash, sql.placeholder('tokenHash')),
         eq(widgetSessions.assistantId, assistants.id),
+      ),
+    )
+    .leftJoin(
+      conversations,
+      and(
+        eq(conversations.id, widgetSessions.conversationId),
+        eq(conversations.workspaceId, assistants.workspaceId),
       ),
     )
     .where(eq(assistants.id, sql.placeholder('id')))

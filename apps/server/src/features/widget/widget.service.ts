@@ -156,8 +156,11 @@ const chatRefused = (message: string) => new AppError('bad_request:chat', messag
 export async function startWidgetChat(ctx: AppContext, access: WidgetAccess, content: string): Promise<Turn> {
   const session = sessionOf(access);
   if (session.status === 'ended') throw chatRefused('This chat session has ended; start a new one');
+  // Read with the session where the three-layer check could (widget-access.ts).
   const existing = session.conversationId
-    ? await findConversation(ctx, access.assistant.workspaceId, session.conversationId)
+    ? access.conversation?.id === session.conversationId
+      ? access.conversation
+      : await findConversation(ctx, access.assistant.workspaceId, session.conversationId)
     : undefined;
   // The visitor writing into a closed conversation of a live session reopens it, and the AI answers
   // again (docs/inbox.md "States"); after the session ended, the widget starts a new session.
