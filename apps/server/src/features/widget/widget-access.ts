@@ -117,8 +117,14 @@ export async function authorizeWidget(
     knowledge: { scope: scopeFromPairs(target.namespaces), hasRealtime: target.hasRealtime },
   };
   if (!opts.requireToken) return access;
-  const session = sessionFor(target.session ?? undefined, opts.sessionId);
-  return { ...access, session, ...(target.conversation ? { conversation: target.conversation } : {}) };
+  const own = target.session?.assistantId === target.assistant.id ? target.session : undefined;
+  const session = sessionFor(own, opts.sessionId);
+  const conversation = target.conversation;
+  return {
+    ...access,
+    session,
+    ...(conversation?.workspaceId === target.assistant.workspaceId ? { conversation } : {}),
+  };
 }
 
 /** Layer 3 on the session the token named (undefined: none of this assistant's). */

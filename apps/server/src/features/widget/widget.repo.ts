@@ -31,8 +31,8 @@ const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
  * Everything the three-layer check (widget-access.ts) and a chat's start need, in one statement:
  * the assistant, its widget configuration (null: never configured), its workspace's plan fields,
  * what a reply needs of its knowledge before retrieving (as assistants.repo.ts reads it for the
- * internal chat), the session whose token hashes to `tokenHash` when it is this assistant's
- * (null: none, or no token given) and that session's conversation (a visitor's next message
+ * internal chat), the session whose token hashes to `tokenHash` (null: none, or no token given)
+ * and that session's conversation (a visitor's next message
  * continues it). Every widget request runs it: prepared once (db/prepared.ts).
  */
 const widgetTarget = preparedFor((db) =>
@@ -53,20 +53,11 @@ const widgetTarget = preparedFor((db) =>
     .from(assistants)
     .innerJoin(workspaces, eq(workspaces.id, assistants.workspaceId))
     .leftJoin(widgetConfigs, eq(widgetConfigs.assistantId, assistants.id))
-    .leftJoin(
-      widgetSessions,
-      and(
-        eq(widgetSessions.tokenHash, sql.placeholder('tokenHash')),
-        eq(widgetSessions.assistantId, assistants.id),
-      ),
-    )
-    .leftJoin(
-      conversations,
-      and(
-        eq(conversations.id, widgetSessions.conversationId),
-        eq(conversations.workspaceId, assistants.workspaceId),
-      ),
-    )
+    // By unique keys alone, so that even a plan made while the tables were empty reads one row
+    // each; the caller checks that the session is this assistant's and the conversation this
+    // workspace's (widget-access.ts).
+    .leftJoin(widgetSessions, eq(widgetSessions.tokenHash, sql.placeholder('tokenHash')))
+    .leftJoin(conversations, eq(conversations.id, widgetSessions.conversationId))
     .where(eq(assistants.id, sql.placeholder('id')))
     .limit(1)
     .prepare('parley_widget_target'),
