@@ -32,7 +32,15 @@ export async function startApp(
   const fd = openSync(log, 'w');
   // EMAIL_BENCH_PROFILE=<dir>: each server writes a V8 CPU profile there when it stops.
   const prof = process.env.EMAIL_BENCH_PROFILE;
-  const args = [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), '--import', 'tsx', 'src/main.ts'];
+  // EMAIL_BENCH_NODE_ARGS: more flags for both servers' node (e.g. --trace-gc), space-separated.
+  const extra = (process.env.EMAIL_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const args = [
+    ...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []),
+    ...extra,
+    '--import',
+    'tsx',
+    'src/main.ts',
+  ];
   const [command, argv] =
     niceness === undefined
       ? [process.execPath, args]

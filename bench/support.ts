@@ -97,6 +97,8 @@ export async function paced(
   ok: (status: number) => boolean = (s) => s >= 200 && s < 300,
 ) {
   const latencies: number[] = [];
+  /** Each send's latency by its index, so a report can tell when the slow ones were sent. */
+  const byIndex: number[] = new Array(count).fill(0);
   let errors = 0;
   const start = performance.now() + 50;
   const inFlight: Promise<void>[] = [];
@@ -105,7 +107,9 @@ export async function paced(
       .catch(() => 0)
       .then((status) => {
         if (!ok(status)) errors++;
-        latencies.push(performance.now() - at);
+        const latency = performance.now() - at;
+        latencies.push(latency);
+        byIndex[i] = latency;
       });
   // One clock for all: every millisecond, whatever has come due is sent (not a timer per request,
   // which at thousands a second would slow the sender itself).
@@ -117,5 +121,5 @@ export async function paced(
     await new Promise((r) => setTimeout(r, 1));
   }
   await Promise.all(inFlight);
-  return { latencies, errors };
+  return { latencies, byIndex, errors };
 }
