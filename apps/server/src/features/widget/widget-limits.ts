@@ -34,10 +34,9 @@ const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 /**
  * Counts one message against the assistant's daily quota; over it, 429 `rate_limit:widget` with
  * `details.quota` (the daily limit) and `Retry-After` until 00:00 UTC. A plan without a quota
- * (Enterprise) has nothing to refuse: its message is counted after the turn is stored instead
- * (`uncounted`, with the claim of a new conversation where there is one: widget.service.ts), so
- * its day's row, which every chat of the assistant updates, is off the path to the first event;
- * undefined then.
+ * (Enterprise) has nothing to refuse: its message is counted once the turn is stored instead
+ * (`uncounted`), in the statement that binds a new conversation to the session where there is one
+ * (widget.service.ts), and a refused turn has nothing to give back; undefined then.
  */
 export async function countDailyMessage(
   ctx: AppContext,
