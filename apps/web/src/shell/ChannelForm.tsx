@@ -47,13 +47,28 @@ export function ChannelField(props: {
 
 type Options = { enableContactMatching: boolean; autoCreateContacts: boolean };
 
+/**
+ * The words the channel forms share, each under the same key in its channel's namespace
+ * (i18n/<language>/email.ts, sms.ts): the form's `t`, narrowed to these keys.
+ */
+export type ChannelFormWords = (
+  key:
+    | 'form.contactMatching'
+    | 'form.autoCreate'
+    | 'form.saving'
+    | 'form.save'
+    | 'form.create'
+    | 'form.unsaved'
+    | 'form.saved',
+) => string;
+
 /** Whether senders are matched to contacts, and whether unknown ones become contacts. */
 export function ContactOptions(props: {
   value: Options;
   onChange(key: keyof Options, on: boolean): void;
-  labels: { matching: string; autoCreate: string };
+  t: ChannelFormWords;
 }) {
-  const { value, onChange, labels } = props;
+  const { value, onChange, t } = props;
   return (
     <>
       <label className="check">
@@ -62,7 +77,7 @@ export function ContactOptions(props: {
           checked={value.enableContactMatching}
           onChange={(e) => onChange('enableContactMatching', e.target.checked)}
         />
-        {labels.matching}
+        {t('form.contactMatching')}
       </label>
       <label className="check">
         <input
@@ -70,7 +85,7 @@ export function ContactOptions(props: {
           checked={value.autoCreateContacts}
           onChange={(e) => onChange('autoCreateContacts', e.target.checked)}
         />
-        {labels.autoCreate}
+        {t('form.autoCreate')}
       </label>
     </>
   );
@@ -82,16 +97,16 @@ export function ChannelSaveRow(props: {
   exists: boolean;
   unsaved: boolean;
   succeeded: boolean;
-  words: { saving: string; save: string; create: string; unsaved: string; saved: string };
+  t: ChannelFormWords;
 }) {
-  const { pending, exists, unsaved, succeeded, words } = props;
+  const { pending, exists, unsaved, succeeded, t } = props;
   return (
     <div className="row">
       <button type="submit" className="primary" disabled={pending}>
-        {pending ? words.saving : exists ? words.save : words.create}
+        {pending ? t('form.saving') : exists ? t('form.save') : t('form.create')}
       </button>
       <span role="status" className="muted">
-        {unsaved ? words.unsaved : succeeded ? words.saved : ''}
+        {unsaved ? t('form.unsaved') : succeeded ? t('form.saved') : ''}
       </span>
     </div>
   );

@@ -209,11 +209,7 @@ export function EmailForm({ id, saved }: { id: string; saved: EmailConfig | null
             />
           )}
         </Field>
-        <ContactOptions
-          value={draft}
-          onChange={set}
-          labels={{ matching: t('form.contactMatching'), autoCreate: t('form.autoCreate') }}
-        />
+        <ContactOptions value={draft} onChange={set} t={(key) => t(key)} />
       </fieldset>
 
       <ErrorText error={save.error && explain(save.error)} />
@@ -222,13 +218,7 @@ export function EmailForm({ id, saved }: { id: string; saved: EmailConfig | null
         exists={Boolean(saved)}
         unsaved={unsaved}
         succeeded={save.isSuccess}
-        words={{
-          saving: t('form.saving'),
-          save: t('form.save'),
-          create: t('form.create'),
-          unsaved: t('form.unsaved'),
-          saved: t('form.saved'),
-        }}
+        t={(key) => t(key)}
       />
     </form>
   );

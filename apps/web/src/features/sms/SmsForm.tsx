@@ -210,11 +210,7 @@ export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsC
               />
             )}
           </Field>
-          <ContactOptions
-            value={draft}
-            onChange={set}
-            labels={{ matching: t('form.contactMatching'), autoCreate: t('form.autoCreate') }}
-          />
+          <ContactOptions value={draft} onChange={set} t={(key) => t(key)} />
         </fieldset>
 
         <ErrorText error={save.error && explain(save.error)} />
@@ -223,13 +219,7 @@ export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsC
           exists={Boolean(saved)}
           unsaved={unsaved}
           succeeded={save.isSuccess}
-          words={{
-            saving: t('form.saving'),
-            save: t('form.save'),
-            create: t('form.create'),
-            unsaved: t('form.unsaved'),
-            saved: t('form.saved'),
-          }}
+          t={(key) => t(key)}
         />
       </form>
       {saved && (
