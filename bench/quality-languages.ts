@@ -16,115 +16,41 @@
  *   LANGUAGES=en,pl npx tsx bench/quality-languages.ts  # some languages only (the mixed base too)
  *   MISSES=1 LANGUAGES=nl npx tsx bench/quality-languages.ts  # also each `own` question missed at 1
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildApp } from '../apps/server/src/app.ts';
-import { createContext } from '../apps/server/src/bootstrap.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { openDatabase } from '../apps/server/src/db/client.ts';
-import { migrateDatabase } from '../apps/server/src/db/migrate.ts';
-import { memberships, workspaces } from '../apps/server/src/db/schema/index.ts';
-import { ingestionStep } from '../apps/server/src/features/knowledge/ingestion/ingest.jobs.ts';
 import { createLexicalIndex } from '../apps/server/src/features/knowledge/retrieval/lexical-index.ts';
-import { scratchDatabase } from './support.ts';
+import { type Faq, type FaqAssistant, openQualityApp, pct, type Scores, score } from './quality-app.ts';
 
-type Faq = { id: string; question: string; answer: string };
 type Language = { faqs: Faq[]; queries: Array<{ question: string; faqIds: string[] }> };
 type DevSet = { name: string; faqIds: string[]; languages: Record<string, Language> };
-type Scores = { p1: number; mrr10: number; r5: number };
 
 const defaultSet = fileURLToPath(new URL('./languages/faq-dev.json', import.meta.url));
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
-};
-
-function score(rankings: Array<{ got: string[]; right: string[] }>): Scores {
-  let p1 = 0;
-  let mrr = 0;
-  let r5 = 0;
-  for (const { got, right } of rankings) {
-    const at = [...new Set(got)].slice(0, 10).findIndex((id) => right.includes(id));
-    if (at === 0) p1++;
-    if (at >= 0) mrr += 1 / (at + 1);
-    if (at >= 0 && at < 5) r5++;
-  }
-  const n = Math.max(1, rankings.length);
-  return { p1: p1 / n, mrr10: mrr / n, r5: r5 / n };
-}
-
 export async function runLanguagesBench() {
   const set = JSON.parse(readFileSync(process.env.FAQ_SET ?? defaultSet, 'utf8')) as DevSet;
-  const scratch = process.env.DATABASE_URL
-    ? await scratchDatabase(process.env.DATABASE_URL, 'languages')
-    : null;
-  const database = scratch
-    ? await openDatabase({ kind: 'postgres', url: scratch.url, poolSize: 5 })
-    : await openDatabase({ kind: 'pglite' });
-  await migrateDatabase(database);
-  const config = loadConfig({
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'parley-languages-')),
-    LOG_LEVEL: 'silent',
-    PUBLIC_BASE_URL: 'http://parley.bench',
-    API_RATE_LIMIT_PER_MINUTE: '1000000',
-    REDIS_URL: '',
-  });
-  const ctx = createContext(config, database);
-  const app = await buildApp(ctx, { logger: false });
-  await app.ready();
-  const call = async (method: 'GET' | 'POST', url: string, cookie?: string, payload?: unknown) => {
-    const res = await app.inject({
-      method,
-      url,
-      headers: { origin: 'http://parley.bench', ...(cookie ? { cookie } : {}) },
-      ...(payload ? { payload: payload as object } : {}),
-    });
-    if (res.statusCode >= 300)
-      throw new Error(`${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`);
-    return res;
-  };
+  const {
+    ctx,
+    database,
+    call,
+    cookie,
+    assistant: faqAssistant,
+    ingest,
+    close,
+  } = await openQualityApp('languages');
   try {
-    const signup = await call('POST', '/api/auth/signup', undefined, {
-      email: 'languages@example.com',
-      password: 'correct horse battery',
-      name: 'Languages',
-    });
-    const token = signup.cookies.find((c) => c.name === 'parley.session-token')!.value;
-    const cookie = `parley.session-token=${token}`;
-    const userId = signup.json().data.user.id as string;
-    await ctx.db.insert(workspaces).values({
-      ...{ id: 'ws_languages', name: 'Languages', slug: 'languages', ownerId: userId },
-      ...{ plan: 'enterprise', billingStatus: 'active' },
-    });
-    await ctx.db.insert(memberships).values({ workspaceId: 'ws_languages', userId, role: 'owner' });
     /** An assistant with one Q&A source per FAQ; `faqOf`: source id -> "language:faq id". */
-    const assistant = async (name: string, faqs: Array<Faq & { language: string }>) => {
-      const res = await call('POST', '/api/assistants', cookie, { workspaceId: 'ws_languages', name });
-      const id = res.json().data.id as string;
-      const faqOf = new Map<string, string>();
-      for (const f of faqs) {
-        const src = await call('POST', `/api/assistants/${id}/sources`, cookie, {
-          type: 'qa',
-          name: `FAQ ${f.id}`,
-          pairs: [{ question: f.question, answer: f.answer }],
-        });
-        faqOf.set(src.json().data.id, `${f.language}:${f.id}`);
-      }
-      return { id, faqOf };
-    };
+    const assistant = (name: string, faqs: Array<Faq & { language: string }>) =>
+      faqAssistant(name, faqs, (f) => `${f.language}:${f.id}`);
     const only = process.env.LANGUAGES?.split(',');
     const languages = Object.keys(set.languages).filter((l) => !only || only.includes(l));
     const withLanguage = (l: string) => set.languages[l]!.faqs.map((f) => ({ ...f, language: l }));
-    const own = new Map<string, Awaited<ReturnType<typeof assistant>>>();
+    const own = new Map<string, FaqAssistant>();
     for (const l of languages) own.set(l, await assistant(`FAQ ${l}`, withLanguage(l)));
     const mixed = await assistant('Every language', languages.flatMap(withLanguage));
-    while ((await ingestionStep(ctx, 4)) > 0);
+    await ingest();
 
     const latency: number[] = [];
-    const ask = async (a: { id: string; faqOf: Map<string, string> }, q: string) => {
+    const ask = async (a: FaqAssistant, q: string) => {
       const s = performance.now();
       const res = await call('GET', `/api/assistants/${a.id}/search?q=${encodeURIComponent(q)}&k=10`, cookie);
       latency.push(performance.now() - s);
@@ -132,10 +58,7 @@ export async function runLanguagesBench() {
       return hits.map((h) => a.faqOf.get(h.sourceId) ?? '?');
     };
     const misses: string[] = [];
-    const run = async (
-      pick: (l: string) => { id: string; faqOf: Map<string, string> },
-      listMisses = false,
-    ) => {
+    const run = async (pick: (l: string) => FaqAssistant, listMisses = false) => {
       const out: Record<string, Scores> = {};
       for (const l of languages) {
         const rankings = [];
@@ -193,12 +116,7 @@ export async function runLanguagesBench() {
       searchP95: p95,
     };
   } finally {
-    await app.close();
-    await ctx.jobs.stop(1000).catch(() => undefined);
-    await ctx.limits.close();
-    await ctx.fanout.close();
-    await database.close();
-    await scratch?.drop();
+    await close();
   }
 }
 

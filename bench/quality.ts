@@ -20,23 +20,13 @@
  * `{name, faqs: [{id, question, answer}], queries: [{question, faqIds}]}`.
  * QUALITY_RESPONDER=0 skips the responder part.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { stemmer } from 'stemmer';
-import { buildApp } from '../apps/server/src/app.ts';
-import { createContext } from '../apps/server/src/bootstrap.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { openDatabase } from '../apps/server/src/db/client.ts';
-import { migrateDatabase } from '../apps/server/src/db/migrate.ts';
-import { memberships, workspaces } from '../apps/server/src/db/schema/index.ts';
 import { replyConfidence } from '../apps/server/src/features/chat/confidence.ts';
-import { ingestionStep } from '../apps/server/src/features/knowledge/ingestion/ingest.jobs.ts';
 import { answerFromPassages, NOT_FOUND } from '../apps/server/src/providers/llm/offline-answers.ts';
-import { scratchDatabase } from './support.ts';
+import { type Faq, type FaqAssistant, openQualityApp, pct, type Scores, score } from './quality-app.ts';
 
-type Faq = { id: string; question: string; answer: string };
 type Hit = {
   chunkId: string;
   sourceId: string;
@@ -56,11 +46,6 @@ type SmallBases = {
   offTopic: string[];
 };
 const defaultSet = fileURLToPath(new URL('../../shared/data/faq-retrieval/covid-faq.json', import.meta.url));
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
-};
 
 /** The baseline: BM25 over question + answer, standard tokenizer and Porter stemmer. */
 export function bm25(faqs: Faq[], k1 = 1.2, b = 0.75) {
@@ -95,90 +80,17 @@ export function bm25(faqs: Faq[], k1 = 1.2, b = 0.75) {
   };
 }
 
-type Scores = { p1: number; mrr10: number; r5: number };
-function score(rankings: Array<{ got: string[]; right: string[] }>): Scores {
-  let p1 = 0;
-  let mrr = 0;
-  let r5 = 0;
-  for (const { got, right } of rankings) {
-    const ok = new Set(right);
-    // a FAQ counts once (its first passage), so a source's later chunks do not push others down
-    const firsts = [...new Set(got)];
-    const at = firsts.slice(0, 10).findIndex((id) => ok.has(id));
-    if (at === 0) p1++;
-    if (at >= 0) mrr += 1 / (at + 1);
-    if (at >= 0 && at < 5) r5++;
-  }
-  const n = Math.max(1, rankings.length);
-  return { p1: p1 / n, mrr10: mrr / n, r5: r5 / n };
-}
-
 export async function runQualityBench() {
   const setPath = process.env.FAQ_SET ?? defaultSet;
   if (!existsSync(setPath)) throw new Error(`FAQ set not found: ${setPath} (set FAQ_SET)`);
   const set = JSON.parse(readFileSync(setPath, 'utf8')) as FaqSet;
-  const scratch = process.env.DATABASE_URL
-    ? await scratchDatabase(process.env.DATABASE_URL, 'quality')
-    : null;
-  const database = scratch
-    ? await openDatabase({ kind: 'postgres', url: scratch.url, poolSize: 5 })
-    : await openDatabase({ kind: 'pglite' });
-  await migrateDatabase(database);
-  const config = loadConfig({
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'parley-quality-')),
-    LOG_LEVEL: 'silent',
-    PUBLIC_BASE_URL: 'http://parley.bench',
-    API_RATE_LIMIT_PER_MINUTE: '1000000',
-    REDIS_URL: '',
-  });
-  const ctx = createContext(config, database);
-  const app = await buildApp(ctx, { logger: false });
-  await app.ready();
-  const call = async (method: 'GET' | 'POST', url: string, cookie?: string, payload?: unknown) => {
-    const res = await app.inject({
-      method,
-      url,
-      headers: { origin: 'http://parley.bench', ...(cookie ? { cookie } : {}) },
-      ...(payload ? { payload: payload as object } : {}),
-    });
-    if (res.statusCode >= 300)
-      throw new Error(`${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`);
-    return res;
-  };
+  const { ctx, database, call, cookie, assistant, ingest, close } = await openQualityApp('quality');
   try {
-    const signup = await call('POST', '/api/auth/signup', undefined, {
-      email: 'quality@example.com',
-      password: 'correct horse battery',
-      name: 'Quality',
-    });
-    const token = signup.cookies.find((c) => c.name === 'parley.session-token')!.value;
-    const cookie = `parley.session-token=${token}`;
-    const userId = signup.json().data.user.id as string;
-    // the workspace is a fixture (as in the tests); everything else goes through the API
-    await ctx.db.insert(workspaces).values({
-      ...{ id: 'ws_quality', name: 'Quality', slug: 'quality', ownerId: userId },
-      ...{ plan: 'enterprise', billingStatus: 'active' },
-    });
-    await ctx.db.insert(memberships).values({ workspaceId: 'ws_quality', userId, role: 'owner' });
-    const assistant = async (name: string, faqs: Faq[]) => {
-      const id = (await call('POST', '/api/assistants', cookie, { workspaceId: 'ws_quality', name })).json()
-        .data.id as string;
-      const faqOf = new Map<string, string>();
-      for (const f of faqs) {
-        const src = await call('POST', `/api/assistants/${id}/sources`, cookie, {
-          type: 'qa',
-          name: `FAQ ${f.id}`,
-          pairs: [{ question: f.question, answer: f.answer }],
-        });
-        faqOf.set(src.json().data.id, f.id);
-      }
-      return { id, faqOf };
-    };
     const t0 = performance.now();
     const all = await assistant('All FAQs', set.faqs);
-    while ((await ingestionStep(ctx, 4)) > 0);
+    await ingest();
     const ingestMs = performance.now() - t0;
-    const search = async (a: { id: string; faqOf: Map<string, string> }, q: string, k = 10) => {
+    const search = async (a: FaqAssistant, q: string, k = 10) => {
       const res = await call(
         'GET',
         `/api/assistants/${a.id}/search?q=${encodeURIComponent(q)}&k=${k}`,
@@ -246,7 +158,7 @@ export async function runQualityBench() {
       const half = Math.ceil(set.faqs.length / 2);
       const known = new Set(set.faqs.slice(0, half).map((f) => f.id));
       const firstHalf = await assistant('First half', set.faqs.slice(0, half));
-      while ((await ingestionStep(ctx, 4)) > 0);
+      await ingest();
       const respond = async (a: typeof all, q: string) => {
         const hits = await search(a, q, 5);
         const passages = hits.map((h, i) => ({
@@ -339,7 +251,7 @@ export async function runQualityBench() {
           await call('POST', '/api/assistants', cookie, { workspaceId: 'ws_quality', name: b.name })
         ).json().data.id as string;
         await call('POST', `/api/assistants/${id}/sources`, cookie, b.source);
-        while ((await ingestionStep(ctx, 4)) > 0);
+        await ingest();
         const reply = async (q: string) => {
           const hits = await search({ id, faqOf: new Map() }, q, 5);
           return answerFromPassages(
@@ -371,12 +283,7 @@ export async function runQualityBench() {
     }
     return results;
   } finally {
-    await app.close();
-    await ctx.jobs.stop(1000).catch(() => undefined);
-    await ctx.limits.close();
-    await ctx.fanout.close();
-    await database.close();
-    await scratch?.drop();
+    await close();
   }
 }
 
