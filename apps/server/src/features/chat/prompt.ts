@@ -21,10 +21,11 @@ export function systemPrompt(
     ].join(' '),
   ];
   // The customer's language, detected (docs/languages.md "Answers"): the model is told it.
-  if (language)
-    parts.push(
-      `The customer writes in ${languageName(language)}: always answer in ${languageName(language)}.`,
-    );
+  if (language) {
+    // One Intl.DisplayNames lookup, not two (a few microseconds each, every chat).
+    const name = languageName(language);
+    parts.push(`The customer writes in ${name}: always answer in ${name}.`);
+  }
   if (rules.length > 0) parts.push(guidanceSection(rules));
   if (passages.length > 0) {
     const context = passages
