@@ -1,12 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
 import { PhraseList, QuestionAnswerFields, TextAreaField } from './Field.tsx';
 import { ItemCard } from './ItemCard.tsx';
 import { ItemForm, useItemForm } from './ItemForm.tsx';
-import { ItemsSection, useItemsPage } from './ItemsSection.tsx';
+import { SteeringItemsPage } from './ItemsSection.tsx';
 import type { ItemHandlers } from './items.ts';
-import { SteeringHeader, useManager } from './shared.tsx';
-import { type AnswerInput, type CuratedAnswer, LIMITS, linesOf } from './types.ts';
+import { type AnswerInput, type CuratedAnswer, linesOf } from './types.ts';
 
 /**
  * An assistant's curated answers (docs/steering.md "Curated answers"): the exact words for a
@@ -14,29 +12,15 @@ import { type AnswerInput, type CuratedAnswer, LIMITS, linesOf } from './types.t
  */
 export function AnswersPage() {
   const { t } = useTranslation('steering');
-  const { ws = '', id = '' } = useParams();
-  const { manager } = useManager(ws);
-  const page = useItemsPage<CuratedAnswer>('answers', id);
   return (
-    <section>
-      <SteeringHeader ws={ws} id={id} title={t('answers.title')}>
-        {t('answers.intro')}
-      </SteeringHeader>
-      <ItemsSection
-        title={t('answers.answers')}
-        limit={LIMITS.answers}
-        page={page}
-        label={t('answers.list')}
-        manager={manager}
-        empty={{
-          title: t('answers.empty.title'),
-          manager: t('answers.empty.manager'),
-          member: t('answers.empty.member'),
-        }}
-        renderItem={(a, handlers) => <AnswerItem assistantId={id} answer={a} handlers={handlers} />}
-        renderForm={(editing, onDone) => <AnswerForm assistantId={id} editing={editing} onDone={onDone} />}
-      />
-    </section>
+    <SteeringItemsPage<CuratedAnswer>
+      kind="answers"
+      listTitle={t('answers.answers')}
+      renderItem={(a, handlers, { id }) => <AnswerItem assistantId={id} answer={a} handlers={handlers} />}
+      renderForm={(editing, onDone, { id }) => (
+        <AnswerForm assistantId={id} editing={editing} onDone={onDone} />
+      )}
+    />
   );
 }
 

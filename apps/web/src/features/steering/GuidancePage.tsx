@@ -1,14 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
 import { type Data, patch } from '../../api.ts';
 import { Field, PhraseList, TextAreaField } from './Field.tsx';
 import { ItemCard } from './ItemCard.tsx';
 import { ItemForm, useItemForm } from './ItemForm.tsx';
-import { ItemsSection, useItemsPage } from './ItemsSection.tsx';
+import { SteeringItemsPage } from './ItemsSection.tsx';
 import { type ItemHandlers, itemsKey } from './items.ts';
-import { SteeringHeader, useManager } from './shared.tsx';
 import {
   type Guidance,
   type GuidanceInput,
@@ -16,7 +14,6 @@ import {
   KINDS,
   kindHint,
   kindLabel,
-  LIMITS,
   linesOf,
   steeringPath,
 } from './types.ts';
@@ -28,29 +25,15 @@ import {
  */
 export function GuidancePage() {
   const { t } = useTranslation('steering');
-  const { ws = '', id = '' } = useParams();
-  const { manager } = useManager(ws);
-  const page = useItemsPage<Guidance>('guidance', id);
   return (
-    <section>
-      <SteeringHeader ws={ws} id={id} title={t('guidance.title')}>
-        {t('guidance.intro')}
-      </SteeringHeader>
-      <ItemsSection
-        title={t('guidance.rules')}
-        limit={LIMITS.guidance}
-        page={page}
-        label={t('guidance.list')}
-        manager={manager}
-        empty={{
-          title: t('guidance.empty.title'),
-          manager: t('guidance.empty.manager'),
-          member: t('guidance.empty.member'),
-        }}
-        renderItem={(r, handlers) => <RuleItem assistantId={id} rule={r} handlers={handlers} />}
-        renderForm={(editing, onDone) => <GuidanceForm assistantId={id} editing={editing} onDone={onDone} />}
-      />
-    </section>
+    <SteeringItemsPage<Guidance>
+      kind="guidance"
+      listTitle={t('guidance.rules')}
+      renderItem={(r, handlers, { id }) => <RuleItem assistantId={id} rule={r} handlers={handlers} />}
+      renderForm={(editing, onDone, { id }) => (
+        <GuidanceForm assistantId={id} editing={editing} onDone={onDone} />
+      )}
+    />
   );
 }
 

@@ -1,10 +1,12 @@
 import { keepPreviousData, type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { Fragment, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
 import { get, type OffsetPage } from '../../api.ts';
 import { Empty, ErrorText, Loading, Pager } from '../../shell/ui.tsx';
 import { type ItemHandlers, type ItemKind, itemsKey } from './items.ts';
-import { steeringPath } from './types.ts';
+import { SteeringHeader, useManager } from './shared.tsx';
+import { LIMITS, steeringPath } from './types.ts';
 
 const PAGE_SIZE = 50;
 
@@ -85,5 +87,52 @@ export function ItemsSection<T extends { id: string }>(props: {
       </div>
       {manager && <Fragment key={editing?.id ?? 'new'}>{props.renderForm(editing, stopEditing)}</Fragment>}
     </div>
+  );
+}
+
+/** Where a steering page is: its workspace and assistant, and whether the reader manages them. */
+export type SteeringPlace = { ws: string; id: string; manager: boolean };
+
+/**
+ * A whole page of an assistant's rules, answers or tests: the header with its introduction (the
+ * kind's `title` and `intro` words), anything the page adds below it, and the list with the form
+ * (the kind's `list` and `empty` words, its limit).
+ */
+export function SteeringItemsPage<T extends { id: string }>(props: {
+  kind: ItemKind;
+  /** The list's heading ("Rules", "Answers", "Tests"). */
+  listTitle: string;
+  /** Shown between the header and the list, given the list's total (the tests' runs). */
+  between?(place: SteeringPlace, total: number): ReactNode;
+  renderItem(item: T, handlers: ItemHandlers | null, place: SteeringPlace): ReactNode;
+  renderForm(editing: T | null, onDone: () => void, place: SteeringPlace): ReactNode;
+}) {
+  const { kind } = props;
+  const { t } = useTranslation('steering');
+  const { ws = '', id = '' } = useParams();
+  const { manager } = useManager(ws);
+  const page = useItemsPage<T>(kind, id);
+  const place = { ws, id, manager };
+  return (
+    <section>
+      <SteeringHeader ws={ws} id={id} title={t(`${kind}.title`)}>
+        {t(`${kind}.intro`)}
+      </SteeringHeader>
+      {props.between?.(place, page.query.data?.total ?? 0)}
+      <ItemsSection
+        title={props.listTitle}
+        limit={LIMITS[kind]}
+        page={page}
+        label={t(`${kind}.list`)}
+        manager={manager}
+        empty={{
+          title: t(`${kind}.empty.title`),
+          manager: t(`${kind}.empty.manager`),
+          member: t(`${kind}.empty.member`),
+        }}
+        renderItem={(item, handlers) => props.renderItem(item, handlers, place)}
+        renderForm={(editing, onDone) => props.renderForm(editing, onDone, place)}
+      />
+    </section>
   );
 }

@@ -1,14 +1,13 @@
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { formatDateTime } from '../../shell/dates.ts';
 import { ErrorText, Loading } from '../../shell/ui.tsx';
 import { ItemCard } from './ItemCard.tsx';
-import { ItemsSection, useItemsPage } from './ItemsSection.tsx';
+import { SteeringItemsPage } from './ItemsSection.tsx';
 import type { ItemHandlers } from './items.ts';
 import { statusWords, useRuns, useStartRun } from './runs.ts';
-import { SteeringHeader, useManager } from './shared.tsx';
 import { TestForm, useSources } from './TestForm.tsx';
-import { type AssistantTest, LIMITS, outcomeLabel, triggerWords } from './types.ts';
+import { type AssistantTest, outcomeLabel, triggerWords } from './types.ts';
 
 /**
  * An assistant's tests (docs/steering.md "Tests", "Test runs"): the questions with what the reply
@@ -16,31 +15,20 @@ import { type AssistantTest, LIMITS, outcomeLabel, triggerWords } from './types.
  */
 export function TestsPage() {
   const { t } = useTranslation('steering');
-  const { ws = '', id = '' } = useParams();
-  const { manager } = useManager(ws);
-  const page = useItemsPage<AssistantTest>('tests', id);
-  const total = page.query.data?.total ?? 0;
   return (
-    <section>
-      <SteeringHeader ws={ws} id={id} title={t('tests.title')}>
-        {t('tests.intro')}
-      </SteeringHeader>
-      <Runs ws={ws} id={id} manager={manager} hasTests={total > 0} />
-      <ItemsSection
-        title={t('tests.tests')}
-        limit={LIMITS.tests}
-        page={page}
-        label={t('tests.list')}
-        manager={manager}
-        empty={{
-          title: t('tests.empty.title'),
-          manager: t('tests.empty.manager'),
-          member: t('tests.empty.member'),
-        }}
-        renderItem={(x, handlers) => <TestItem ws={ws} assistantId={id} test={x} handlers={handlers} />}
-        renderForm={(editing, onDone) => <TestForm assistantId={id} editing={editing} onDone={onDone} />}
-      />
-    </section>
+    <SteeringItemsPage<AssistantTest>
+      kind="tests"
+      listTitle={t('tests.tests')}
+      between={({ ws, id, manager }, total) => (
+        <Runs ws={ws} id={id} manager={manager} hasTests={total > 0} />
+      )}
+      renderItem={(x, handlers, { ws, id }) => (
+        <TestItem ws={ws} assistantId={id} test={x} handlers={handlers} />
+      )}
+      renderForm={(editing, onDone, { id }) => (
+        <TestForm assistantId={id} editing={editing} onDone={onDone} />
+      )}
+    />
   );
 }
 
