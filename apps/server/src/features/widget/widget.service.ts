@@ -15,11 +15,18 @@ import {
   changeConversation,
 } from '../conversations/conversation-states.ts';
 import { findConversation } from '../conversations/conversations.service.ts';
+import { refundCredit } from '../credits/credits.service.ts';
 import { recordEvent } from '../events/events.service.ts';
 import * as repo from './widget.repo.ts';
 import type { WidgetAccess, WidgetSession } from './widget-access.ts';
 import { languageConfig, type VisitorLanguages } from './widget-language.ts';
-import { countDailyMessage, countUnlimited, refundDailyMessage, uncounted } from './widget-limits.ts';
+import {
+  countDailyMessage,
+  countUnlimited,
+  type QuotaTicket,
+  refundDailyMessage,
+  uncounted,
+} from './widget-limits.ts';
 import { widgetSessionChannel } from './widget-live.ts';
 
 /**
@@ -186,23 +193,64 @@ export async function startWidgetChat(ctx: AppContext, access: WidgetAccess, con
       content,
       knowledge: access.knowledge,
     });
-    // The session is bound to the conversation below, so it must exist first (turn.ts `stored`).
-    if (turn.kind === 'reply') await turn.stored;
   } catch (err) {
     await refundDailyMessage(ctx, quota);
     throw err;
   }
   // The session's activity needs no write of its own: its conversation's last message is part of
-  // it (repo.lockIdleSessions), and this turn's message was just stored there.
+  // it (repo.lockIdleSessions), and this turn's message is stored there.
   const count = uncounted(access.assistant.id, access.plan);
-  if (!existing) {
-    await repo.claimConversation(ctx.db, session, turn.conversation.id, count);
-    // An open event stream starts following the new conversation (widget-events.routes.ts).
-    await ctx.fanout
-      .publish(widgetSessionChannel(session.id), { type: 'bound', conversationId: turn.conversation.id })
-      .catch(() => undefined);
-  } else if (count) await countUnlimited(ctx, count);
-  return turn;
+  if (turn.kind === 'handoff') {
+    if (count) await countUnlimited(ctx, count);
+    return turn;
+  }
+  // The session is bound to a new conversation once that is stored: part of storing the turn, which
+  // the reply's first event waits for and its model call does not (turn.ts `stored`).
+  const reply = turn;
+  const stored = reply.stored.then(
+    () => afterStored(ctx, { session, turn: reply, isNew: !existing, quota, count }),
+    async (err: unknown) => {
+      await refundDailyMessage(ctx, quota);
+      throw err;
+    },
+  );
+  stored.catch(() => undefined);
+  return { ...reply, stored };
+}
+
+/**
+ * A widget turn's writes after its message is stored: a new conversation is bound to the session
+ * (with the message's count for a plan without quota); if that fails, the reply is not made, so its
+ * credit and quota go back, as when the message itself is not stored. An existing conversation's
+ * count for a plan without quota is a figure, not a gate: its failure is logged, the reply goes on.
+ */
+async function afterStored(
+  ctx: AppContext,
+  w: {
+    session: WidgetSession;
+    turn: Extract<Turn, { kind: 'reply' }>;
+    isNew: boolean;
+    quota: QuotaTicket | undefined;
+    count: QuotaTicket | undefined;
+  },
+) {
+  if (!w.isNew) {
+    if (w.count)
+      await countUnlimited(ctx, w.count).catch((err: unknown) =>
+        ctx.log.warn({ err, assistantId: w.count?.assistantId }, 'widget message not counted'),
+      );
+    return;
+  }
+  try {
+    await repo.claimConversation(ctx.db, w.session, w.turn.conversation.id, w.count);
+  } catch (err) {
+    await Promise.all([refundCredit(ctx, w.turn.reservation), refundDailyMessage(ctx, w.quota)]);
+    throw err;
+  }
+  // An open event stream starts following the new conversation (widget-events.routes.ts).
+  await ctx.fanout
+    .publish(widgetSessionChannel(w.session.id), { type: 'bound', conversationId: w.turn.conversation.id })
+    .catch(() => undefined);
 }
 
 /** Who ended it: the visitor, the inactivity sweep, or a member closing it from the inbox. */
