@@ -1,15 +1,14 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type Data, patch, post } from '../../api.ts';
+import type { Data } from '../../api.ts';
 import { ErrorText } from '../../shell/ui.tsx';
+import { useSaveForm } from '../../shell/useSaveForm.ts';
 import { type ItemKind, itemsKey } from './items.ts';
-import { type FieldErrors, fieldErrorsOf, formError, steeringPath } from './types.ts';
+import { type FieldErrors, formError, steeringPath } from './types.ts';
 
 /**
- * A rule's, answer's or test's form state: the draft, the API's messages at its fields (a change
- * to a field clears that field's message), and the save, which creates an item or changes
- * `editing`, reads the list again and then calls `onSaved`.
+ * A rule's, answer's or test's form state (shell/useSaveForm.ts): saved to the assistant's `kind`,
+ * its list read again.
  */
 export function useItemForm<T extends { id: string }, D extends object, B>(opts: {
   kind: ItemKind;
@@ -20,31 +19,12 @@ export function useItemForm<T extends { id: string }, D extends object, B>(opts:
   fields: readonly string[];
   onSaved(saved: Data<T>): void;
 }) {
-  const { kind, assistantId, editing, toDraft } = opts;
-  const qc = useQueryClient();
-  const [draft, setDraft] = useState<D>(() => toDraft(editing));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  /** Sets `key` of the draft; `field` names its message when that is not `key`. */
-  const set = <K extends keyof D>(key: K, value: D[K], field: string = String(key)) => {
-    setDraft((d) => ({ ...d, [key]: value }));
-    setErrors((e) => ({ ...e, [field]: '' }));
-  };
-  const path = steeringPath(assistantId, kind);
-  const save = useMutation({
-    mutationFn: (body: B) =>
-      editing ? patch<Data<T>>(`${path}/${editing.id}`, body) : post<Data<T>>(path, body),
-    onSuccess: async (res) => {
-      await qc.invalidateQueries({ queryKey: itemsKey(kind, assistantId) });
-      setDraft(toDraft(null));
-      opts.onSaved(res);
-    },
-    onError: (err) => setErrors(fieldErrorsOf(err, opts.fields)),
+  const { kind, assistantId } = opts;
+  return useSaveForm<T, D, B>({
+    ...opts,
+    path: steeringPath(assistantId, kind),
+    invalidate: () => [itemsKey(kind, assistantId)],
   });
-  const submit = (body: B) => {
-    setErrors({});
-    save.mutate(body);
-  };
-  return { draft, set, errors, save, submit };
 }
 
 /**
