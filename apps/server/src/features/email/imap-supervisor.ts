@@ -105,7 +105,7 @@ export class ImapSupervisor {
       const key = configKey(channel, password ?? '');
       if (entry && entry.key !== key) await this.drop(entry, false);
       const current = this.entries.get(channel.assistantId) ?? this.add(channel, password, key);
-      if (current.watcher) current.watcher.poll();
+      if (current.watcher) void current.watcher.poll();
       else if (!current.connecting && now().getTime() >= current.nextAttemptAt) void this.connect(current);
     }
     for (const entry of [...this.entries.values()]) {

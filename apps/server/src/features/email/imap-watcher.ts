@@ -9,6 +9,12 @@ import { isBlockedAddress, isLocalHostname } from '../../lib/outbound/address-po
  * server's EXISTS), by a check every `checkMs` as a safety net, and on servers without IDLE by
  * `poll()`, which the supervisor calls on each of its passes. The watcher ends when the
  * connection does; the supervisor (imap-supervisor.ts) starts a new one after a pause.
+ *
+ * The polls and the safety check open the mailbox again before looking (docs/email.md "IMAP",
+ * "Renumbered mailbox"): a server need not end a session whose mailbox was deleted and created
+ * again. Dovecot keeps such a session when the two come soon after the session last looked, and
+ * answers it from the old mailbox (its old UIDVALIDITY, UIDs that are gone) until mail arrives;
+ * only a new SELECT (here EXAMINE) reads the mailbox as it is.
  */
 
 export type MailboxSettings = {
@@ -96,6 +102,8 @@ export class MailboxWatcher {
   private again = false;
   private busy = false;
   private position: Position | null = null;
+  /** The next round opens the mailbox again first (set by `poll()` and the safety check). */
+  private reopen = false;
   private checkTimer: NodeJS.Timeout | null = null;
   private closedResolve: (() => void) | null = null;
   /** Resolves when the connection has ended (dropped by the server, or stopped). */
@@ -140,18 +148,27 @@ export class MailboxWatcher {
       await client.connect();
       await client.mailboxOpen(s.mailbox, { readOnly: true });
     } catch (err) {
+      // Logged in but the mailbox would not open (say, it does not exist): without this close the
+      // session stayed open, one more at each retry, up to the server's limit per user and address.
+      this.client?.close();
       this.finish();
       throw describeImapError(err, s);
     }
     this.idle = client.capabilities.has('IDLE');
-    this.checkTimer = setInterval(() => this.check(), this.opts.checkMs);
+    this.checkTimer = setInterval(() => this.recheck(), this.opts.checkMs);
     this.checkTimer.unref();
     await this.check();
   }
 
   /** On a server without IDLE: looks for new mail now (the supervisor's passes call this). */
-  poll(): void {
-    if (!this.idle) void this.check();
+  poll(): Promise<void> {
+    return this.idle ? Promise.resolve() : this.recheck();
+  }
+
+  /** Opens the mailbox again, then takes what is new (a renumbering the session was not told of). */
+  private recheck(): Promise<void> {
+    this.reopen = true;
+    return this.check();
   }
 
   /** Takes what is new; concurrent calls fold into one more round after the current one. */
@@ -182,8 +199,14 @@ export class MailboxWatcher {
 
   private async takeNew(): Promise<void> {
     const client = this.client;
-    const box = client?.mailbox;
-    if (!client || !box || this.stopped) return;
+    if (!client || this.stopped) return;
+    if (this.reopen) {
+      this.reopen = false;
+      // Gone (deleted, not created again): throws, and the watcher reconnects after a pause.
+      await client.mailboxOpen(this.settings.mailbox, { readOnly: true });
+    }
+    const box = client.mailbox;
+    if (!box || this.stopped) return;
     const uidValidity = Number(box.uidValidity);
     if (!this.position) this.position = await this.hooks.position();
     if (!this.position || this.position.uidValidity !== uidValidity) {
