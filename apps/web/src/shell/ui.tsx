@@ -63,3 +63,23 @@ export function Pager(props: {
     </nav>
   );
 }
+
+/** One choice among `options` as radio buttons named `name`, each in a "check" label. */
+export function Choices<V extends string | boolean>(props: {
+  name: string;
+  value: V;
+  options: ReadonlyArray<{ value: V; label: ReactNode }>;
+  onChange(value: NoInfer<V>): void;
+}) {
+  return props.options.map((o) => (
+    <label key={String(o.value)} className="check">
+      <input
+        type="radio"
+        name={props.name}
+        checked={props.value === o.value}
+        onChange={() => props.onChange(o.value)}
+      />
+      {o.label}
+    </label>
+  ));
+}

@@ -3,7 +3,7 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { type Data, get } from '../../api.ts';
-import { Empty, ErrorText, Loading } from '../../shell/ui.tsx';
+import { Choices, Empty, ErrorText, Loading } from '../../shell/ui.tsx';
 import { AiSection } from './AiSection.tsx';
 import { Figure } from './Figure.tsx';
 import { ServiceSection } from './ServiceSection.tsx';
@@ -63,26 +63,21 @@ export function AnalyticsPage() {
         <h1>{t('title')}</h1>
         <fieldset className="tabs analytics-periods">
           <legend className="sr-only">{t('period')}</legend>
-          {PERIODS.map((p) => (
-            <label key={p} className="check">
-              <input
-                type="radio"
-                name="period"
-                checked={period === p}
-                onChange={() =>
-                  setParams(
-                    (old) => {
-                      const next = new URLSearchParams(old);
-                      next.set('period', p);
-                      return next;
-                    },
-                    { replace: true },
-                  )
-                }
-              />
-              {periodLabel(p)}
-            </label>
-          ))}
+          <Choices
+            name="period"
+            value={period}
+            options={PERIODS.map((p) => ({ value: p, label: periodLabel(p) }))}
+            onChange={(p) =>
+              setParams(
+                (old) => {
+                  const next = new URLSearchParams(old);
+                  next.set('period', p);
+                  return next;
+                },
+                { replace: true },
+              )
+            }
+          />
         </fieldset>
       </div>
       <p className="muted">{t('intro', { period: label })}</p>

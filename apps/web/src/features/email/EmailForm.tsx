@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Data, patch, post } from '../../api.ts';
 import { ChannelSaveRow, ContactOptions } from '../../shell/ChannelForm.tsx';
-import { ErrorText } from '../../shell/ui.tsx';
+import { Choices, ErrorText } from '../../shell/ui.tsx';
 import { Field } from './Field.tsx';
 import { ServerFields } from './ServerFields.tsx';
 import {
@@ -113,24 +113,15 @@ export function EmailForm({ id, saved }: { id: string; saved: EmailConfig | null
 
       <fieldset className="email-group">
         <legend>{t('form.inbound')}</legend>
-        <label className="check">
-          <input
-            type="radio"
-            name="email-mode"
-            checked={draft.mode === 'forward'}
-            onChange={() => set('mode', 'forward')}
-          />
-          {t('form.forward')}
-        </label>
-        <label className="check">
-          <input
-            type="radio"
-            name="email-mode"
-            checked={draft.mode === 'imap'}
-            onChange={() => set('mode', 'imap')}
-          />
-          {t('form.imap')}
-        </label>
+        <Choices
+          name="email-mode"
+          value={draft.mode}
+          options={[
+            { value: 'forward', label: t('form.forward') },
+            { value: 'imap', label: t('form.imap') },
+          ]}
+          onChange={(mode) => set('mode', mode)}
+        />
         {draft.mode === 'imap' && (
           <ServerFields
             side="imap"
@@ -144,24 +135,15 @@ export function EmailForm({ id, saved }: { id: string; saved: EmailConfig | null
 
       <fieldset className="email-group">
         <legend>{t('form.smtp')}</legend>
-        <label className="check">
-          <input
-            type="radio"
-            name="email-smtp"
-            checked={!draft.smtpOwn}
-            onChange={() => set('smtpOwn', false)}
-          />
-          {t('form.smtpServer')}
-        </label>
-        <label className="check">
-          <input
-            type="radio"
-            name="email-smtp"
-            checked={draft.smtpOwn}
-            onChange={() => set('smtpOwn', true)}
-          />
-          {t('form.smtpOwn')}
-        </label>
+        <Choices
+          name="email-smtp"
+          value={draft.smtpOwn}
+          options={[
+            { value: false, label: t('form.smtpServer') },
+            { value: true, label: t('form.smtpOwn') },
+          ]}
+          onChange={(own) => set('smtpOwn', own)}
+        />
         {draft.smtpOwn && (
           <ServerFields
             side="smtp"

@@ -1,7 +1,7 @@
 import type { SourceType } from '@parley/contract/api-types';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorText } from '../../shell/ui.tsx';
+import { Choices, ErrorText } from '../../shell/ui.tsx';
 import { FileUpload } from './FileUpload.tsx';
 import { SpreadsheetForm, StoreForm } from './LiveForms.tsx';
 import { useAddSource } from './mutations.ts';
@@ -21,12 +21,12 @@ export function AddSource({ assistantId }: { assistantId: string }) {
       <h2 id="add-title">{t('add.title')}</h2>
       <fieldset className="kinds">
         <legend className="sr-only">{t('add.kind')}</legend>
-        {KINDS.map((k) => (
-          <label key={k} className="check">
-            <input type="radio" name="kind" checked={kind === k} onChange={() => setKind(k)} />
-            {t(`add.kinds.${k}.label`)}
-          </label>
-        ))}
+        <Choices
+          name="kind"
+          value={kind}
+          options={KINDS.map((k) => ({ value: k, label: t(`add.kinds.${k}.label`) }))}
+          onChange={setKind}
+        />
       </fieldset>
       <p className="muted hint">{t(`add.kinds.${kind}.hint`)}</p>
       {kind === 'qa' && <QaForm assistantId={assistantId} />}

@@ -1,7 +1,7 @@
 import type { CreateSourceInput, WebsiteMode } from '@parley/contract/api-types';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorText } from '../../shell/ui.tsx';
+import { Choices, ErrorText } from '../../shell/ui.tsx';
 import { useAddSource } from './mutations.ts';
 
 type Mode = WebsiteMode;
@@ -66,12 +66,12 @@ export function WebsiteForm({ assistantId }: { assistantId: string }) {
       </p>
       <fieldset className="modes">
         <legend>{t('website.what')}</legend>
-        {MODES.map((m) => (
-          <label key={m} className="check">
-            <input type="radio" name="mode" checked={mode === m} onChange={() => setMode(m)} />
-            {t(`website.modes.${m}`)}
-          </label>
-        ))}
+        <Choices
+          name="mode"
+          value={mode}
+          options={MODES.map((m) => ({ value: m, label: t(`website.modes.${m}`) }))}
+          onChange={setMode}
+        />
       </fieldset>
       {many && (
         <>

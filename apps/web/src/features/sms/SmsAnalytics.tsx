@@ -3,7 +3,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Data, get } from '../../api.ts';
 import { formatNumber } from '../../i18n/format.ts';
-import { ErrorText, Loading } from '../../shell/ui.tsx';
+import { Choices, ErrorText, Loading } from '../../shell/ui.tsx';
 import { PERIODS, periodLabel } from '../analytics/types.ts';
 import { formBPath, type Period, type SmsAnalytics } from './types.ts';
 
@@ -28,12 +28,12 @@ export function SmsAnalyticsCard({ ws, id }: { ws: string; id: string }) {
         <h2 id="sms-analytics-title">{t('analytics.title')}</h2>
         <fieldset className="tabs sms-periods">
           <legend className="sr-only">{t('analytics:period')}</legend>
-          {PERIODS.map((p) => (
-            <label key={p} className="check">
-              <input type="radio" name="sms-period" checked={period === p} onChange={() => setPeriod(p)} />
-              {periodLabel(p)}
-            </label>
-          ))}
+          <Choices
+            name="sms-period"
+            value={period}
+            options={PERIODS.map((p) => ({ value: p, label: periodLabel(p) }))}
+            onChange={setPeriod}
+          />
         </fieldset>
       </div>
       {stats.isPending && <Loading />}

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { type Data, get, type OffsetPage, post } from '../../api.ts';
 import { formatDate } from '../../shell/dates.ts';
+import { Choices } from '../../shell/ui.tsx';
 import { QuestionAnswerFields } from './Field.tsx';
 import { CardFrame } from './ItemCard.tsx';
 import { ItemForm } from './ItemForm.tsx';
@@ -67,17 +68,12 @@ export function SuggestionsPage() {
       </SteeringHeader>
       <fieldset className="tabs">
         <legend className="sr-only">{t('suggestions.status')}</legend>
-        {STATUSES.map((s) => (
-          <label key={s} className="check">
-            <input
-              type="radio"
-              name="suggestion-status"
-              checked={status === s}
-              onChange={() => setStatus(s)}
-            />
-            {t(`suggestions.statuses.${s}`)}
-          </label>
-        ))}
+        <Choices
+          name="suggestion-status"
+          value={status}
+          options={STATUSES.map((s) => ({ value: s, label: t(`suggestions.statuses.${s}`) }))}
+          onChange={setStatus}
+        />
       </fieldset>
       {accepted && (
         <p role="status">

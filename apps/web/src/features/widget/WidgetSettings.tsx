@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { type Assistant, canManage, type Data, get, patch, type Workspace } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
-import { ErrorText, Loading } from '../../shell/ui.tsx';
+import { Choices, ErrorText, Loading } from '../../shell/ui.tsx';
 import { AssistantNav } from '../assistants/AssistantNav.tsx';
 import { ModelNote } from '../assistants/ModelNote.tsx';
 import {
@@ -155,24 +155,15 @@ function WidgetForm(props: {
             </div>
             <fieldset className="tabs">
               <legend className="wg-sub">{t('form.corner')}</legend>
-              <label className="check">
-                <input
-                  type="radio"
-                  name="position"
-                  checked={draft.position === 'bottom-right'}
-                  onChange={() => set('position', 'bottom-right')}
-                />
-                {t('form.bottomRight')}
-              </label>
-              <label className="check">
-                <input
-                  type="radio"
-                  name="position"
-                  checked={draft.position === 'bottom-left'}
-                  onChange={() => set('position', 'bottom-left')}
-                />
-                {t('form.bottomLeft')}
-              </label>
+              <Choices
+                name="position"
+                value={draft.position}
+                options={[
+                  { value: 'bottom-right', label: t('form.bottomRight') },
+                  { value: 'bottom-left', label: t('form.bottomLeft') },
+                ]}
+                onChange={(position) => set('position', position)}
+              />
             </fieldset>
             <label>
               {t('form.welcome')}
