@@ -1,7 +1,6 @@
 import type { Language } from '@parley/contract/languages';
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { ts } from './columns.ts';
 
 export type Preferences = { theme: 'light' | 'dark' | 'system'; keyboardShortcuts: boolean };
 

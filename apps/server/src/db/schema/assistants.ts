@@ -1,8 +1,7 @@
-import { index, integer, pgTable, primaryKey, real, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, real, text } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
+import { ts } from './columns.ts';
 import { workspaces } from './workspaces.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export type Visibility = 'private' | 'workspace' | 'public';
 

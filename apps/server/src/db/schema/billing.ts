@@ -1,10 +1,9 @@
 import type { Plan } from '@parley/contract/plans';
 import { sql } from 'drizzle-orm';
-import { index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
+import { ts } from './columns.ts';
 import { workspaces } from './workspaces.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
  * A workspace's billing beyond its plan (docs/billing.md "Plan lifecycle"): the Stripe customer and

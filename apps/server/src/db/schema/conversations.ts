@@ -1,23 +1,11 @@
 import type { ReplyOutcome } from '@parley/contract/steering';
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  real,
-  text,
-  timestamp,
-} from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, real, text } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
-import { assistants } from './assistants.ts';
+import { ts } from './columns.ts';
 import { contacts } from './crm.ts';
+import { assistantRef, workspaceRef } from './refs.ts';
 import { type LabelRef, labels, type SlaBreach, slaPolicies } from './team.ts';
-import { workspaces } from './workspaces.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export type Channel = 'chat' | 'widget' | 'sms' | 'email';
 export type ConversationStatus = 'open' | 'handoff' | 'closed';
@@ -45,12 +33,8 @@ export const conversations = pgTable(
   'conversations',
   {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
-    assistantId: text('assistant_id')
-      .notNull()
-      .references(() => assistants.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
+    assistantId: assistantRef(),
     channel: text('channel').$type<Channel>().notNull(),
     status: text('status').$type<ConversationStatus>().notNull().default('open'),
     contactId: text('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
@@ -183,9 +167,7 @@ export const conversationChanges = pgTable(
   'conversation_changes',
   {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
     conversationId: text('conversation_id')
       .notNull()
       .references(() => conversations.id, { onDelete: 'cascade' }),
@@ -205,9 +187,7 @@ export const messages = pgTable(
   'messages',
   {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
     conversationId: text('conversation_id')
       .notNull()
       .references(() => conversations.id, { onDelete: 'cascade' }),

@@ -1,7 +1,6 @@
-import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { ts } from './columns.ts';
 import { workspaces } from './workspaces.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
  * The workspace's credit counter for the current period (docs/credits.md). One row per

@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
+import { ts } from './columns.ts';
+import { workspaceRef } from './refs.ts';
 import type { LabelRef } from './team.ts';
-import { workspaces } from './workspaces.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export type TicketStatus = 'open' | 'pending' | 'resolved' | 'closed';
 export type TicketPriority = 'low' | 'medium' | 'high' | 'urgent';
@@ -17,9 +16,7 @@ export const contacts = pgTable(
   'contacts',
   {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
     name: text('name'),
     email: text('email'),
     phone: text('phone'),
@@ -45,9 +42,7 @@ export const tickets = pgTable(
   'tickets',
   {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
     subject: text('subject').notNull(),
     description: text('description').notNull().default(''),
     status: text('status').$type<TicketStatus>().notNull().default('open'),

@@ -1,8 +1,7 @@
-import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { ts } from './columns.ts';
 import { emailConfigs } from './email.ts';
-import { workspaces } from './workspaces.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { workspaceRef } from './refs.ts';
 
 /**
  * The IMAP watcher's state of an email channel (docs/email.md "IMAP"). `mailboxKey` names the
@@ -15,9 +14,7 @@ export const emailImapState = pgTable(
     assistantId: text('assistant_id')
       .primaryKey()
       .references(() => emailConfigs.assistantId, { onDelete: 'cascade' }),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
     mailboxKey: text('mailbox_key'),
     uidValidity: bigint('uid_validity', { mode: 'number' }),
     lastUid: bigint('last_uid', { mode: 'number' }),

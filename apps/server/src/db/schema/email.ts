@@ -1,24 +1,9 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  customType,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { assistants } from './assistants.ts';
+import { bytea, ts } from './columns.ts';
 import { conversations, messages } from './conversations.ts';
-import { workspaces } from './workspaces.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => 'bytea',
-  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
-});
+import { assistantRef, workspaceRef } from './refs.ts';
 
 export type EmailInboundMode = 'imap' | 'forward';
 export type EmailStatusState = 'ok' | 'error';
@@ -34,9 +19,7 @@ export const emailConfigs = pgTable(
     assistantId: text('assistant_id')
       .primaryKey()
       .references(() => assistants.id, { onDelete: 'cascade' }),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
     address: text('address').notNull(),
     displayName: text('display_name').notNull(),
     inboundMode: text('inbound_mode').$type<EmailInboundMode>().notNull(),
@@ -81,12 +64,8 @@ export const emailInbound = pgTable(
   'email_inbound',
   {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
-    assistantId: text('assistant_id')
-      .notNull()
-      .references(() => assistants.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
+    assistantId: assistantRef(),
     messageIdHeader: text('message_id_header').notNull(),
     source: text('source').$type<'imap' | 'forward'>().notNull(),
     raw: bytea('raw').notNull(),
@@ -119,12 +98,8 @@ export const emailMessages = pgTable(
     messageId: text('message_id')
       .primaryKey()
       .references(() => messages.id, { onDelete: 'cascade' }),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
-    assistantId: text('assistant_id')
-      .notNull()
-      .references(() => assistants.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
+    assistantId: assistantRef(),
     conversationId: text('conversation_id')
       .notNull()
       .references(() => conversations.id, { onDelete: 'cascade' }),
@@ -163,9 +138,7 @@ export const emailAttachments = pgTable(
   'email_attachments',
   {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
     messageId: text('message_id')
       .notNull()
       .references(() => messages.id, { onDelete: 'cascade' }),

@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { workspaces } from './workspaces.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { ts } from './columns.ts';
+import { workspaceRef } from './refs.ts';
 
 /**
  * The outbox (docs/webhooks.md "How events are recorded"): one row per happening, written in the same
@@ -13,9 +12,7 @@ export const events = pgTable(
   'events',
   {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
     type: text('type').notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),

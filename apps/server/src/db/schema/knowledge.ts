@@ -9,17 +9,11 @@ import {
   primaryKey,
   real,
   text,
-  timestamp,
 } from 'drizzle-orm/pg-core';
 import { assistants } from './assistants.ts';
-import { workspaces } from './workspaces.ts';
+import { bytea, ts } from './columns.ts';
+import { assistantRef, workspaceRef } from './refs.ts';
 
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => 'bytea',
-  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
-});
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 export type SourceType = 'text' | 'qa' | 'file' | 'website' | 'store' | 'spreadsheet';
@@ -30,9 +24,7 @@ export const projects = pgTable(
   'projects',
   {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -44,9 +36,7 @@ export const projects = pgTable(
 export const assistantProjects = pgTable(
   'assistant_projects',
   {
-    assistantId: text('assistant_id')
-      .notNull()
-      .references(() => assistants.id, { onDelete: 'cascade' }),
+    assistantId: assistantRef(),
     projectId: text('project_id')
       .notNull()
       .references(() => projects.id, { onDelete: 'cascade' }),
@@ -68,9 +58,7 @@ export const knowledgeSources = pgTable(
   'knowledge_sources',
   {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
     assistantId: text('assistant_id').references(() => assistants.id, { onDelete: 'cascade' }),
     projectId: text('project_id').references(() => projects.id, { onDelete: 'cascade' }),
     type: text('type').$type<SourceType>().notNull(),
@@ -120,9 +108,7 @@ export const knowledgeChunks = pgTable(
   'knowledge_chunks',
   {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
     sourceId: text('source_id')
       .notNull()
       .references(() => knowledgeSources.id, { onDelete: 'cascade' }),

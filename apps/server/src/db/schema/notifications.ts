@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, pgTable, text } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
+import { ts } from './columns.ts';
 import { workspaces } from './workspaces.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /** In-app notifications (docs/accounts.md "Notifications"). */
 export const notifications = pgTable(

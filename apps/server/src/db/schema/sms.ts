@@ -1,11 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { assistants } from './assistants.ts';
+import { ts } from './columns.ts';
 import { conversations, messages } from './conversations.ts';
 import { contacts } from './crm.ts';
-import { workspaces } from './workspaces.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { assistantRef, workspaceRef } from './refs.ts';
 
 /**
  * An assistant's SMS configuration (docs/sms.md "Configuration"): one record behind Form A and
@@ -18,9 +17,7 @@ export const smsConfigs = pgTable(
     assistantId: text('assistant_id')
       .primaryKey()
       .references(() => assistants.id, { onDelete: 'cascade' }),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
     accountSid: text('account_sid').notNull(),
     authTokenSealed: text('auth_token_sealed').notNull(),
     phoneNumber: text('phone_number').notNull(),
@@ -45,12 +42,8 @@ export const smsSessions = pgTable(
   'sms_sessions',
   {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
-    assistantId: text('assistant_id')
-      .notNull()
-      .references(() => assistants.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
+    assistantId: assistantRef(),
     conversationId: text('conversation_id').references(() => conversations.id, { onDelete: 'cascade' }),
     contactId: text('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
     phoneNumber: text('phone_number').notNull(),
@@ -80,12 +73,8 @@ export const smsInbound = pgTable(
   'sms_inbound',
   {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
-    assistantId: text('assistant_id')
-      .notNull()
-      .references(() => assistants.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
+    assistantId: assistantRef(),
     providerSid: text('provider_sid').notNull(),
     fromNumber: text('from_number').notNull(),
     toNumber: text('to_number').notNull(),
@@ -131,12 +120,8 @@ export const smsOutbound = pgTable(
     messageId: text('message_id')
       .primaryKey()
       .references(() => messages.id, { onDelete: 'cascade' }),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
-    assistantId: text('assistant_id')
-      .notNull()
-      .references(() => assistants.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
+    assistantId: assistantRef(),
     toNumber: text('to_number').notNull(),
     body: text('body').notNull(),
     statusCallback: text('status_callback').notNull(),
@@ -165,9 +150,7 @@ export const smsStatusEvents = pgTable(
   'sms_status_events',
   {
     id: text('id').primaryKey(),
-    assistantId: text('assistant_id')
-      .notNull()
-      .references(() => assistants.id, { onDelete: 'cascade' }),
+    assistantId: assistantRef(),
     providerSid: text('provider_sid').notNull(),
     status: text('status').notNull(),
     errorCode: text('error_code'),

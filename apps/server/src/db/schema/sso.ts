@@ -1,17 +1,7 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  index,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-import { workspaces } from './workspaces.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { boolean, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { ts } from './columns.ts';
+import { workspaceRef } from './refs.ts';
 
 export type SsoType = 'oidc' | 'saml';
 
@@ -24,9 +14,7 @@ export const ssoConnections = pgTable(
   'sso_connections',
   {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
     type: text('type').$type<SsoType>().notNull(),
     name: text('name').notNull(),
     defaultRole: text('default_role').$type<'admin' | 'member' | 'guest'>().notNull().default('member'),

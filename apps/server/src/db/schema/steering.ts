@@ -1,18 +1,12 @@
 import type { GuidanceKind, ReplyOutcome, TestRunTrigger } from '@parley/contract/steering';
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { assistants } from './assistants.ts';
-import { workspaces } from './workspaces.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { ts } from './columns.ts';
+import { assistantRef, workspaceRef } from './refs.ts';
 
 const owned = {
-  workspaceId: text('workspace_id')
-    .notNull()
-    .references(() => workspaces.id, { onDelete: 'cascade' }),
-  assistantId: text('assistant_id')
-    .notNull()
-    .references(() => assistants.id, { onDelete: 'cascade' }),
+  workspaceId: workspaceRef(),
+  assistantId: assistantRef(),
 };
 
 /** A guidance rule of an assistant (docs/steering.md "Guidance rules"). */

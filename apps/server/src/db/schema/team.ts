@@ -1,17 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { ts } from './columns.ts';
+import { workspaceRef } from './refs.ts';
 import { workspaces } from './workspaces.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /** A reply typed once and reused (docs/canned-responses.md). */
 export const cannedResponses = pgTable(
   'canned_responses',
   {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
     shortcut: text('shortcut').notNull(),
     title: text('title').notNull(),
     content: text('content').notNull(),
@@ -29,9 +27,7 @@ export const labels = pgTable(
   'labels',
   {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
     name: text('name').notNull(),
     color: text('color').notNull(),
     description: text('description').notNull().default(''),
@@ -79,9 +75,7 @@ export const slaPolicies = pgTable(
   'sla_policies',
   {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
     name: text('name').notNull(),
     firstResponseMinutes: integer('first_response_minutes'),
     nextResponseMinutes: integer('next_response_minutes'),

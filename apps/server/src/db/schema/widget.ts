@@ -1,22 +1,11 @@
 import type { WidgetStringOverrides } from '@parley/contract/widget-strings/index';
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { assistants } from './assistants.ts';
+import { ts } from './columns.ts';
 import { conversations, messages } from './conversations.ts';
 import { contacts } from './crm.ts';
-import { workspaces } from './workspaces.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { assistantRef, workspaceRef } from './refs.ts';
 
 /**
  * The widget configuration of an assistant (docs/widget.md "Embedding and configuration"). `isEnabled` is
@@ -27,9 +16,7 @@ export const widgetConfigs = pgTable('widget_configs', {
   assistantId: text('assistant_id')
     .primaryKey()
     .references(() => assistants.id, { onDelete: 'cascade' }),
-  workspaceId: text('workspace_id')
-    .notNull()
-    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  workspaceId: workspaceRef(),
   isEnabled: boolean('is_enabled').notNull().default(false),
   primaryColor: text('primary_color').notNull().default('#4f46e5'),
   position: text('position').$type<'bottom-right' | 'bottom-left'>().notNull().default('bottom-right'),
@@ -57,12 +44,8 @@ export const widgetSessions = pgTable(
   'widget_sessions',
   {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
-    assistantId: text('assistant_id')
-      .notNull()
-      .references(() => assistants.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
+    assistantId: assistantRef(),
     conversationId: text('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
     contactId: text('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
     tokenHash: text('token_hash').notNull(),
@@ -89,9 +72,7 @@ export const widgetFeedback = pgTable(
   'widget_feedback',
   {
     id: text('id').primaryKey(),
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceRef(),
     sessionId: text('session_id')
       .notNull()
       .references(() => widgetSessions.id, { onDelete: 'cascade' }),
@@ -107,9 +88,7 @@ export const widgetFeedback = pgTable(
 export const widgetUsage = pgTable(
   'widget_usage',
   {
-    assistantId: text('assistant_id')
-      .notNull()
-      .references(() => assistants.id, { onDelete: 'cascade' }),
+    assistantId: assistantRef(),
     day: text('day').notNull(),
     count: integer('count').notNull().default(0),
   },

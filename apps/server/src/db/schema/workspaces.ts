@@ -1,10 +1,9 @@
 import type { Language } from '@parley/contract/languages';
 import type { Plan } from '@parley/contract/plans';
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { ts } from './columns.ts';
 
 export type Role = 'owner' | 'admin' | 'member' | 'guest';
 
