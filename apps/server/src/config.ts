@@ -37,6 +37,8 @@ export const envSchema = z.object({
   MAIL_FROM: z.string().default('Parley <no-reply@parley.local>'),
   // DNS servers for checking inbound mail's SPF, DKIM and DMARC (docs/email.md "Authentication").
   EMAIL_DNS_SERVERS: z.string().optional(),
+  // How long one of those lookups waits for an answer before its one retry (which waits twice that).
+  EMAIL_DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(3000),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
@@ -123,6 +125,8 @@ export type Config = {
   mailFrom: string;
   /** `host:port` list for the email channel's SPF/DKIM/DMARC lookups; empty: the system's. */
   emailDnsServers: string[];
+  /** One SPF/DKIM/DMARC lookup's wait for an answer before its retry (docs/email.md "Authentication"). */
+  emailDnsTimeoutMs: number;
   apiRateLimitPerMinute: number;
   authRateLimitPerMinute: number;
   loginFailuresPerAccount: number;
@@ -211,6 +215,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .split(',')
       .map((x) => x.trim())
       .filter(Boolean),
+    emailDnsTimeoutMs: e.EMAIL_DNS_TIMEOUT_MS,
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
