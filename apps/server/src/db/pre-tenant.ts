@@ -63,6 +63,7 @@ export const PRE_TENANT_LOOKUPS: Readonly<Record<string, PreTenantReason>> = {
   'features/auth/credentials.repo.ts#touchPersonalToken': 'credential',
   'features/workspaces/invitations.repo.ts#findLiveByTokenHash': 'credential',
   'features/widget/widget.repo.ts#anyEnabledWidgetAllows': 'credential',
+  'features/widget/widget.repo.ts#findWidgetOrigins': 'credential',
   'features/sso/sso.repo.ts#insertFlow': 'credential',
   'features/sso/sso.repo.ts#takeFlow': 'credential',
   'features/sso/sso.repo.ts#findLiveFlow': 'credential',

@@ -10,6 +10,7 @@ import { startEmbeddingsServer } from '../support/embeddings-server.ts';
 import { addSource, createAssistant } from '../support/factories.ts';
 import { createTestApp, ORIGIN, type TestApp } from '../support/harness.ts';
 import { createWorld, type World } from '../support/world.ts';
+import { initWidget, SITE, widgetAssistant } from '../widget/helpers.ts';
 
 /**
  * Overload (docs/configuration.md "Overload"): a chat the process cannot start in time is refused
@@ -174,6 +175,41 @@ describe('POST /api/chat under overload', () => {
     slow.destroy();
     for (let i = 0; i < 100 && t.ctx.admission.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(t.ctx.admission.inFlight).toBe(0);
+  });
+
+  it('a shed widget chat carries the CORS headers for its allowlisted page only', async () => {
+    const widget = await widgetAssistant(t, w.owner, w.ws);
+    const session = await initWidget(t, widget);
+    const slow = request(`${base}/api/chat`, {
+      method: 'POST',
+      headers: {
+        ...w.owner.headers,
+        origin: ORIGIN,
+        'content-type': 'application/json',
+        'content-length': '1000',
+      },
+    });
+    slow.on('error', () => undefined);
+    slow.write('{');
+    slow.flushHeaders();
+    for (let i = 0; i < 100 && t.ctx.admission.inFlight === 0; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    const chat = (origin: string) =>
+      fetch(`${base}/api/widget/${widget}/chat`, {
+        method: 'POST',
+        headers: { origin, authorization: `Widget ${session.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ sessionId: session.sessionId, content: 'Hello?' }),
+      });
+    // The page may read the refusal and its wait (widget-access.ts lookupGrantedOrigin).
+    const mine = await chat(SITE);
+    expect(mine.status).toBe(503);
+    expect(mine.headers.get('access-control-allow-origin')).toBe(SITE);
+    expect((await mine.json()).details).toEqual({ retryAfter: 1 });
+    const other = await chat('https://elsewhere.example.org');
+    expect(other.status).toBe(503);
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    slow.destroy();
+    for (let i = 0; i < 100 && t.ctx.admission.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 10));
   });
 
   it('counts a chat as starting until its context is read: a slow embeddings model keeps it starting', async () => {

@@ -165,8 +165,8 @@ export async function lookupGrantedOrigin(ctx: AppContext, request: FastifyReque
   const found = requestOrigin(request.headers);
   let origin: string | null = null;
   if (typeof assistantId === 'string' && assistantId.length <= 100 && found) {
-    const target = await repo.findWidgetTarget(ctx.db, assistantId).catch(() => undefined);
-    if (target?.config && hostAllowed(target.config.allowedDomains, found.hostname)) origin = found.origin;
+    const target = await repo.findWidgetOrigins(ctx.db, assistantId).catch(() => undefined);
+    if (target?.allowedDomains && hostAllowed(target.allowedDomains, found.hostname)) origin = found.origin;
   }
   grantOrigin(request, origin);
   return origin;

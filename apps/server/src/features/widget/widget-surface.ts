@@ -66,12 +66,12 @@ export function registerPreflight(app: FeatureApp, ctx: AppContext) {
       // The assistant is in the body, which a preflight does not carry: any enabled widget's list.
       allowed = !!found && (await repo.anyEnabledWidgetAllows(ctx.db, matchingEntries(found.hostname)));
     } else {
-      const target = first.length <= 100 ? await repo.findWidgetTarget(ctx.db, first) : undefined;
+      const target = first.length <= 100 ? await repo.findWidgetOrigins(ctx.db, first) : undefined;
       if (!target) {
         grantOrigin(request, null);
         return sendError(reply, new AppError('not_found:widget', 'Widget not found or not enabled'));
       }
-      allowed = !!target.config && hostAllowed(target.config.allowedDomains, found?.hostname ?? null);
+      allowed = !!target.allowedDomains && hostAllowed(target.allowedDomains, found?.hostname ?? null);
     }
     if (!allowed || !found) {
       grantOrigin(request, null);

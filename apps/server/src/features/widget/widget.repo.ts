@@ -69,6 +69,26 @@ export async function findWidgetTarget(db: Executor, assistantId: string, tokenH
   return row;
 }
 
+/**
+ * Only what an answer's CORS headers need (widget-access.ts lookupGrantedOrigin, the preflight):
+ * whether the assistant exists and its widget's allowlist (null: never configured). An error
+ * answered before the check (a shed 503, a 429) reads this, not the chat's read above.
+ */
+const widgetOrigins = preparedFor((db) =>
+  db
+    .select({ allowedDomains: widgetConfigs.allowedDomains })
+    .from(assistants)
+    .leftJoin(widgetConfigs, eq(widgetConfigs.assistantId, assistants.id))
+    .where(eq(assistants.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('parley_widget_origins'),
+);
+
+export async function findWidgetOrigins(db: Executor, assistantId: string) {
+  const [row] = await widgetOrigins(db).execute({ id: assistantId });
+  return row;
+}
+
 /** Does any enabled widget admit one of `entries` (widget-origin.ts matchingEntries)? */
 export async function anyEnabledWidgetAllows(db: Executor, entries: string[]): Promise<boolean> {
   const list = sql.join(
