@@ -77,12 +77,11 @@ afterAll(async () => {
 describe('npm run plan -- <workspaceId> <plan>', () => {
   it('changes the plan through the service: row, event, trial ended; bad input exits non-zero', async () => {
     const tg = await target();
-    // Wrong arguments: usage, exit 2, nothing opened.
-    const usage = await plan(tg, 'ws_x', 'gold');
+    // Wrong arguments: usage, exit 2, nothing opened (so it runs beside the next command).
+    // An unknown workspace: exit 1 (this run also migrates a fresh DATA_DIR).
+    const [usage, missing] = await Promise.all([plan(tg, 'ws_x', 'gold'), plan(tg, 'ws_missing', 'pro')]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('usage: npm run plan');
-    // An unknown workspace: exit 1 (this run also migrates a fresh DATA_DIR).
-    const missing = await plan(tg, 'ws_missing', 'pro');
     expect(missing.code, missing.stderr).toBe(1);
     expect(missing.stderr).toContain('Workspace not found');
 
