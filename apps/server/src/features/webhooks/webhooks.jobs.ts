@@ -11,6 +11,14 @@ import { SuccessBatcher } from './success-batcher.ts';
 const DISPATCH_BATCH = 500;
 
 /**
+ * The relay's pause after a pass that found events but less than a full batch: events committed
+ * meanwhile are taken by the next pass together, instead of a pass (two statements) for every
+ * commit under a steady stream of chats. An event alone is taken at once (its NOTIFY wakes the
+ * relay); one that follows another within the pause waits at most this long.
+ */
+export const DISPATCH_PAUSE_MS = 50;
+
+/**
  * The outbox relay: turns committed events into one delivery per matching active webhook, and
  * marks them dispatched in the same statement (queue.repo.ts commitDispatch). Two statements a
  * step, one when there is nothing to do. Idempotent: (event_id, webhook_id) is unique. Returns
@@ -55,16 +63,36 @@ export { type AttemptLog, attemptDelivery };
 /**
  * The outbox relay as a job (jobs/catalog.ts `event-dispatch`). Nobody waits on its passes to
  * see an answer start, so each yields to chats (lib/lanes.ts); new deliveries wake the delivery
- * job of this process at once.
+ * job of this process at once. A full batch is followed by the next pass at once; a smaller one
+ * by DISPATCH_PAUSE_MS, then the loop's pause, which a NOTIFY received during the pass or the
+ * pause cuts short (jobs/loop.ts keeps a wake that comes while no pause is running). So every
+ * event committed after a pass's read is announced to a later pass, and the 500 ms poll still
+ * takes what a lost NOTIFY left.
  */
 export function dispatchJob(ctx: AppContext): Job {
   return {
-    async step() {
+    async step(signal) {
       const r = await ctx.lanes.background(() => dispatchEvents(ctx));
       if (r.deliveries > 0) ctx.jobs.wake('webhook-delivery');
-      return r.events > 0;
+      if (r.events >= DISPATCH_BATCH) return true;
+      if (r.events > 0) await pause(DISPATCH_PAUSE_MS, signal);
+      return false;
     },
   };
+}
+
+/** Waits `ms`, or less when `signal` aborts (the process stops). */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /**
