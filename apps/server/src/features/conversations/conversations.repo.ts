@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
 import type { SmsDeliveryStatus } from '../../db/schema/index.ts';
-import { conversations, events, messages, smsOutbound } from '../../db/schema/index.ts';
+import { conversations, messages, smsOutbound } from '../../db/schema/index.ts';
 import type { CursorKey } from '../../http/pagination.ts';
 import type { EventRow } from '../events/events.service.ts';
 import { languageOnMessage, slaOnMessage } from './message-effects.ts';
@@ -11,27 +11,7 @@ import { inInboxSql } from './visibility.ts';
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 
-/**
- * A new conversation with its first message and their events, in one statement (data-modifying
- * WITH: all or nothing without a transaction, one round trip on the chat's hot path).
- */
-export async function insertConversationWithMessage(
-  db: Executor,
-  conversation: ConversationRow,
-  message: MessageRow,
-  rows: EventRow[],
-) {
-  const c = db
-    .$with('c')
-    .as(db.insert(conversations).values(conversation).returning({ id: conversations.id }));
-  if (rows.length === 0) {
-    // No events (a new internal chat is private, visibility.ts): the message is the statement.
-    await db.with(c).insert(messages).values(message);
-    return;
-  }
-  const m = db.$with('m').as(db.insert(messages).values(message).returning({ id: messages.id }));
-  await db.with(c, m).insert(events).values(rows);
-}
+export { insertConversationWithMessage } from './conversation-start.ts';
 
 // Every turn of an existing conversation reads it: prepared once (db/prepared.ts).
 const conversationIn = preparedFor((db) =>
