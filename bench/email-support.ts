@@ -14,6 +14,7 @@ import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { SMTPServer } from 'smtp-server';
 import { WORDS } from './chat-setup.ts';
+import { paced } from './support.ts';
 
 export const KB = 1024;
 
@@ -206,7 +207,8 @@ function get(url: string, headers: Record<string, string>): Promise<number> {
 
 /**
  * bench/api.ts's two reads (the session's workspace, the API key's workspace), alternating on
- * `connections` connections for `seconds`, closed loop, each request's latency kept. Unlike a
+ * `connections` connections for `seconds`, closed loop, each request's latency kept; or, with a
+ * `rate`, that many a second at fixed times (open loop), each latency from its time. Unlike a
  * load generator's summary, a request still running when the time is up is waited for and
  * counted: a sample during a stall holds the stall's latencies, not none.
  */
@@ -215,24 +217,37 @@ export async function apiSample(
   seed: { workspaceId: string; cookie: string; authorization: string | null },
   connections: number,
   seconds: number,
+  /** Requests a second sent at their times whatever the answers (open loop); 0: closed loop. */
+  rate = 0,
 ): Promise<ApiSample> {
   const reads: Array<[string, Record<string, string>]> = [
     [`${base}/api/workspaces/${seed.workspaceId}`, { cookie: seed.cookie }],
     [`${base}/api/v1/workspace`, { authorization: seed.authorization ?? '' }],
   ];
+  let n = 0;
+  const next = () => reads[n++ % reads.length]!;
+  if (rate > 0) {
+    // Each read at its time, its latency from that time (bench/support.ts paced), so a stall counts
+    // for every read it held up.
+    const sent = await paced(Math.round(rate * seconds), rate, () => {
+      const [url, headers] = next();
+      return get(url, headers);
+    });
+    return { rps: rate, latencies: sent.latencies, errors: sent.errors };
+  }
   const latencies: number[] = [];
   let errors = 0;
-  let n = 0;
   const start = performance.now();
   const end = start + seconds * 1000;
+  const read = async () => {
+    const [url, headers] = next();
+    const t = performance.now();
+    const status = await get(url, headers).catch(() => 0);
+    latencies.push(performance.now() - t);
+    if (status !== 200) errors++;
+  };
   const connection = async () => {
-    while (performance.now() < end) {
-      const [url, headers] = reads[n++ % reads.length]!;
-      const t = performance.now();
-      const status = await get(url, headers).catch(() => 0);
-      latencies.push(performance.now() - t);
-      if (status !== 200) errors++;
-    }
+    while (performance.now() < end) await read();
   };
   await Promise.all(Array.from({ length: connections }, connection));
   return { rps: latencies.length / ((performance.now() - start) / 1000), latencies, errors };

@@ -13,6 +13,8 @@
  * EMAIL_BENCH_MESSAGES (1000), EMAIL_BENCH_RATE (50 a second), EMAIL_BENCH_REPEATS (20: the first
  * messages forwarded again afterwards, as a forwarding rule retrying; stored and answered once),
  * EMAIL_BENCH_BODY_KB (20), EMAIL_BENCH_ATTACHMENT_KB (200), EMAIL_BENCH_API_CONNECTIONS (10),
+ * EMAIL_BENCH_API_RATE (0: the reads closed loop on those connections; N: N reads a second, open loop),
+ * EMAIL_BENCH_LOG_LEVEL (warn; info logs each request with its time),
  * EMAIL_BENCH_API_SECONDS (5 a sample), EMAIL_BENCH_QUIET_SAMPLES (3: all but one before the intake,
  * one after it has drained), EMAIL_BENCH_DRAIN_SECONDS (900: the time limit),
  * EMAIL_BENCH_START_SECONDS (600: how long a server may take to start on a busy machine),
@@ -54,6 +56,7 @@ const BODY = int('EMAIL_BENCH_BODY_KB', 20) * KB;
 const ATTACHMENT = int('EMAIL_BENCH_ATTACHMENT_KB', 200) * KB;
 const API_CONNECTIONS = int('EMAIL_BENCH_API_CONNECTIONS', 10);
 const API_SECONDS = int('EMAIL_BENCH_API_SECONDS', 5);
+const API_RATE = int('EMAIL_BENCH_API_RATE', 0);
 const QUIET = int('EMAIL_BENCH_QUIET_SAMPLES', 3);
 const DRAIN_MS = int('EMAIL_BENCH_DRAIN_SECONDS', 900) * 1000;
 const START_MS = int('EMAIL_BENCH_START_SECONDS', 600) * 1000;
@@ -105,7 +108,12 @@ async function main() {
   try {
     const env: NodeJS.ProcessEnv = {
       ...{ PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', PORT: '0' },
-      ...{ HOST: '127.0.0.1', DATA_DIR: join(dir, 'app'), LOG_LEVEL: 'warn', AI_PROVIDER: 'offline' },
+      ...{
+        HOST: '127.0.0.1',
+        DATA_DIR: join(dir, 'app'),
+        LOG_LEVEL: process.env.EMAIL_BENCH_LOG_LEVEL ?? 'warn',
+        AI_PROVIDER: 'offline',
+      },
       ...{ SMTP_URL: smtp.url, EMAIL_DNS_SERVERS: dns.server, API_RATE_LIMIT_PER_MINUTE: '1000000000' },
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     };
@@ -113,7 +121,7 @@ async function main() {
     console.log(`Logs in ${dir} (removed at the end unless EMAIL_BENCH_KEEP=1)`);
     const loadBefore = load();
     console.log(
-      `Email intake benchmark on ${scratch ? 'PostgreSQL' : 'PGlite'}: ${COUNT} forwarded messages (~${BODY / KB} KB text, a ${ATTACHMENT / KB} KB PDF each) at ${RATE}/s, then ${REPEATS} repeats; API reads at ${API_CONNECTIONS} connections in ${API_SECONDS} s samples; ${split ? 'a web process (JOBS=none) and a worker process (nice 10)' : 'one process running every job'}; node ${process.version}; load average ${loadBefore}`,
+      `Email intake benchmark on ${scratch ? 'PostgreSQL' : 'PGlite'}: ${COUNT} forwarded messages (~${BODY / KB} KB text, a ${ATTACHMENT / KB} KB PDF each) at ${RATE}/s, then ${REPEATS} repeats; API reads ${API_RATE ? `at ${API_RATE}/s, open loop,` : `at ${API_CONNECTIONS} connections, closed loop,`} in ${API_SECONDS} s samples; ${split ? 'a web process (JOBS=none) and a worker process (nice 10)' : 'one process running every job'}; node ${process.version}; load average ${loadBefore}`,
     );
     const seed = await seedOwner(env, {
       plan: 'enterprise',
@@ -180,12 +188,12 @@ async function main() {
       return smtp.total() >= n;
     };
     if (!(await waitReplies(WARMUP, 300_000))) throw new Error('the warm-up messages were not answered');
-    await apiSample(web.base, seed, API_CONNECTIONS, 2);
+    await apiSample(web.base, seed, API_CONNECTIONS, 2, API_RATE);
 
     // Quiet: nothing to process.
     const quiet: ApiSample[] = [];
     for (let r = 0; r < QUIET - 1; r++)
-      quiet.push(await apiSample(web.base, seed, API_CONNECTIONS, API_SECONDS));
+      quiet.push(await apiSample(web.base, seed, API_CONNECTIONS, API_SECONDS, API_RATE));
 
     // The intake at a fixed rate; API samples back to back until every message is answered.
     const expected = WARMUP + COUNT;
@@ -198,7 +206,7 @@ async function main() {
     const loaded: ApiSample[] = [];
     const measureLoaded = (async () => {
       while (!drainedAt && performance.now() - start < DRAIN_MS) {
-        const s = await apiSample(web.base, seed, API_CONNECTIONS, API_SECONDS);
+        const s = await apiSample(web.base, seed, API_CONNECTIONS, API_SECONDS, API_RATE);
         // Counted only when the processing ran through the whole sample.
         if (!drainedAt) loaded.push(s);
       }
@@ -222,7 +230,7 @@ async function main() {
     // A forwarding rule retrying: the same bytes again, 202, stored and answered once.
     const repeats = await paced(REPEATS, RATE, post(list), (s) => s === 202);
     await sleep(5000); // room for any duplicate reply to arrive
-    quiet.push(await apiSample(web.base, seed, API_CONNECTIONS, API_SECONDS));
+    quiet.push(await apiSample(web.base, seed, API_CONNECTIONS, API_SECONDS, API_RATE));
 
     for (const child of servers.splice(0)) await stopServer(child);
     const db = await storedCounts(env, kb.assistantId);
