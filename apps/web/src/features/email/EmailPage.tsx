@@ -1,13 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
-import { ApiError, type Assistant, canManage, type Data, del, get } from '../../api.ts';
-import { useWorkspaces } from '../../session.ts';
+import { ApiError, type Data, del, get } from '../../api.ts';
 import { formatDateTime } from '../../shell/dates.ts';
-import { ErrorText, Loading } from '../../shell/ui.tsx';
-import { AssistantNav } from '../assistants/AssistantNav.tsx';
+import { ErrorText } from '../../shell/ui.tsx';
+import { ChannelPage } from '../assistants/ChannelPage.tsx';
 import { ConfirmButton } from '../members/ConfirmButton.tsx';
-import { hasChannels } from '../sms/types.ts';
 import { EmailForm } from './EmailForm.tsx';
 import { Forwarding } from './Forwarding.tsx';
 import { type EmailConfig, emailPath } from './types.ts';
@@ -30,69 +28,27 @@ async function loadConfig(id: string): Promise<EmailConfig | null> {
  * why instead of being sent requests that can only be refused.
  */
 export function EmailPage() {
+  return (
+    <ChannelPage namespace="email" queryKey="email" load={(_ws, id) => loadConfig(id)}>
+      {(page) => <EmailSettings {...page} />}
+    </ChannelPage>
+  );
+}
+
+/** The page once the configuration is read: its status, the form, forwarding, disconnect. */
+function EmailSettings(props: {
+  id: string;
+  header: ReactNode;
+  assistant: { error: unknown };
+  saved: EmailConfig | null;
+}) {
+  const { id, header, assistant, saved } = props;
   const { t } = useTranslation('email');
-  const { ws = '', id = '' } = useParams();
   const qc = useQueryClient();
-  const workspaces = useWorkspaces();
-  const workspace = workspaces.data?.data.find((w) => w.id === ws);
-  const manager = canManage(workspace?.role);
-  const channels = hasChannels(workspace?.plan);
-  const assistant = useQuery({
-    queryKey: ['assistant', id],
-    queryFn: () => get<Data<Assistant>>(`/api/assistants/${id}`),
-  });
-  const config = useQuery({
-    queryKey: ['email', id],
-    queryFn: () => loadConfig(id),
-    enabled: Boolean(workspace) && manager && channels,
-  });
   const remove = useMutation({
     mutationFn: () => del(emailPath(id)),
     onSuccess: () => qc.setQueryData(['email', id], null),
   });
-  const name = assistant.data?.data.name;
-  const header = (
-    <>
-      <h1>{name ? t('titleFor', { name }) : t('title')}</h1>
-      <AssistantNav ws={ws} id={id} />
-    </>
-  );
-  if (workspaces.isPending) return <Loading />;
-  if (!manager) {
-    return (
-      <section>
-        {header}
-        <p>{t('membersOnly')}</p>
-      </section>
-    );
-  }
-  if (!channels) {
-    const plan = workspace?.plan === 'free' ? 'Free' : (workspace?.plan ?? '');
-    return (
-      <section>
-        {header}
-        <div className="card stack email-upgrade">
-          <h2>{t('upgrade.title')}</h2>
-          <p>{t('upgrade.text', { plan })}</p>
-          <p>
-            <Link to={`/w/${ws}/billing`}>
-              {workspace?.role === 'owner' ? t('upgrade.owner') : t('upgrade.other')}
-            </Link>
-          </p>
-        </div>
-      </section>
-    );
-  }
-  if (config.isPending) return <Loading />;
-  if (config.error) {
-    return (
-      <section>
-        {header}
-        <ErrorText error={config.error} />
-      </section>
-    );
-  }
-  const saved = config.data;
   const status = saved?.status;
   return (
     <section>
