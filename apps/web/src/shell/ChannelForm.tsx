@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Check } from './ui.tsx';
 
 /**
  * The parts a channel's settings form shares (email: features/email/EmailForm.tsx, SMS:
@@ -71,22 +72,12 @@ export function ContactOptions(props: {
   const { value, onChange, t } = props;
   return (
     <>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={value.enableContactMatching}
-          onChange={(e) => onChange('enableContactMatching', e.target.checked)}
-        />
+      <Check checked={value.enableContactMatching} onChange={(on) => onChange('enableContactMatching', on)}>
         {t('form.contactMatching')}
-      </label>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={value.autoCreateContacts}
-          onChange={(e) => onChange('autoCreateContacts', e.target.checked)}
-        />
+      </Check>
+      <Check checked={value.autoCreateContacts} onChange={(on) => onChange('autoCreateContacts', on)}>
         {t('form.autoCreate')}
-      </label>
+      </Check>
     </>
   );
 }

@@ -83,3 +83,13 @@ export function Choices<V extends string | boolean>(props: {
     </label>
   ));
 }
+
+/** A checkbox in a "check" label: on or off, said in `children`. */
+export function Check(props: { checked: boolean; onChange(on: boolean): void; children: ReactNode }) {
+  return (
+    <label className="check">
+      <input type="checkbox" checked={props.checked} onChange={(e) => props.onChange(e.target.checked)} />
+      {props.children}
+    </label>
+  );
+}

@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Data, patch, post } from '../../api.ts';
 import { ChannelSaveRow, ContactOptions } from '../../shell/ChannelForm.tsx';
-import { Choices, ErrorText } from '../../shell/ui.tsx';
+import { Check, Choices, ErrorText } from '../../shell/ui.tsx';
 import { Field } from './Field.tsx';
 import { ServerFields } from './ServerFields.tsx';
 import {
@@ -72,14 +72,9 @@ export function EmailForm({ id, saved }: { id: string; saved: EmailConfig | null
   return (
     <form onSubmit={onSubmit} className="card stack email-form" aria-labelledby="email-form-title" noValidate>
       <h2 id="email-form-title">{saved ? t('form.titleSaved') : t('form.titleNew')}</h2>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={draft.isEnabled}
-          onChange={(e) => set('isEnabled', e.target.checked)}
-        />
+      <Check checked={draft.isEnabled} onChange={(on) => set('isEnabled', on)}>
         {t('form.enabled')}
-      </label>
+      </Check>
       <p className="muted email-hint">{t('form.enabledHint')}</p>
       <Field name="address" label={t('form.address')} errors={errors} hint={t('form.addressHint')}>
         {(f) => (

@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Data, del, post } from '../../api.ts';
 import { ChannelSaveRow, ContactOptions } from '../../shell/ChannelForm.tsx';
-import { ErrorText } from '../../shell/ui.tsx';
+import { Check, ErrorText } from '../../shell/ui.tsx';
 import { ConfirmButton } from '../members/ConfirmButton.tsx';
 import { Field } from './Field.tsx';
 import { SmsWebhook } from './SmsWebhook.tsx';
@@ -96,14 +96,9 @@ export function SmsForm({ ws, id, saved }: { ws: string; id: string; saved: SmsC
       <form onSubmit={onSubmit} className="card stack sms-form" aria-labelledby="sms-form-title" noValidate>
         <h2 id="sms-form-title">{saved ? t('form.titleSaved') : t('form.titleNew')}</h2>
         {!saved && <p className="muted">{t('form.newHint')}</p>}
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={draft.isEnabled}
-            onChange={(e) => set('isEnabled', e.target.checked)}
-          />
+        <Check checked={draft.isEnabled} onChange={(on) => set('isEnabled', on)}>
           {t('form.enabled')}
-        </label>
+        </Check>
         <p className="muted sms-hint">{t('form.enabledHint')}</p>
 
         <fieldset className="sms-group">

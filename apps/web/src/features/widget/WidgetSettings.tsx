@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { type Assistant, canManage, type Data, get, patch, type Workspace } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
-import { Choices, ErrorText, Loading } from '../../shell/ui.tsx';
+import { Check, Choices, ErrorText, Loading } from '../../shell/ui.tsx';
 import { AssistantNav } from '../assistants/AssistantNav.tsx';
 import { ModelNote } from '../assistants/ModelNote.tsx';
 import {
@@ -122,14 +122,9 @@ function WidgetForm(props: {
       <div className="wg-layout">
         <form onSubmit={onSubmit} className="card stack wg-form" aria-labelledby="wg-form-title" noValidate>
           <h2 id="wg-form-title">{t('form.title')}</h2>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={draft.isEnabled}
-              onChange={(e) => set('isEnabled', e.target.checked)}
-            />
+          <Check checked={draft.isEnabled} onChange={(on) => set('isEnabled', on)}>
             {t('form.enabled')}
-          </label>
+          </Check>
 
           <fieldset className="wg-group">
             <legend>{t('form.look')}</legend>
