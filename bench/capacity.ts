@@ -16,7 +16,12 @@
  * CAPACITY_SECONDS (10 a step), CAPACITY_START (20 chats/s), CAPACITY_REFINE (3 steps),
  * CAPACITY_SURFACE (chat | widget | both; chat), CAPACITY_OVERLOAD (0 skips the 2x and 4x steps),
  * CHAT_BENCH_PROFILE (a directory: the server writes a V8 CPU profile there when it stops),
- * CAPACITY_TOP (1: after each step, its statements by calls a chat, from pg_stat_statements).
+ * CAPACITY_TOP (1: after each step, its statements by calls a chat, from pg_stat_statements),
+ * CAPACITY_ASYNC_COMMIT (1: the scratch database does not wait for the disk's flush at commit, to
+ * tell the machine's CPU from a disk whose flushes stall; not how Parley runs), and the server's
+ * overload settings (CHAT_SHED_*, CHAT_MAX_STARTING, CHAT_START_TARGET_MS, HTTP_ACCEPTORS) passed on.
+ * The column "server TTFE p99" is the server's own arrival-to-first-event p99 (its /metrics, a
+ * bucket's upper bound): far below the client's, the chats waited before the server read them.
  * Transactions and statements a chat come from pg_stat_database and pg_stat_statements (the
  * latter only where the server preloads it); database CPU is that of every `postgres` process.
  */
@@ -32,7 +37,7 @@ import {
   openLoopStep,
   type Step,
   type StepCounters,
-  scrapeLoopDelay,
+  serverReadings,
 } from './open-loop.ts';
 import { scratchDatabase, seedOwner, stopProcess } from './support.ts';
 
@@ -96,7 +101,7 @@ async function counters(
     serverCpu: () => cpuOf(pid),
     databaseCpu: () => (databaseUrl ? cpuOfAll('postgres') : 0),
     databaseWork: work,
-    loopDelayP99: () => scrapeLoopDelay(base, METRICS_TOKEN),
+    server: serverReadings(base, METRICS_TOKEN),
     close,
     snapshot,
   };
@@ -147,10 +152,10 @@ async function ladder(run: (rate: number) => Promise<Step>, from: number, refine
 
 const f = (x: number | null, d = 1) => (x === null || Number.isNaN(x) ? 'n/a' : x.toFixed(d));
 function row(label: string, s: Step) {
-  return `| ${label} | ${s.rate} | ${s.sent} | ${f(s.ttfe50)} / ${f(s.ttfe99)} | ${f(s.finish99)} | ${s.failed} | ${s.shed} (${f((100 * s.shed) / Math.max(1, s.sent))}%) | ${f(s.serverCpuPerChat, 2)} | ${f(s.databaseCpuPerChat, 2)} | ${f(s.xactsPerChat)} / ${f(s.statementsPerChat)} | ${f(s.loopDelayP99)} | ${s.pass ? 'pass' : 'fail'} |`;
+  return `| ${label} | ${s.rate} | ${s.sent} | ${f(s.ttfe50)} / ${f(s.ttfe99)} | ${f(s.finish99)} | ${s.failed} | ${s.shed} (${f((100 * s.shed) / Math.max(1, s.sent))}%) | ${f(s.serverCpuPerChat, 2)} | ${f(s.databaseCpuPerChat, 2)} | ${f(s.xactsPerChat)} / ${f(s.statementsPerChat)} | ${f(s.loopDelayP99)} | ${f(s.serverTtfe99, 0)} | ${s.pass ? 'pass' : 'fail'} |`;
 }
 const HEAD =
-  '| target | chats/s | sent | TTFE p50 / p99 ms | finish p99 ms | failed | shed | server CPU ms/chat | PG CPU ms/chat | xacts / statements a chat | loop delay p99 ms | |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
+  '| target | chats/s | sent | TTFE p50 / p99 ms | finish p99 ms | failed | shed | server CPU ms/chat | PG CPU ms/chat | xacts / statements a chat | loop delay p99 ms | server TTFE p99 ms | |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
 
 export async function runCapacityBench() {
   const seconds = Number(process.env.CAPACITY_SECONDS ?? 10);
@@ -162,6 +167,9 @@ export async function runCapacityBench() {
   const scratch = process.env.DATABASE_URL
     ? await scratchDatabase(process.env.DATABASE_URL, 'cap')
     : undefined;
+  // CAPACITY_ASYNC_COMMIT=1: the scratch database commits without waiting for the disk's flush, to
+  // tell the CPU's capacity from a disk whose flushes stall (docs/performance.md "Chat capacity").
+  if (scratch && process.env.CAPACITY_ASYNC_COMMIT === '1') await asyncCommit(scratch.url);
   const launch = async (args: string[], env: NodeJS.ProcessEnv, log: string, ready = /READY (\d+)/) => {
     const p = await start(args, serverDir, env, join(dir, log), ready);
     children.push(p.child);
@@ -183,6 +191,10 @@ export async function runCapacityBench() {
       ...{ AI_PROVIDER: 'openai', AI_BASE_URL: `${llm.base}/v1`, AI_MODEL: 'stand-in' },
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+      // The overload settings (docs/configuration.md "Overload"), to try others than the defaults.
+      ...Object.fromEntries(
+        Object.entries(process.env).filter(([k]) => /^(CHAT_(SHED|MAX|START)_|HTTP_ACCEPTORS$)/.test(k)),
+      ),
     };
     mkdirSync(env.DATA_DIR!, { recursive: true });
     const owner = await seedOwner(env, { plan: 'enterprise', monthlyCredits: 1_000_000_000 });
@@ -228,7 +240,10 @@ export async function runCapacityBench() {
           headers,
           body: JSON.stringify({ assistantId: k.assistantId, content: question(i) }),
         });
-        const fc = { ...(await counters(floor.base, floor.child.pid)), loopDelayP99: async () => null };
+        const fc = {
+          ...(await counters(floor.base, floor.child.pid)),
+          server: async () => ({ loopDelayP99: null, firstEventP99: null }),
+        };
         const s = await openLoopStep(capacity, seconds, floorSurface, fc);
         lines.push(row('floor (node:http relay)', s));
         console.log(
@@ -245,6 +260,18 @@ export async function runCapacityBench() {
     await Promise.all(children.map(stopProcess));
     await scratch?.drop();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The scratch database's commits stop waiting for the disk (CAPACITY_ASYNC_COMMIT=1). */
+async function asyncCommit(url: string) {
+  const { default: pg } = await import('pg');
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query(`ALTER DATABASE "${new URL(url).pathname.slice(1)}" SET synchronous_commit = off`);
+  } finally {
+    await c.end();
   }
 }
 

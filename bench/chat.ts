@@ -177,6 +177,7 @@ export async function runChatBench() {
       // (bench/capacity.ts measures that): no chat is refused here.
       CHAT_SHED_AFTER_MS: '0',
       CHAT_SHED_LOOP_DELAY_MS: '0',
+      CHAT_START_TARGET_MS: '0',
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     };

@@ -18,8 +18,8 @@ export type StepCounters = {
   databaseCpu(): number;
   /** Committed + rolled-back transactions and executed statements so far (PostgreSQL only). */
   databaseWork(): Promise<{ xacts: number; statements: number } | null>;
-  /** The server's event-loop delay p99 in ms since the last call (its /metrics), or null. */
-  loopDelayP99(): Promise<number | null>;
+  /** The server's own readings since the last call (its /metrics). */
+  server(): Promise<ServerReadings>;
 };
 
 export type Step = {
@@ -38,6 +38,8 @@ export type Step = {
   xactsPerChat: number | null;
   statementsPerChat: number | null;
   loopDelayP99: number | null;
+  /** The server's own arrival-to-first-event p99 (a bucket's upper bound), ms. */
+  serverTtfe99: number | null;
   /** p99 TTFE < 100 ms, p99 finish < 1 s, nothing failed or shed. */
   pass: boolean;
   firstError?: string;
@@ -78,7 +80,7 @@ export async function openLoopStep(
     failed++;
     firstError ??= why;
   };
-  await counters.loopDelayP99();
+  await counters.server();
   const before = {
     server: counters.serverCpu(),
     db: counters.databaseCpu(),
@@ -113,7 +115,7 @@ export async function openLoopStep(
     db: counters.databaseCpu(),
     work: await counters.databaseWork(),
   };
-  const loopDelayP99 = await counters.loopDelayP99();
+  const { loopDelayP99, firstEventP99 } = await counters.server();
   agent.destroy();
   const done = ttfe.length;
   if (!drained) fail(`${times.length - done - shed - failed} chats still open after the drain`);
@@ -133,6 +135,7 @@ export async function openLoopStep(
     statementsPerChat:
       after.work && before.work ? (after.work.statements - before.work.statements) / served : null,
     loopDelayP99,
+    serverTtfe99: firstEventP99,
     pass: false,
     ...(firstError ? { firstError } : {}),
   };
@@ -155,12 +158,39 @@ export function cpuOfAll(name: string): number {
   return total;
 }
 
-/** The server's event-loop delay p99 (prom-client resets its histogram at each scrape). */
-export async function scrapeLoopDelay(base: string, token: string): Promise<number | null> {
-  const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } }).catch(
-    () => null,
-  );
-  if (!res?.ok) return null;
-  const m = /^parley_nodejs_eventloop_lag_p99_seconds (\S+)$/m.exec(await res.text());
-  return m ? Number(m[1]) * 1000 : null;
+export type ServerReadings = { loopDelayP99: number | null; firstEventP99: number | null };
+
+/**
+ * Reads the server's /metrics since the last call: its event-loop delay p99 (prom-client resets
+ * that histogram at each scrape) and the p99 of its own time from a chat's arrival to its first
+ * event (the upper bound of the bucket that reaches 99% of the chats since the last call; every
+ * surface). Set beside the client's TTFE, the latter tells the time a chat spent in the server
+ * from the time it spent before the server read it or after the server wrote its event.
+ */
+export function serverReadings(base: string, token: string): () => Promise<ServerReadings> {
+  let last = new Map<number, number>();
+  return async () => {
+    const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } }).catch(
+      () => null,
+    );
+    if (!res?.ok) return { loopDelayP99: null, firstEventP99: null };
+    const text = await res.text();
+    const m = /^parley_nodejs_eventloop_lag_p99_seconds (\S+)$/m.exec(text);
+    const now = new Map<number, number>();
+    for (const b of text.matchAll(
+      /^parley_chat_first_event_seconds_bucket\{[^}]*le="([^"]+)"[^}]*\} (\S+)$/gm,
+    )) {
+      const le = b[1] === '+Inf' ? Number.POSITIVE_INFINITY : Number(b[1]);
+      now.set(le, (now.get(le) ?? 0) + Number(b[2]));
+    }
+    const bounds = [...now.keys()].sort((a, b) => a - b);
+    const diff = bounds.map((le) => (now.get(le) ?? 0) - (last.get(le) ?? 0));
+    last = now;
+    const total = diff.at(-1) ?? 0;
+    const at = diff.findIndex((n) => n >= 0.99 * total);
+    return {
+      loopDelayP99: m ? Number(m[1]) * 1000 : null,
+      firstEventP99: total > 0 && at >= 0 ? bounds[at]! * 1000 : null,
+    };
+  };
 }

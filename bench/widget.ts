@@ -270,6 +270,7 @@ export async function runWidgetBench() {
         // Closed-loop throughput, as before shedding existed (bench/capacity.ts measures that).
         CHAT_SHED_AFTER_MS: '0',
         CHAT_SHED_LOOP_DELAY_MS: '0',
+        CHAT_START_TARGET_MS: '0',
       },
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),

@@ -54,7 +54,8 @@ export function createContext(config: Config, database: Database): AppContext {
       log,
     }),
     fanout: createFanout({ redisUrl: config.redisUrl, log }),
-    lanes: new Lanes(),
+    // docs/decisions/0009-lanes.md: background work waits 200 ms at most, then catches up eight at a time.
+    lanes: new Lanes({ maxWaitMs: 200, overdueConcurrent: 8 }),
     admission: new Admission(config.admission),
     jobs: new Jobs(),
     log,

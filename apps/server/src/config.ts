@@ -88,6 +88,9 @@ export const envSchema = z.object({
   // Overload (docs/configuration.md "Overload"): when a new chat is refused with 503; 0 turns a rule off.
   CHAT_SHED_AFTER_MS: z.coerce.number().int().min(0).max(600_000).default(100),
   CHAT_SHED_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(50),
+  // Listening sockets on the port (http/acceptors.ts): each turn of a busy loop takes one new connection from each.
+  HTTP_ACCEPTORS: z.coerce.number().int().min(1).max(64).default(8),
+  CHAT_START_TARGET_MS: z.coerce.number().int().min(0).max(600_000).default(20),
   CHAT_MAX_STARTING: z.coerce.number().int().min(0).max(1_000_000).default(0),
   TEST_RUN_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(30),
   TEST_RUN_LEASE_SECONDS: z.coerce.number().min(1).max(3_600).default(60),
@@ -133,6 +136,8 @@ export type Config = {
   sessionTtlDays: number;
   bodyLimitBytes: number;
   shutdownGraceMs: number;
+  /** Listening sockets on the one port (http/acceptors.ts). */
+  httpAcceptors: number;
   /** The JOBS setting as given: `all`, `none` or names (jobs/catalog.ts `jobsFromSetting`). */
   jobs: string;
   metricsToken: string | undefined;
@@ -222,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionTtlDays: e.SESSION_TTL_DAYS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    httpAcceptors: e.HTTP_ACCEPTORS,
     jobs: e.JOBS,
     metricsToken: e.METRICS_TOKEN,
     embeddings: {
@@ -259,6 +265,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxStartingMs: e.CHAT_SHED_AFTER_MS,
       maxLoopDelayMs: e.CHAT_SHED_LOOP_DELAY_MS,
       maxStarting: e.CHAT_MAX_STARTING,
+      targetStartMs: e.CHAT_START_TARGET_MS,
     },
     enterpriseMonthlyCredits: e.ENTERPRISE_MONTHLY_CREDITS,
     testRuns: { delayMs: e.TEST_RUN_DELAY_SECONDS * 1000, leaseMs: e.TEST_RUN_LEASE_SECONDS * 1000 },

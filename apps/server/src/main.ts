@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { createContext, migrateDatabase, openConfiguredDatabase } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
+import { addAcceptors } from './http/acceptors.ts';
 import { stopEventStreams } from './http/sse.ts';
 import { jobsFromSetting, startJobs } from './jobs/catalog.ts';
 import { modelFor } from './providers/llm/index.ts';
@@ -19,7 +20,11 @@ async function main() {
   const app = await buildApp(ctx);
   // Work off the request path (jobs, credit alerts) logs through the app's logger.
   ctx.log.attach(app.log);
-  await app.listen({ port: config.port, host: config.host });
+  const acceptors = config.httpAcceptors;
+  await app.listen({ port: config.port, host: config.host, ...(acceptors > 1 ? { reusePort: true } : {}) });
+  // More than one listening socket on the port, so a busy loop still takes new connections in
+  // time (http/acceptors.ts); closed first when stopping.
+  const listening = await addAcceptors(app.server, acceptors);
   // Every job of the catalog runs in every process unless JOBS says otherwise: each claims its
   // rows with SKIP LOCKED (docs/decisions/0010-job-queue.md).
   const jobs = startJobs(ctx, { only: jobNames });
@@ -28,7 +33,13 @@ async function main() {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const shown = config.publicBaseUrl ?? `http://localhost:${port}`;
   app.log.info(
-    { database: database.kind, vectorIndex: vector, waitedForMigrationLock: waited, jobs: jobs.names },
+    {
+      database: database.kind,
+      vectorIndex: vector,
+      waitedForMigrationLock: waited,
+      jobs: jobs.names,
+      listeningSockets: listening.listening,
+    },
     `Parley is running at ${shown} (database: ${database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'})`,
   );
   process.stdout.write(`\n  Parley is ready: ${shown}\n\n`);
@@ -60,6 +71,9 @@ async function main() {
     }, grace);
     try {
       await Promise.all([
+        // The extra listening sockets stop taking connections at once; what they took is finished
+        // like the rest (http/acceptors.ts).
+        listening.close(),
         app.close(),
         // Queued work stays queued: claims not finished within the grace expire and are retried.
         jobs.stop(grace).then((drained) => {

@@ -5,6 +5,7 @@
  * it is reset. A chat is *starting* from its arrival until its reply is under way (the turn stored,
  * its knowledge and history read: chat/respond.ts); the model's own time to answer does not count, so a slow
  * model never sheds anything. A new chat is shed when
+ * - as many chats are starting as the adaptive limit allows (`targetStartMs`, see `adapt`), or
  * - the oldest chat still starting arrived more than `maxStartingMs` ago (the process is behind), or
  * - `maxStarting` chats are starting already, or
  * - the event loop's recent delay is above `maxLoopDelayMs` (the process is out of CPU: chats wait
@@ -13,17 +14,32 @@
  */
 export type ShedReason = 'behind' | 'full' | 'cpu';
 
-export type AdmissionOptions = { maxStartingMs: number; maxStarting: number; maxLoopDelayMs: number };
+export type AdmissionOptions = {
+  maxStartingMs: number;
+  maxStarting: number;
+  maxLoopDelayMs: number;
+  /** The starting time (ms, smoothed) above which the adaptive limit comes down; 0: no adaptive limit. */
+  targetStartMs?: number;
+};
 
 /** Sampling period of the event-loop delay probe, and how many samples make "recent". */
 const PROBE_MS = 20;
 const RECENT = 5;
+/** The adaptive limit's floor and ceiling, where it starts, and the weight of a new starting time in its average. */
+const MIN_LIMIT = 2;
+const MAX_LIMIT = 1000;
+const FIRST_LIMIT = 8;
+const SMOOTHING = 0.1;
 
 export class Admission {
   private readonly starting = new Map<number, number>();
   private seq = 0;
   private readonly delays: number[] = [];
   private probe: NodeJS.Timeout | null = null;
+  private limit = FIRST_LIMIT;
+  /** Average starting time of the recent chats (exponentially weighted), ms; null before the first. */
+  private average: number | null = null;
+  private lastCut = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly opts: AdmissionOptions,
@@ -57,6 +73,7 @@ export class Admission {
   verdict(): ShedReason | null {
     const { maxStartingMs, maxStarting, maxLoopDelayMs } = this.opts;
     if (maxStarting > 0 && this.starting.size >= maxStarting) return 'full';
+    if ((this.opts.targetStartMs ?? 0) > 0 && this.starting.size >= Math.floor(this.limit)) return 'full';
     if (maxStartingMs > 0) {
       // Map order is insertion order: the first entry is the oldest chat still starting.
       for (const arrived of this.starting.values()) {
@@ -71,18 +88,52 @@ export class Admission {
 
   /**
    * Admits a chat arriving now, with the function that marks it started (calling it again, or
-   * after the chat ended, is a no-op); or says why it is shed.
+   * after the chat ended, is a no-op); or says why it is shed. A chat that ends without starting
+   * (refused later, its client gone) only leaves the count.
    */
   admit(): { started: () => void } | { shed: ShedReason } {
     const shed = this.verdict();
     if (shed !== null) return { shed };
     const id = this.seq++;
-    this.starting.set(id, this.now());
-    return { started: () => void this.starting.delete(id) };
+    const arrived = this.now();
+    this.starting.set(id, arrived);
+    return {
+      started: () => {
+        if (this.starting.delete(id)) this.adapt(this.now() - arrived);
+      },
+    };
+  }
+
+  /**
+   * The adaptive limit on chats starting at once (additive increase, multiplicative decrease, as
+   * TCP paces a connection): while the recent chats' average starting time is above the target,
+   * each started chat cuts the limit by a quarter, at most once in one starting time (one slow
+   * stretch cuts once, not once a chat); while it is within, each raises it by 1/limit (one a
+   * limit's worth of chats). Under overload the limit settles where chats start within the target,
+   * whatever this machine's speed; a quiet process never comes near it. Never below MIN_LIMIT.
+   */
+  private adapt(ms: number): void {
+    const target = this.opts.targetStartMs ?? 0;
+    if (target <= 0) return;
+    const at = this.now();
+    this.average = this.average === null ? ms : this.average + SMOOTHING * (ms - this.average);
+    if (this.average > target) {
+      if (at - this.lastCut < ms) return;
+      this.lastCut = at;
+      this.limit = Math.max(MIN_LIMIT, this.limit * 0.75);
+    } else {
+      const ceiling = this.opts.maxStarting > 0 ? this.opts.maxStarting : MAX_LIMIT;
+      this.limit = Math.min(ceiling, this.limit + 1 / this.limit);
+    }
   }
 
   /** Chats starting now (tests, diagnostics). */
   get inFlight(): number {
     return this.starting.size;
+  }
+
+  /** The adaptive limit now, rounded down (tests, diagnostics). */
+  get startingLimit(): number {
+    return Math.floor(this.limit);
   }
 }

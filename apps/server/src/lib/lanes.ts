@@ -10,12 +10,14 @@
  * together bring new chats in together, and those then wait on each other for their first event
  * (decision 0009 has the figures). Nothing is dropped or reordered within a task:
  * background work is only delayed, and never longer than `maxWaitMs` (it then runs even beside
- * foreground work), so it cannot starve however steady the arrivals are.
+ * foreground work), so it cannot starve however steady the arrivals are. Work that waited that
+ * long runs up to `overdueConcurrent` tasks at once, so under a steady overload the bookkeeping
+ * keeps pace with the answers instead of queueing one task at a time behind them.
  *
  * Background tasks must be short and bounded (a statement or a few), never a wait on a third
  * party: a slot is held for the whole task.
  */
-export type LaneOptions = { maxConcurrent?: number; maxWaitMs?: number };
+export type LaneOptions = { maxConcurrent?: number; maxWaitMs?: number; overdueConcurrent?: number };
 
 type Waiter = { start: () => void; deadline: number };
 
@@ -27,10 +29,12 @@ export class Lanes {
   private timerFor: Waiter | null = null;
   private readonly maxConcurrent: number;
   private readonly maxWaitMs: number;
+  private readonly overdueConcurrent: number;
 
   constructor(opts: LaneOptions = {}) {
     this.maxConcurrent = opts.maxConcurrent ?? 1;
     this.maxWaitMs = opts.maxWaitMs ?? 1000;
+    this.overdueConcurrent = Math.max(this.maxConcurrent, opts.overdueConcurrent ?? 1);
   }
 
   /** What is in flight now (for tests and diagnostics). */
@@ -78,9 +82,11 @@ export class Lanes {
 
   /** Starts waiting tasks in order while a slot is free and no foreground work is in flight (or the oldest is overdue). */
   private pump(): void {
-    while (this.queue.length > 0 && this.backgroundRunning < this.maxConcurrent) {
+    while (this.queue.length > 0) {
       const head = this.queue[0]!;
-      if (this.foregroundInFlight > 0 && performance.now() < head.deadline) break;
+      const overdue = performance.now() >= head.deadline;
+      if (this.backgroundRunning >= (overdue ? this.overdueConcurrent : this.maxConcurrent)) break;
+      if (this.foregroundInFlight > 0 && !overdue) break;
       this.queue.shift();
       this.backgroundRunning++;
       head.start();
@@ -93,7 +99,7 @@ export class Lanes {
    * (with every slot taken, the task that ends next calls pump).
    */
   private armDeadline(): void {
-    const head = this.backgroundRunning < this.maxConcurrent ? (this.queue[0] ?? null) : null;
+    const head = this.backgroundRunning < this.overdueConcurrent ? (this.queue[0] ?? null) : null;
     if (head === this.timerFor) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;

@@ -47,6 +47,78 @@ describe('admission rules (lib/admission.ts)', () => {
     expect('started' in a.admit()).toBe(true);
   });
 
+  it('adapts the limit on chats starting at once to their starting time (targetStartMs)', () => {
+    let now = 0;
+    const a = new Admission(
+      { maxStartingMs: 0, maxStarting: 0, maxLoopDelayMs: 0, targetStartMs: 20 },
+      () => now,
+    );
+    const startMany = (n: number, ms: number) => {
+      const chats = Array.from({ length: n }, () => a.admit());
+      now += ms;
+      for (const c of chats) if ('started' in c) c.started();
+      now += ms;
+    };
+    expect(a.startingLimit).toBe(8);
+    // Eight may start together; the ninth is refused while they are starting.
+    const eight = Array.from({ length: 8 }, () => a.admit());
+    expect(eight.every((c) => 'started' in c)).toBe(true);
+    expect(a.admit()).toEqual({ shed: 'full' });
+    now += 5;
+    for (const c of eight) if ('started' in c) c.started();
+    // Fast starts raise it by 1/limit each: about one a limit's worth of chats.
+    for (let i = 0; i < 40; i++) startMany(1, 5);
+    const raised = a.startingLimit;
+    expect(raised).toBeGreaterThanOrEqual(11);
+    // Slow starts bring it down, by a quarter at most once a starting time, to 2 and no lower.
+    startMany(1, 300);
+    const afterOneStall = a.startingLimit;
+    expect(afterOneStall).toBeLessThan(raised);
+    expect(afterOneStall).toBeGreaterThanOrEqual(Math.floor(raised * 0.75) - 1);
+    for (let i = 0; i < 40; i++) startMany(1, 300);
+    expect(a.startingLimit).toBe(2);
+    const two = [a.admit(), a.admit()];
+    expect(two.every((c) => 'started' in c)).toBe(true);
+    expect(a.admit()).toEqual({ shed: 'full' });
+    for (const c of two) if ('started' in c) c.started();
+    // The smoothed average comes back under the target: the limit grows again.
+    for (let i = 0; i < 100; i++) startMany(1, 2);
+    expect(a.startingLimit).toBeGreaterThan(2);
+  });
+
+  it('a chat that ends without starting leaves the count and does not move the limit', () => {
+    let now = 0;
+    const a = new Admission(
+      { maxStartingMs: 0, maxStarting: 0, maxLoopDelayMs: 0, targetStartMs: 20 },
+      () => now,
+    );
+    const c = a.admit();
+    if (!('started' in c)) throw new Error('shed');
+    now = 5000;
+    c.started();
+    // A second call (the response closing after the chat started) is a no-op.
+    c.started();
+    expect(a.inFlight).toBe(0);
+    expect(a.startingLimit).toBeLessThanOrEqual(8);
+  });
+
+  it('the adaptive limit never rises above CHAT_MAX_STARTING', () => {
+    let now = 0;
+    const a = new Admission(
+      { maxStartingMs: 0, maxStarting: 3, maxLoopDelayMs: 0, targetStartMs: 20 },
+      () => now,
+    );
+    for (let i = 0; i < 200; i++) {
+      const c = a.admit();
+      now += 1;
+      if ('started' in c) c.started();
+    }
+    expect(a.startingLimit).toBe(3);
+    const three = [a.admit(), a.admit(), a.admit()];
+    expect(three.every((c) => 'started' in c)).toBe(true);
+    expect(a.admit()).toEqual({ shed: 'full' });
+  });
+
   it('sheds nothing with every rule at 0', () => {
     const a = new Admission({ maxStartingMs: 0, maxStarting: 0, maxLoopDelayMs: 0 }, () => 0);
     for (let i = 0; i < 1000; i++) a.recordDelay(10_000);

@@ -130,4 +130,31 @@ describe('Lanes', () => {
     await churn;
     expect(done).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
+
+  it('overdue work catches up overdueConcurrent at a time, and only once it is overdue', async () => {
+    const lanes = new Lanes({ maxConcurrent: 1, maxWaitMs: 40, overdueConcurrent: 3 });
+    const log: string[] = [];
+    const tasks = ['a', 'b', 'c', 'd'].map((n) => task(log, n));
+    const end = lanes.foreground();
+    const results = tasks.map((t) => lanes.background(t.run));
+    await sleep(10);
+    expect(log).toEqual([]);
+    await sleep(50);
+    // Past maxWaitMs beside foreground work: three at once, not one.
+    expect(log).toEqual(['a', 'b', 'c']);
+    expect(lanes.state).toEqual({ foreground: 1, background: 3, waiting: 1 });
+    tasks[0]!.finish();
+    await tick();
+    expect(log).toEqual(['a', 'b', 'c', 'd']);
+    for (const t of tasks.slice(1)) t.finish();
+    await expect(Promise.all(results)).resolves.toEqual(['a', 'b', 'c', 'd']);
+    // With nothing overdue, maxConcurrent again.
+    end();
+    const fresh = ['e', 'f'].map((n) => task(log, n));
+    const more = fresh.map((t) => lanes.background(t.run));
+    await tick();
+    expect(log.slice(4)).toEqual(['e']);
+    for (const t of fresh) t.finish();
+    await expect(Promise.all(more)).resolves.toEqual(['e', 'f']);
+  });
 });

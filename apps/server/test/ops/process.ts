@@ -28,6 +28,7 @@ export function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv
     // Races fire many chats at once on a loaded machine: none is shed (docs/testing.md "Overload").
     CHAT_SHED_AFTER_MS: '0',
     CHAT_SHED_LOOP_DELAY_MS: '0',
+    CHAT_START_TARGET_MS: '0',
     ...extra,
   };
 }

@@ -45,6 +45,7 @@ export async function createTestApp(
     // (docs/testing.md "Overload").
     CHAT_SHED_AFTER_MS: '0',
     CHAT_SHED_LOOP_DELAY_MS: '0',
+    CHAT_START_TARGET_MS: '0',
     ...env,
   });
   const db = await freshDatabase();

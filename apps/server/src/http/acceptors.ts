@@ -1,0 +1,46 @@
+import type { Server } from 'node:http';
+import { createServer, type Server as NetServer } from 'node:net';
+
+/**
+ * More listening sockets on the server's own port (docs/configuration.md "Overload").
+ *
+ * Node's event loop (libuv since 1.45) takes one new connection from a listening socket per
+ * turn of the loop. A busy turn lasts tens of ms, so at a few hundred new connections a second
+ * the kernel's queue of connections not yet taken fills, and the kernel drops what comes next:
+ * the client waits seconds for its retransmission and at worst sees its connection reset, before
+ * the server ever saw the request it could have refused in a millisecond (http/foreground.ts).
+ * With `count` sockets bound to the same address (SO_REUSEPORT; the kernel spreads new connections
+ * across them), each turn takes up to `count`, and each socket has its own queue. Every connection
+ * goes to the one HTTP server as if it had taken it itself.
+ *
+ * The server must already listen with `reusePort: true`. Where the platform or the Node version
+ * has no SO_REUSEPORT, the first extra socket fails to bind and the server keeps its one.
+ * Returns how many sockets listen now (the server's own included) and the function that closes
+ * the extra ones (called as the server closes: they would otherwise keep taking connections
+ * during the shutdown).
+ */
+export async function addAcceptors(
+  server: Server,
+  count: number,
+): Promise<{ listening: number; close: () => Promise<unknown> }> {
+  const address = server.address();
+  const extra: NetServer[] = [];
+  if (address && typeof address === 'object') {
+    for (let i = 1; i < count; i++) {
+      const acceptor = createServer((socket) => server.emit('connection', socket));
+      const bound = await new Promise<boolean>((resolve) => {
+        acceptor.once('error', () => resolve(false));
+        acceptor.listen({ port: address.port, host: address.address, reusePort: true }, () => resolve(true));
+      });
+      if (!bound) break;
+      extra.push(acceptor);
+    }
+  }
+  return {
+    listening: extra.length + 1,
+    // Stops listening at once (each close() call); resolves once the connections the extra sockets
+    // took have ended. The HTTP server ends them as it ends its own, but does not count them: its
+    // close callback would not wait for them, so a shutdown waits for both.
+    close: () => Promise.all(extra.map((s) => new Promise<void>((resolve) => s.close(() => resolve())))),
+  };
+}
