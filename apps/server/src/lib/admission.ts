@@ -87,9 +87,9 @@ export class Admission {
   }
 
   /**
-   * Admits a chat arriving now, with the function that marks it started (calling it again, or
-   * after the chat ended, is a no-op); or says why it is shed. A chat that ends without starting
-   * (refused later, its client gone) only leaves the count.
+   * Admits a chat arriving now, with the function that marks it started (calling it again is a
+   * no-op); or says why it is shed. A chat that ends before it started (refused later, its client
+   * gone: http/foreground.ts calls it when the response closes) counts as started then.
    */
   admit(): { started: () => void } | { shed: ShedReason } {
     const shed = this.verdict();
