@@ -1,7 +1,7 @@
 import { buildApp } from './app.ts';
 import { createContext, migrateDatabase, openConfiguredDatabase } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
-import { addAcceptors } from './http/acceptors.ts';
+import { addAcceptors, REUSE_PORT } from './http/acceptors.ts';
 import { stopEventStreams } from './http/sse.ts';
 import { jobsFromSetting, startJobs } from './jobs/catalog.ts';
 import { modelFor } from './providers/llm/index.ts';
@@ -21,7 +21,11 @@ async function main() {
   // Work off the request path (jobs, credit alerts) logs through the app's logger.
   ctx.log.attach(app.log);
   const acceptors = config.httpAcceptors;
-  await app.listen({ port: config.port, host: config.host, ...(acceptors > 1 ? { reusePort: true } : {}) });
+  await app.listen({
+    port: config.port,
+    host: config.host,
+    ...(acceptors > 1 && REUSE_PORT ? { reusePort: true } : {}),
+  });
   // More than one listening socket on the port, so a busy loop still takes new connections in
   // time (http/acceptors.ts); closed first when stopping.
   const listening = await addAcceptors(app.server, acceptors);

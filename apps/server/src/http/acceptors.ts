@@ -13,19 +13,24 @@ import { createServer, type Server as NetServer } from 'node:net';
  * across them), each turn takes up to `count`, and each socket has its own queue. Every connection
  * goes to the one HTTP server as if it had taken it itself.
  *
- * The server must already listen with `reusePort: true`. Where the platform or the Node version
- * has no SO_REUSEPORT, the first extra socket fails to bind and the server keeps its one.
+ * The server must already listen with `reusePort: true`, which only `REUSE_PORT` platforms take
+ * (elsewhere, macOS and Windows among them, Node refuses the option: the server listens with one
+ * socket there). Where the Node version has no `reusePort` (before 22.12), the first extra socket
+ * fails to bind and the server keeps its one.
  * Returns how many sockets listen now (the server's own included) and the function that closes
  * the extra ones (called as the server closes: they would otherwise keep taking connections
  * during the shutdown).
  */
+/** Platforms where Node's `reusePort` binds (its docs: Linux, FreeBSD, Solaris, AIX). */
+export const REUSE_PORT = ['linux', 'freebsd', 'sunos', 'aix'].includes(process.platform);
+
 export async function addAcceptors(
   server: Server,
   count: number,
 ): Promise<{ listening: number; close: () => Promise<unknown> }> {
   const address = server.address();
   const extra: NetServer[] = [];
-  if (address && typeof address === 'object') {
+  if (REUSE_PORT && address && typeof address === 'object') {
     for (let i = 1; i < count; i++) {
       const acceptor = createServer((socket) => server.emit('connection', socket));
       const bound = await new Promise<boolean>((resolve) => {

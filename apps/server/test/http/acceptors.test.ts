@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addAcceptors } from '../../src/http/acceptors.ts';
+import { addAcceptors, REUSE_PORT } from '../../src/http/acceptors.ts';
 
 /**
  * http/acceptors.ts: more listening sockets on the server's port, so a loop that takes one new
@@ -10,7 +10,7 @@ import { addAcceptors } from '../../src/http/acceptors.ts';
  * server keeps its one socket and still answers.
  */
 const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
-const hasReusePort = major > 22 || (major === 22 && minor >= 12);
+const hasReusePort = REUSE_PORT && (major > 22 || (major === 22 && minor >= 12));
 
 let server: Server | undefined;
 let sockets: Socket[] = [];
@@ -24,7 +24,9 @@ afterEach(async () => {
 
 async function listen(count: number) {
   server = createServer((_req, res) => res.end('ok'));
-  await new Promise<void>((r) => server!.listen({ port: 0, host: '127.0.0.1', reusePort: true }, () => r()));
+  await new Promise<void>((r) =>
+    server!.listen({ port: 0, host: '127.0.0.1', ...(REUSE_PORT ? { reusePort: true } : {}) }, () => r()),
+  );
   const port = (server.address() as { port: number }).port;
   return { port, ...(await addAcceptors(server, count)) };
 }
