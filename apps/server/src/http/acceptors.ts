@@ -1,6 +1,9 @@
 import type { Server } from 'node:http';
 import { createServer, type Server as NetServer } from 'node:net';
 
+/** Platforms where Node's `reusePort` binds (its docs: Linux, FreeBSD, Solaris, AIX). */
+export const REUSE_PORT = ['linux', 'freebsd', 'sunos', 'aix'].includes(process.platform);
+
 /**
  * More listening sockets on the server's own port (docs/configuration.md "Overload").
  *
@@ -16,14 +19,12 @@ import { createServer, type Server as NetServer } from 'node:net';
  * The server must already listen with `reusePort: true`, which only `REUSE_PORT` platforms take
  * (elsewhere, macOS and Windows among them, Node refuses the option: the server listens with one
  * socket there). Where the Node version has no `reusePort` (before 22.12), the first extra socket
- * fails to bind and the server keeps its one.
+ * fails to bind and the server keeps its one. (Linux lets only processes of the same user join a
+ * port's SO_REUSEPORT group, so no other account can take a share of the connections.)
  * Returns how many sockets listen now (the server's own included) and the function that closes
  * the extra ones (called as the server closes: they would otherwise keep taking connections
  * during the shutdown).
  */
-/** Platforms where Node's `reusePort` binds (its docs: Linux, FreeBSD, Solaris, AIX). */
-export const REUSE_PORT = ['linux', 'freebsd', 'sunos', 'aix'].includes(process.platform);
-
 export async function addAcceptors(
   server: Server,
   count: number,
