@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { type Assistant, canManage, type Data, get } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
-import { ErrorText, Loading } from '../../shell/ui.tsx';
+import { ManagersOnlyPage } from '../../shell/ManagersOnlyPage.tsx';
+import { Loading } from '../../shell/ui.tsx';
 import { hasChannels } from '../sms/types.ts';
 import { AssistantNav } from './AssistantNav.tsx';
 
@@ -51,15 +52,7 @@ export function ChannelPage<C>(props: {
     </>
   );
   if (workspaces.isPending) return <Loading />;
-  if (!manager) {
-    return (
-      <section>
-        {header}
-        <p>{t(`${namespace}:membersOnly`)}</p>
-      </section>
-    );
-  }
-  if (!channels) {
+  if (manager && !channels) {
     const plan = workspace?.plan ? t(`billing:plans.${workspace.plan}.name`) : '';
     return (
       <section>
@@ -78,14 +71,14 @@ export function ChannelPage<C>(props: {
       </section>
     );
   }
-  if (config.isPending) return <Loading />;
-  if (config.error) {
-    return (
-      <section>
-        {header}
-        <ErrorText error={config.error} />
-      </section>
-    );
-  }
-  return props.children({ ws, id, header, assistant, saved: config.data ?? null });
+  return (
+    <ManagersOnlyPage
+      manager={manager}
+      header={header}
+      notAllowed={t(`${namespace}:membersOnly`)}
+      query={config}
+    >
+      {(saved) => props.children({ ws, id, header, assistant, saved })}
+    </ManagersOnlyPage>
+  );
 }

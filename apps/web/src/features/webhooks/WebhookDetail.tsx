@@ -4,7 +4,8 @@ import { Trans, useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { api, canManage, type Data, get, patch } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
-import { ErrorText, Loading } from '../../shell/ui.tsx';
+import { ManagersOnlyPage } from '../../shell/ManagersOnlyPage.tsx';
+import { ErrorText } from '../../shell/ui.tsx';
 import { Deliveries } from './Deliveries.tsx';
 import { EventPicker } from './EventPicker.tsx';
 import { describeEvents, hooksPath, type Webhook, when } from './types.ts';
@@ -15,49 +16,41 @@ export function WebhookDetail() {
   const { t } = useTranslation('webhooks');
   const { ws = '', id = '' } = useParams();
   const role = useWorkspaces().data?.data.find((w) => w.id === ws)?.role;
+  const manager = !role || canManage(role);
   const hook = useQuery({
     queryKey: ['webhook', ws, id],
     queryFn: () => get<Data<Webhook>>(`${hooksPath(ws)}/${id}`),
-    enabled: !role || canManage(role),
+    enabled: manager,
   });
-  if (role && !canManage(role)) {
-    return (
-      <section>
-        <h1>{t('detail.title')}</h1>
-        <p>{t('managersOnly')}</p>
-      </section>
-    );
-  }
-  if (hook.isPending) return <Loading />;
-  if (hook.error) {
-    return (
-      <section>
-        <h1>{t('detail.title')}</h1>
-        <ErrorText error={hook.error} />
-      </section>
-    );
-  }
-  const h = hook.data.data;
   return (
-    <section>
-      <h1 className="wh-url">{h.url}</h1>
-      <p>
-        <span className={`badge ${h.active ? 'ready' : 'failed'}`}>
-          {h.active ? t('active') : t('inactive')}
-        </span>{' '}
-        <span className="muted">
-          {t('detail.meta', { events: describeEvents(h.events), date: when(h.createdAt) })}
-        </span>
-      </p>
-      {!h.active && <Inactive ws={ws} hook={h} />}
-      <div className="grid">
-        <Deliveries ws={ws} hook={h} />
-        <div className="stack">
-          <EditWebhook key={`${h.url} ${h.events.join()} ${h.active}`} ws={ws} hook={h} />
-          <DeleteWebhook ws={ws} hook={h} />
-        </div>
-      </div>
-    </section>
+    <ManagersOnlyPage
+      manager={manager}
+      header={<h1>{t('detail.title')}</h1>}
+      notAllowed={t('managersOnly')}
+      query={hook}
+    >
+      {({ data: h }) => (
+        <section>
+          <h1 className="wh-url">{h.url}</h1>
+          <p>
+            <span className={`badge ${h.active ? 'ready' : 'failed'}`}>
+              {h.active ? t('active') : t('inactive')}
+            </span>{' '}
+            <span className="muted">
+              {t('detail.meta', { events: describeEvents(h.events), date: when(h.createdAt) })}
+            </span>
+          </p>
+          {!h.active && <Inactive ws={ws} hook={h} />}
+          <div className="grid">
+            <Deliveries ws={ws} hook={h} />
+            <div className="stack">
+              <EditWebhook key={`${h.url} ${h.events.join()} ${h.active}`} ws={ws} hook={h} />
+              <DeleteWebhook ws={ws} hook={h} />
+            </div>
+          </div>
+        </section>
+      )}
+    </ManagersOnlyPage>
   );
 }
 

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { type Assistant, canManage, type Data, get, patch, type Workspace } from '../../api.ts';
 import { useWorkspaces } from '../../session.ts';
-import { Check, Choices, ErrorText, Loading } from '../../shell/ui.tsx';
+import { ManagersOnlyPage } from '../../shell/ManagersOnlyPage.tsx';
+import { Check, Choices, ErrorText } from '../../shell/ui.tsx';
 import { AssistantNav } from '../assistants/AssistantNav.tsx';
 import { ModelNote } from '../assistants/ModelNote.tsx';
 import {
@@ -51,36 +52,23 @@ export function WidgetSettings() {
       <AssistantNav ws={ws} id={id} />
     </>
   );
-  if (!manager) {
-    return (
-      <section>
-        {header}
-        <p>{t('managersOnly')}</p>
-      </section>
-    );
-  }
-  if (config.isPending) return <Loading />;
-  if (config.error) {
-    return (
-      <section>
-        {header}
-        <ErrorText error={config.error} />
-      </section>
-    );
-  }
   return (
-    <section>
-      {header}
-      <ErrorText error={assistant.error} />
-      <WidgetForm
-        key={id}
-        ws={ws}
-        saved={config.data.data}
-        assistant={assistant.data?.data}
-        plan={workspace?.plan}
-        workspace={workspace}
-      />
-    </section>
+    <ManagersOnlyPage manager={manager} header={header} notAllowed={t('managersOnly')} query={config}>
+      {({ data: saved }) => (
+        <section>
+          {header}
+          <ErrorText error={assistant.error} />
+          <WidgetForm
+            key={id}
+            ws={ws}
+            saved={saved}
+            assistant={assistant.data?.data}
+            plan={workspace?.plan}
+            workspace={workspace}
+          />
+        </section>
+      )}
+    </ManagersOnlyPage>
   );
 }
 
