@@ -56,9 +56,9 @@ const used = async () =>
   0;
 
 /**
- * The turn's statement (conversation, user message, events) runs beside the context read and
- * the model call (turn.ts): the reply waits for it, and if it fails nothing of the reply is sent
- * or kept and the credit is given back.
+ * The turn's statement (its credit, the conversation, the user message, their events) is one
+ * (turn.ts): it commits before the model is called, the context is read beside it, and if it fails
+ * the request fails before any stream opens, with nothing kept and no credit taken.
  */
 describe("the turn's own statement", () => {
   it('stores the user message before any of the reply, and the history includes it', async () => {
@@ -85,34 +85,38 @@ describe("the turn's own statement", () => {
     ]);
   });
 
-  it('a turn that cannot be stored sends no text, keeps nothing and gives its credit back', async () => {
-    const before = await used();
-    llm.script([{ text: 'This must never be shown.' }]);
+  const count = async (table: typeof conversations | typeof messages) =>
+    (await t.ctx.db.select({ n: sql<number>`count(*)::int` }).from(table))[0]?.n;
+
+  it('a turn that cannot be stored is a 500 before any stream: no model call, nothing kept, no credit', async () => {
+    const before = {
+      used: await used(),
+      conversations: await count(conversations),
+      calls: llm.requests.length,
+    };
     const r = await chat(t, w.member, { assistantId: asst, content: REFUSED });
-    expect(r.status).toBe(200);
-    expect(r.events).toEqual([
-      { type: 'error', error: expect.any(String), code: 'internal_server_error:api' },
-    ]);
-    expect(await used()).toBe(before);
-    const id = r.conversationId as string;
-    expect(await t.ctx.db.select().from(conversations).where(eq(conversations.id, id))).toEqual([]);
-    expect(await t.ctx.db.select().from(messages).where(eq(messages.conversationId, id))).toEqual([]);
+    expect(r.status).toBe(500);
+    expect(r.res.json()).toMatchObject({ code: 'internal_server_error:api' });
+    expect(r.res.headers['content-type']).toMatch(/application\/json/);
+    expect(llm.requests.length).toBe(before.calls);
+    expect(await used()).toBe(before.used);
+    expect(await count(conversations)).toBe(before.conversations);
+    expect(await t.ctx.db.select().from(messages).where(eq(messages.content, REFUSED))).toEqual([]);
   });
 
-  it('the same in an existing conversation: its other messages stay as they were', async () => {
+  it('the same in an existing conversation: its other messages and count stay as they were', async () => {
     llm.script([{ text: 'Hi.' }]);
     const first = await chat(t, w.member, { assistantId: asst, content: 'Hi' });
-    const before = await used();
-    llm.script([{ text: 'Never shown.' }]);
-    const r = await chat(t, w.member, {
-      assistantId: asst,
-      conversationId: first.conversationId,
-      content: REFUSED,
-    });
-    expect(r.events.map((e) => e.type)).toEqual(['error']);
-    expect(await used()).toBe(before);
-    const stored = await messagesOf(t, w.member, first.conversationId as string);
+    const id = first.conversationId as string;
+    const before = { used: await used(), calls: llm.requests.length };
+    const r = await chat(t, w.member, { assistantId: asst, conversationId: id, content: REFUSED });
+    expect(r.status).toBe(500);
+    expect(llm.requests.length).toBe(before.calls);
+    expect(await used()).toBe(before.used);
+    const stored = await messagesOf(t, w.member, id);
     expect(stored.map((m) => m.content)).toEqual(['Hi', 'Hi.']);
+    const [row] = await t.ctx.db.select().from(conversations).where(eq(conversations.id, id));
+    expect(row?.messageCount).toBe(2);
   });
 
   it('a tool that writes to the conversation waits for it to be stored (handoff)', async () => {

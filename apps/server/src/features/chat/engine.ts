@@ -132,7 +132,8 @@ export async function runReply(
   }
 
   const clientGone = signal.aborted;
-  // The turn could not be stored: beginTurn gave its credit back, and nothing of the reply is kept.
+  // A channel's own writes on the turn failed (turn.ts `stored`: the widget's session binding): that
+  // channel gave the credit back, and nothing of the reply is kept.
   const flush = () => {
     for (const e of held.splice(0)) if (!clientGone) emit(e);
   };

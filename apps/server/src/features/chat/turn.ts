@@ -11,7 +11,7 @@ import {
   prepareAppend,
   prepareStart,
 } from '../conversations/conversations.service.ts';
-import { type Reservation, refundCredit, reserveCredit } from '../credits/credits.service.ts';
+import { type Reservation, reserveCredit } from '../credits/credits.service.ts';
 import type { KnownKnowledge } from '../knowledge/knowledge.service.ts';
 import { type ReplyContext, readContext } from './context.ts';
 
@@ -42,9 +42,10 @@ export type Turn =
       /** The history the model is sent, this turn's message included (read beside storing it). */
       history: Promise<HistoryMessage[]>;
       /**
-       * The turn's statement (the conversation if new, the user's message, their events). It runs
-       * beside the context read and the model call; nothing of the reply is sent or stored before
-       * it has committed. If it fails, the credit has been given back and it rejects.
+       * What the reply's first event waits for and its model call does not: resolved here (the
+       * turn's statement has committed when beginTurn returns); a channel may chain its own writes
+       * on it (the widget binds its session to a new conversation). If it fails, nothing of the
+       * reply is sent or stored.
        */
       stored: Promise<void>;
     };
@@ -54,11 +55,10 @@ const isRow = (c: ConversationRow | NewConversation): c is ConversationRow => 'i
 /**
  * The start of every customer turn, on every channel (docs/chat.md; docs/credits.md):
  * - in `handoff`, the message is stored for the humans and no credit is spent;
- * - otherwise one credit is reserved first (403 `credits_limit_exceeded` when none are left,
- *   with nothing stored: "conversations and data are untouched"), then the conversation (if new)
- *   and the user's message are written in one statement (`stored`). If that write fails, the
- *   credit is given back. The reply's context and history are read meanwhile, so the model is
- *   called without waiting for the write; the reply's first event waits for it (engine.ts).
+ * - otherwise one credit is taken and the conversation (if new) and the user's message are written,
+ *   in one statement: 403 `credits_limit_exceeded` when none are left, with nothing stored
+ *   ("conversations and data are untouched"), and no credit taken if the write fails. The reply's
+ *   context is read meanwhile, and the history (an existing conversation's) beside the write.
  */
 export async function beginTurn(ctx: AppContext, input: TurnInput): Promise<Turn> {
   const message = { role: 'user' as const, content: input.content, authorId: input.authorId ?? null };
@@ -69,23 +69,17 @@ export async function beginTurn(ctx: AppContext, input: TurnInput): Promise<Turn
     return { kind: 'handoff', conversation, userMessage };
   }
   const context = readContext(ctx, input.assistant, input.content, input.knowledge);
-  const reservation = await reserveCredit(ctx, input.assistant.workspaceId, input);
   const spec = input.conversation;
   const pending = isRow(spec) ? prepareAppend(spec, message) : prepareStart(spec, message);
-  const stored = pending.store(ctx.db).catch(async (err) => {
-    await refundCredit(ctx, reservation);
-    throw err;
-  });
-  // Awaited by whoever carries the turn on; marked handled so a turn dropped early never warns.
-  // Once stored, the inbox hears of it (docs/inbox.md "Live updates").
-  stored.then(
-    () => void announceMessage(ctx, pending.conversation, pending.message, !isRow(spec)),
-    () => undefined,
-  );
   const history = isRow(spec)
     ? historyWithin(ctx, spec, ctx.config.ai.historyTokens, pending.message)
     : Promise.resolve([pending.message]);
   history.catch(() => undefined);
+  const reservation = await reserveCredit(ctx, input.assistant.workspaceId, input, (claim) =>
+    pending.storeCharged(ctx.db, claim),
+  );
+  // Stored: the inbox hears of it (docs/inbox.md "Live updates").
+  void announceMessage(ctx, pending.conversation, pending.message, !isRow(spec));
   return {
     kind: 'reply',
     conversation: pending.conversation,
@@ -95,7 +89,7 @@ export async function beginTurn(ctx: AppContext, input: TurnInput): Promise<Turn
     plan: input.plan,
     context,
     history,
-    stored,
+    stored: Promise.resolve(),
   };
 }
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { namedStatement } from '../../db/prepared.ts';
+import { CREDIT_TAKEN, type CreditClaim, type Reserved, takeCreditSql } from '../credits/credits.repo.ts';
 import type { EventRow } from '../events/events.service.ts';
 import type { ConversationRow, MessageRow } from './conversations.repo.ts';
 
@@ -63,14 +64,19 @@ const MESSAGE: readonly Column<MessageRow>[] = [
   ['createdAt', 'created_at', 'timestamptz'],
 ];
 
-/** `insert into <table> (<columns>) values (<placeholders with casts>)`, placeholders named `<prefix><key>`. */
-function insertRow<R>(table: string, cols: readonly Column<R>[], prefix: string) {
+/**
+ * `insert into <table> (<columns>) values (<placeholders with casts>)`, placeholders named
+ * `<prefix><key>`; with `from`, `select <the same> from <from>`: one row for each of its rows.
+ */
+function insertRow<R>(table: string, cols: readonly Column<R>[], prefix: string, from?: string) {
   const names = sql.raw(cols.map(([, column]) => column).join(', '));
   const values = sql.join(
     cols.map(([key, , cast]) => sql`${sql.placeholder(prefix + key)}::${sql.raw(cast)}`),
     sql`, `,
   );
-  return sql`insert into ${sql.raw(table)} (${names}) values (${values})`;
+  return from
+    ? sql`insert into ${sql.raw(table)} (${names}) select ${values} from ${sql.raw(from)}`
+    : sql`insert into ${sql.raw(table)} (${names}) values (${values})`;
 }
 
 /** The row's values for insertRow's placeholders: timestamps as ISO text, JSON as text, nulls as null. */
@@ -89,6 +95,10 @@ function rowValues<R>(row: R, cols: readonly Column<R>[], prefix: string, into: 
   return into;
 }
 
+const EVENTS = sql`select x.id, x.workspace_id, x.type, x.data, x.created_at
+    from jsonb_to_recordset(${sql.placeholder('events')}::jsonb)
+         as x(id text, workspace_id text, type text, data jsonb, created_at timestamptz)`;
+
 // The start of every chat: written by hand once and named (db/prepared.ts), not built by drizzle
 // on each call (about 0.5 ms of CPU a chat in a profile, docs/performance.md "Chat capacity").
 // The events come as one JSON array: a new conversation records none (a private chat) or two.
@@ -101,10 +111,17 @@ const startWithEvents = namedStatement(
   'parley_conversation_start_events',
   sql`with c as (${insertRow('conversations', CONVERSATION, 'c_')} returning id),
       m as (${insertRow('messages', MESSAGE, 'm_')} returning id)
-      insert into events (id, workspace_id, type, data, created_at)
-      select x.id, x.workspace_id, x.type, x.data, x.created_at
-        from jsonb_to_recordset(${sql.placeholder('events')}::jsonb)
-             as x(id text, workspace_id text, type text, data jsonb, created_at timestamptz)`,
+      insert into events (id, workspace_id, type, data, created_at) ${EVENTS}`,
+);
+// A chat turn's start with its credit (chat/turn.ts): the rows only if the credit was taken (`from
+// k`), the events only with the message (`, m`); the credit's row back, none when none was left.
+const startCharged = namedStatement<Reserved>(
+  'parley_conversation_start_charged',
+  sql`with k as (${takeCreditSql((name) => sql.placeholder(`k_${name}`))}),
+      c as (${insertRow('conversations', CONVERSATION, 'c_', 'k')} returning id),
+      m as (${insertRow('messages', MESSAGE, 'm_', 'c')} returning id),
+      e as (insert into events (id, workspace_id, type, data, created_at) ${EVENTS}, m)
+      select ${CREDIT_TAKEN} from k`,
 );
 
 /**
@@ -117,12 +134,30 @@ export async function insertConversationWithMessage(
   message: MessageRow,
   rows: EventRow[],
 ) {
+  const values = startValues(conversation, message, rows);
+  // No events (a new internal chat is private, visibility.ts): the message is the statement.
+  await (rows.length === 0 ? startWithoutEvents(db, values) : startWithEvents(db, values));
+}
+
+/**
+ * The same, with one credit taken first in the same statement (credits.repo.ts `takeCreditSql`):
+ * nothing is stored when none is left (undefined back), and no credit is taken if the rows fail.
+ */
+export async function insertConversationCharged(
+  db: Executor,
+  conversation: ConversationRow,
+  message: MessageRow,
+  rows: EventRow[],
+  claim: CreditClaim,
+): Promise<Reserved | undefined> {
+  const values = startValues(conversation, message, rows);
+  for (const [key, value] of Object.entries(claim)) values[`k_${key}`] = value;
+  const [row] = await startCharged(db, values);
+  return row;
+}
+
+function startValues(conversation: ConversationRow, message: MessageRow, rows: EventRow[]) {
   const values = rowValues(message, MESSAGE, 'm_', rowValues(conversation, CONVERSATION, 'c_', {}));
-  if (rows.length === 0) {
-    // No events (a new internal chat is private, visibility.ts): the message is the statement.
-    await startWithoutEvents(db, values);
-    return;
-  }
   values.events = JSON.stringify(
     rows.map((e) => ({
       id: e.id,
@@ -132,5 +167,5 @@ export async function insertConversationWithMessage(
       created_at: e.createdAt.toISOString(),
     })),
   );
-  await startWithEvents(db, values);
+  return values;
 }

@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.ts';
 import { preparedFor } from '../../db/prepared.ts';
 import type { SmsDeliveryStatus } from '../../db/schema/index.ts';
 import { conversations, messages, smsOutbound } from '../../db/schema/index.ts';
 import type { CursorKey } from '../../http/pagination.ts';
+import { CREDIT_TAKEN, type CreditClaim, type Reserved, takeCreditSql } from '../credits/credits.repo.ts';
 import type { EventRow } from '../events/events.service.ts';
 import { languageOnMessage, slaOnMessage } from './message-effects.ts';
 import { inInboxSql } from './visibility.ts';
@@ -11,7 +12,7 @@ import { inInboxSql } from './visibility.ts';
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 
-export { insertConversationWithMessage } from './conversation-start.ts';
+export { insertConversationCharged, insertConversationWithMessage } from './conversation-start.ts';
 
 // Every turn of an existing conversation reads it: prepared once (db/prepared.ts).
 const conversationIn = preparedFor((db) =>
@@ -107,6 +108,24 @@ export async function insertMessageCounted(db: Executor, message: MessageRow, ev
 }
 
 /**
+ * insertMessageCounted with one credit taken first in the same statement (credits.repo.ts
+ * `takeCreditSql`): nothing is stored when none is left (undefined back). A chat turn's message.
+ */
+export async function insertMessageCharged(
+  db: Executor,
+  message: MessageRow,
+  event: EventRow,
+  claim: CreditClaim,
+): Promise<Reserved | undefined> {
+  const credit = sql`k as (${takeCreditSql((name) => claim[name])}), `;
+  const [row] = await queryRows<Reserved>(
+    db,
+    countedMessage(message, event, null, null, { credit, result: sql`select ${CREDIT_TAKEN} from k` }),
+  );
+  return row;
+}
+
+/**
  * insertMessageCounted, only while the conversation's status is one of `statuses` (null: any):
  * the count's UPDATE takes the conversation's row lock and re-reads its status, and the message
  * and its event are inserted from that UPDATE's result. So a reply racing a takeover is either
@@ -122,6 +141,21 @@ export async function insertMessageIfStatus(
   /** `messages.gap_question` (docs/analytics.md "Knowledge gaps"); a column outside the Drizzle schema. */
   gapQuestion: string | null = null,
 ): Promise<boolean> {
+  const rows = await queryRows<{ id: string }>(db, countedMessage(message, event, statuses, gapQuestion));
+  return rows.length > 0;
+}
+
+/**
+ * The statement of both above. `charged`: a credit's step first (`k`), which the count's UPDATE
+ * needs a row of, and what the statement returns instead of the message's id.
+ */
+function countedMessage(
+  message: MessageRow,
+  event: EventRow,
+  statuses: ConversationRow['status'][] | null,
+  gapQuestion: string | null,
+  charged?: { credit: SQL; result: SQL },
+) {
   const json = (v: unknown) => (v === null ? sql`null` : sql`${JSON.stringify(v)}::jsonb`);
   const tsz = (d: Date) => sql`${d.toISOString()}::timestamptz`;
   const allowed = statuses
@@ -130,13 +164,11 @@ export async function insertMessageIfStatus(
         sql`, `,
       )})`
     : sql``;
-  const rows = await queryRows<{ id: string }>(
-    db,
-    sql`with c as (
+  return sql`with ${charged?.credit ?? sql``}c as (
       update conversations
          set message_count = message_count + ${message.role === 'system' ? 0 : 1}, last_message_at = ${tsz(message.createdAt)},
              updated_at = ${tsz(message.createdAt)}${slaOnMessage(message)}${languageOnMessage(message)}
-       where id = ${message.conversationId} ${allowed}
+       where id = ${message.conversationId} ${allowed}${charged ? sql` and exists (select from k)` : sql``}
        returning id, channel, handed_off_at
     ), m as (
       insert into messages (id, workspace_id, conversation_id, role, content, original_content, author_id, status,
@@ -156,9 +188,7 @@ export async function insertMessageIfStatus(
        where ${inInboxSql({ channel: sql`c.channel`, handedOffAt: sql`c.handed_off_at` })}
              ${message.withheld ? sql`and false` : sql``}
     )
-    select id from m`,
-  );
-  return rows.length > 0;
+    ${charged?.result ?? sql`select id from m`}`;
 }
 
 export async function setConversationStatus(

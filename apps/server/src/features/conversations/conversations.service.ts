@@ -12,6 +12,7 @@ import type {
 import { conflict } from '../../http/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
+import type { CreditClaim, Reserved } from '../credits/credits.repo.ts';
 import { eventRow, recordEvent } from '../events/events.service.ts';
 import { firstLanguage } from './conversation-language.ts';
 import { announceToInbox } from './conversation-states.ts';
@@ -116,11 +117,16 @@ export async function recordMessageUpdated(
   });
 }
 
-/** Rows made in process, and the one statement that stores them (with their events). */
+/**
+ * Rows made in process, and the one statement that stores them (with their events); `storeCharged`:
+ * the same statement taking one credit first (a chat turn's, chat/turn.ts), storing nothing when
+ * none is left (undefined back).
+ */
 export type Pending<C = repo.ConversationRow> = {
   conversation: C;
   message: repo.MessageRow;
   store(db: Executor): Promise<void>;
+  storeCharged(db: Executor, claim: CreditClaim): Promise<Reserved | undefined>;
 };
 
 /**
@@ -177,6 +183,7 @@ export function prepareStart(input: NewConversation, first: NewMessage): Pending
     conversation,
     message,
     store: (db) => repo.insertConversationWithMessage(db, conversation, message, events),
+    storeCharged: (db, claim) => repo.insertConversationCharged(db, conversation, message, events, claim),
   };
 }
 
@@ -199,10 +206,12 @@ export function prepareAppend<
   C extends Pick<repo.ConversationRow, 'id' | 'workspaceId' | 'assistantId' | 'channel'>,
 >(conversation: C, input: NewMessage): Pending<C> {
   const message = messageRow(conversation, input, now());
+  const event = messageEvent(conversation, message);
   return {
     conversation,
     message,
-    store: (db) => repo.insertMessageCounted(db, message, messageEvent(conversation, message)),
+    store: (db) => repo.insertMessageCounted(db, message, event),
+    storeCharged: (db, claim) => repo.insertMessageCharged(db, message, event, claim),
   };
 }
 

@@ -1,6 +1,6 @@
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { preparedFor } from '../../db/prepared.ts';
+import { namedStatement, preparedFor } from '../../db/prepared.ts';
 import { workspaceCredits, workspaces } from '../../db/schema/index.ts';
 
 /**
@@ -38,64 +38,64 @@ export async function findWorkspace(db: Executor, workspaceId: string) {
   return row;
 }
 
-export type Reserved = Pick<CreditRow, 'periodStart' | 'periodEnd' | 'used' | 'alert80For' | 'alert100For'>;
+/** The credit row as a reservation leaves it (its timestamps as epoch milliseconds: the same on both drivers). */
+export type Reserved = {
+  periodStart: number;
+  periodEnd: number;
+  used: number;
+  alert80For: number | null;
+  alert100For: number | null;
+};
 
-/** A timestamp placeholder: ISO text with an explicit cast, as `at` (identical on both drivers). */
-const atPlaceholder = (name: string) => sql`${sql.placeholder(name)}::timestamptz`;
+/** What taking one credit needs: the workspace, its limit, the current period, the time (ISO text). */
+export type CreditClaim = {
+  workspaceId: string;
+  limit: number;
+  periodStart: string;
+  periodEnd: string;
+  now: string;
+};
 
-// Every AI reply runs it: prepared once (db/prepared.ts).
-const reserveStatement = preparedFor((db) => {
-  const now = atPlaceholder('now');
-  const ended = sql`${workspaceCredits.periodEnd} <= ${now}`;
-  return db
-    .insert(workspaceCredits)
-    .values({
-      workspaceId: sql.placeholder('workspaceId'),
-      periodStart: atPlaceholder('periodStart'),
-      periodEnd: atPlaceholder('periodEnd'),
-      used: 1,
-      updatedAt: now,
-    })
-    .onConflictDoUpdate({
-      target: workspaceCredits.workspaceId,
-      set: {
-        periodStart: sql`case when ${ended} then excluded.period_start else ${workspaceCredits.periodStart} end`,
-        periodEnd: sql`case when ${ended} then excluded.period_end else ${workspaceCredits.periodEnd} end`,
-        used: sql`case when ${ended} then 1 else ${workspaceCredits.used} + 1 end`,
-        updatedAt: now,
-      },
-      setWhere: sql`${ended} or ${workspaceCredits.used} < ${sql.placeholder('limit')}::int`,
-    })
-    .returning({
-      periodStart: workspaceCredits.periodStart,
-      periodEnd: workspaceCredits.periodEnd,
-      used: workspaceCredits.used,
-      alert80For: workspaceCredits.alert80For,
-      alert100For: workspaceCredits.alert100For,
-    })
-    .prepare('parley_credit_reserve');
-});
+const ms = (column: string) => sql.raw(`(extract(epoch from ${column}) * 1000)::float8`);
 
 /**
- * One credit, in one statement: creates the row for a new workspace, starts the new period when
- * the stored one has ended (the reset never waits for the scheduler), and otherwise adds one only
- * while `used < limit`. ON CONFLICT DO UPDATE locks the row and re-checks its WHERE against the
- * latest version, so two processes cannot both take the last credit. No row back: none left.
+ * One credit, as SQL for a statement of its own or the first step of a data-modifying WITH
+ * (beginTurn's, conversation-start.ts): creates the row for a new workspace, starts the new period
+ * when the stored one has ended (the reset never waits for the scheduler), and otherwise adds one
+ * only while `used < limit`. ON CONFLICT DO UPDATE locks the row and re-checks its WHERE against
+ * the latest version, so two processes cannot both take the last credit. No row back: none left.
+ * `v` gives each value: a named placeholder, or a parameter.
  */
-export async function reserve(
-  db: Executor,
-  workspaceId: string,
-  limit: number,
-  period: Period,
-  now: Date,
-): Promise<Reserved | undefined> {
-  const [row] = await reserveStatement(db).execute({
-    workspaceId,
-    periodStart: period.start.toISOString(),
-    periodEnd: period.end.toISOString(),
-    now: now.toISOString(),
-    limit,
-  });
+export function takeCreditSql(v: (name: keyof CreditClaim) => unknown): SQL {
+  const now = sql`${v('now')}::timestamptz`;
+  const ended = sql`workspace_credits.period_end <= ${now}`;
+  return sql`insert into workspace_credits (workspace_id, period_start, period_end, used, updated_at)
+    values (${v('workspaceId')}::text, ${v('periodStart')}::timestamptz, ${v('periodEnd')}::timestamptz, 1, ${now})
+    on conflict (workspace_id) do update
+       set period_start = case when ${ended} then excluded.period_start else workspace_credits.period_start end,
+           period_end = case when ${ended} then excluded.period_end else workspace_credits.period_end end,
+           used = case when ${ended} then 1 else workspace_credits.used + 1 end,
+           updated_at = ${now}
+     where ${ended} or workspace_credits.used < ${v('limit')}::int
+    returning ${ms('workspace_credits.period_start')} as "periodStart", ${ms('workspace_credits.period_end')} as "periodEnd",
+              workspace_credits.used, ${ms('workspace_credits.alert80_for')} as "alert80For",
+              ${ms('workspace_credits.alert100_for')} as "alert100For"`;
+}
+
+/** The credit's columns of a statement that took one (`select ${CREDIT_TAKEN} from k`). */
+export const CREDIT_TAKEN = sql.raw(
+  'k."periodStart", k."periodEnd", k.used, k."alert80For", k."alert100For"',
+);
+
+// Every AI reply that is not a chat turn's (translations) runs it: named once (db/prepared.ts).
+const reserveStatement = namedStatement<Reserved>(
+  'parley_credit_reserve',
+  takeCreditSql((name) => sql.placeholder(name)),
+);
+
+/** One credit in a statement of its own (takeCreditSql); undefined: none left. */
+export async function reserve(db: Executor, claim: CreditClaim): Promise<Reserved | undefined> {
+  const [row] = await reserveStatement(db, claim);
   return row;
 }
 
