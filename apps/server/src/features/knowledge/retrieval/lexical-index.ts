@@ -86,6 +86,21 @@ export type NamespaceTerms = {
   headings?: NamespaceTerms;
   /** The terms compounds are split into (analysis.ts `compoundDictionary`), when any chunk compounds. */
   dictionary?: ReadonlySet<string>;
+  /** The chunks' rows by id, as retrieval returns them (`createLexicalIndex`'s `rowsOf`), when loaded whole. */
+  rows?: Map<string, ChunkRow>;
+};
+
+/** A current chunk's row as retrieval returns it (retrieval.ts). */
+export type ChunkRow = {
+  id: string;
+  source_id: string;
+  namespace: string;
+  heading: string;
+  title: string;
+  url: string | null;
+  position: number;
+  content: string;
+  language: string | null;
 };
 
 /**
@@ -223,6 +238,11 @@ class TermsCache {
     this.entries.set(namespace, e);
     return e;
   }
+  /** The namespace's terms held at `version`, if they are (its place in the order unchanged). */
+  peek(namespace: string, version: number): NamespaceTerms | undefined {
+    const e = this.entries.get(namespace);
+    return e !== undefined && e !== 'large' && e.version === version ? e : undefined;
+  }
   set(namespace: string, e: NamespaceTerms | 'large') {
     const old = this.entries.get(namespace);
     if (old && old !== 'large') this.held -= old.size;
@@ -243,19 +263,26 @@ export type LexicalIndex = {
    * caller ranks with PostgreSQL full text then).
    */
   search(namespaces: string[], versions: Versions, query: string, k: number): Promise<LexicalHit[] | null>;
+  /**
+   * The rows of `ids` from the namespaces as held at `versions` (read with their terms, so a
+   * reply's candidates need no statement of their own), or null when one is not held at that
+   * version: the caller reads them from the database then. Ids of no held namespace are left out.
+   */
+  rowsOf(namespaces: string[], versions: Versions, ids: string[]): ChunkRow[] | null;
 };
 
 export function createLexicalIndex(ctx: AppContext, maxChunks = LEXICAL_MAX_CHUNKS): LexicalIndex {
   const cache = new TermsCache();
   const loading = new Map<string, Promise<NamespaceTerms | 'large'>>();
   async function load(namespace: string, version: number): Promise<NamespaceTerms | 'large'> {
-    const rows = await queryRows<ChunkText>(
+    const rows = await queryRows<ChunkRow>(
       ctx.db,
-      sql`select c.id, c.heading, c.title, c.content, c.language from knowledge_chunks c
+      sql`select c.id, c.source_id, c.namespace, c.heading, c.title, c.url, c.position, c.content, c.language
+          from knowledge_chunks c
           join knowledge_sources s on s.id = c.source_id and s.generation = c.generation
           where c.namespace = ${namespace} order by c.id limit ${maxChunks + 1}`,
     );
-    const entry = rows.length > maxChunks ? ('large' as const) : build(version, rows);
+    const entry = rows.length > maxChunks ? ('large' as const) : withRows(build(version, rows), rows);
     cache.set(namespace, entry);
     return entry;
   }
@@ -288,7 +315,38 @@ export function createLexicalIndex(ctx: AppContext, maxChunks = LEXICAL_MAX_CHUN
       for (const t of parts) content.add(t);
       return rank(held, [...words, ...weights.keys()], k, content, weights);
     },
+    rowsOf(namespaces, versions, ids) {
+      const held: Map<string, ChunkRow>[] = [];
+      for (const ns of namespaces) {
+        const e = cache.peek(ns, versions.get(ns) ?? 0);
+        if (!e?.rows) return null;
+        held.push(e.rows);
+      }
+      const rows: ChunkRow[] = [];
+      for (const id of ids) {
+        for (const m of held) {
+          const row = m.get(id);
+          if (row) {
+            rows.push(row);
+            break;
+          }
+        }
+      }
+      return rows;
+    },
   };
+}
+
+/**
+ * The rows kept beside the terms, counted in the cache's bound as the postings are (an entry
+ * about 16 bytes: a row's text by the same measure).
+ */
+function withRows(terms: NamespaceTerms, rows: ChunkRow[]): NamespaceTerms {
+  let chars = 0;
+  for (const r of rows) chars += r.heading.length + r.title.length + r.content.length + (r.url?.length ?? 0);
+  terms.rows = new Map(rows.map((r) => [r.id, { ...r, position: Number(r.position) }]));
+  terms.size += rows.length + Math.ceil(chars / 8);
+  return terms;
 }
 
 /**

@@ -4,7 +4,7 @@ import { namedStatement } from '../../../db/prepared.ts';
 import { languageDetector } from '../../../lib/language-detect.ts';
 import { STOP_WORDS } from '../../../providers/embeddings/offline.ts';
 import { fold, fullTextWord, pgConfigOf, rawWords } from './analysis.ts';
-import { createLexicalIndex, type LexicalHit } from './lexical-index.ts';
+import { type ChunkRow, createLexicalIndex, type LexicalHit } from './lexical-index.ts';
 import { namespaceVersions, type Versions, vectorIndexFor } from './vector-index.ts';
 
 export type RetrievedChunk = {
@@ -72,9 +72,9 @@ const MAX_TEXT_MATCHES = 300;
  *
  * Round trips: the namespaces' versions (unless given), the vector search (in process over
  * cached namespaces where there is no pgvector, so usually none), the lexical ranking (in
- * process, cached per namespace version), then one statement returning the rows of every
- * candidate. Namespaces too large to hold in memory are ranked by PostgreSQL full text in that
- * statement instead.
+ * process, cached per namespace version, with the chunks' rows: so usually nothing more), else one
+ * statement returning the rows of every candidate. Namespaces too large to hold in memory are
+ * ranked by PostgreSQL full text in that statement instead.
  */
 export async function retrieve(
   ctx: AppContext,
@@ -95,9 +95,12 @@ export async function retrieve(
   ]);
   const nearest = vector ? await index.nearest(namespaces, vector, depth, known) : [];
   const close = nearest.filter((hit) => hit.score >= embedder.minSimilarity);
-  const rows = await candidates(ctx, namespaces, lexical === null ? query : null, depth, [
-    ...new Set([...close.map((hit) => hit.id), ...(lexical ?? []).map((hit) => hit.id)]),
-  ]);
+  const ids = [...new Set([...close.map((hit) => hit.id), ...(lexical ?? []).map((hit) => hit.id)])];
+  // Where the words were ranked in process, the rows came with the terms: no statement at all.
+  const held = lexical === null ? null : ctx.vectors.lexical.rowsOf(namespaces, known, ids);
+  const rows: CandidateRow[] = held
+    ? held.map((r) => ({ ...r, rank: null }))
+    : await candidates(ctx, namespaces, lexical === null ? query : null, depth, ids);
   // The namespace check is done here rather than in SQL: there, with PGlite's missing planner
   // statistics, it made the lookup scan the whole namespace index (3x slower). The ids come from
   // namespace-filtered searches; this keeps the guarantee should that ever change.
@@ -203,16 +206,7 @@ export async function retrieve(
     });
 }
 
-type CandidateRow = {
-  id: string;
-  source_id: string;
-  namespace: string;
-  heading: string;
-  title: string;
-  url: string | null;
-  position: number;
-  content: string;
-  language: string | null;
+type CandidateRow = ChunkRow & {
   /** ts_rank when the chunk matched the question's words, else null. */
   rank: number | null;
 };
@@ -247,9 +241,10 @@ const candidatesStatement = namedStatement<CandidateRow>(
 );
 
 /**
- * The rows of `ids` alone: the candidates when the words were ranked in process (most replies).
- * The statement above with no words would still walk the namespace's chunks testing each against
- * an empty query (1.7 ms of PostgreSQL's time a chat: docs/performance.md "Chat capacity").
+ * The rows of `ids` alone: the candidates when the words were ranked in process but the rows are
+ * no longer held (a namespace's terms dropped from the cache meanwhile). The statement above with
+ * no words would still walk the namespace's chunks testing each against an empty query (1.7 ms of
+ * PostgreSQL's time a chat: docs/performance.md "Chat capacity").
  */
 const rowsStatement = namedStatement<CandidateRow>(
   'parley_retrieval_rows',
