@@ -1,6 +1,15 @@
 import type { Server } from 'node:http';
 import { createServer, type Server as NetServer } from 'node:net';
 
+/** What a net.Server applies to each socket it takes (set by its constructor; seconds for the delay). */
+type SocketOptions = {
+  allowHalfOpen: boolean;
+  noDelay: boolean;
+  keepAlive: boolean;
+  keepAliveInitialDelay: number;
+  highWaterMark: number;
+};
+
 /** Platforms where Node's `reusePort` binds (its docs: Linux, FreeBSD, Solaris, AIX). */
 export const REUSE_PORT = ['linux', 'freebsd', 'sunos', 'aix'].includes(process.platform);
 
@@ -32,8 +41,19 @@ export async function addAcceptors(
   const address = server.address();
   const extra: NetServer[] = [];
   if (REUSE_PORT && address && typeof address === 'object') {
+    // The options the HTTP server gives the sockets it takes itself (Node's http.Server: half-open
+    // allowed, Nagle off): without them the SSE stream's small writes waited for the client's
+    // delayed ACK, about 40 ms each (docs/performance.md "Chat capacity").
+    const own = server as unknown as SocketOptions;
+    const options = {
+      allowHalfOpen: own.allowHalfOpen,
+      noDelay: own.noDelay,
+      keepAlive: own.keepAlive,
+      keepAliveInitialDelay: own.keepAliveInitialDelay * 1000,
+      highWaterMark: own.highWaterMark,
+    };
     for (let i = 1; i < count; i++) {
-      const acceptor = createServer((socket) => server.emit('connection', socket));
+      const acceptor = createServer(options, (socket) => server.emit('connection', socket));
       const bound = await new Promise<boolean>((resolve) => {
         acceptor.once('error', () => resolve(false));
         acceptor.listen({ port: address.port, host: address.address, reusePort: true }, () => resolve(true));

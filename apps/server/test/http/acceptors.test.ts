@@ -69,6 +69,26 @@ describe('extra listening sockets (HTTP_ACCEPTORS)', () => {
   });
 
   it.runIf(hasReusePort)(
+    "gives the sockets it takes the HTTP server's own options: Nagle off, half-open allowed",
+    async () => {
+      const { port } = await listen(8);
+      const seen: Socket[] = [];
+      server!.on('connection', (socket: Socket) => seen.push(socket));
+      await Promise.all(Array.from({ length: 40 }, () => fetch(`http://127.0.0.1:${port}/`)));
+      expect(seen).toHaveLength(40);
+      // Node keeps no public getter for TCP_NODELAY; the socket records the setting it was given.
+      const noDelay = (s: Socket) =>
+        (s as unknown as Record<symbol, unknown>)[
+          Object.getOwnPropertySymbols(s).find((k) => k.description === 'kSetNoDelay') as symbol
+        ];
+      for (const socket of seen) {
+        expect(noDelay(socket)).toBe(true);
+        expect(socket.allowHalfOpen).toBe(true);
+      }
+    },
+  );
+
+  it.runIf(hasReusePort)(
     'takes a burst of new connections in far fewer turns of the loop than one socket',
     async () => {
       const { port, listening } = await listen(8);
