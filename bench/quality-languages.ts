@@ -18,7 +18,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createLexicalIndex } from '../apps/server/src/features/knowledge/retrieval/lexical-index.ts';
+import { createLexicalIndex } from '../apps/server/src/features/knowledge/retrieval/lexical-cache.ts';
 import { type Faq, type FaqAssistant, openQualityApp, pct, type Scores, score } from './quality-app.ts';
 
 type Language = { faqs: Faq[]; queries: Array<{ question: string; faqIds: string[] }> };

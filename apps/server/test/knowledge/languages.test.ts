@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compoundParts, termOf } from '../../src/features/knowledge/retrieval/analysis.ts';
-import { createLexicalIndex } from '../../src/features/knowledge/retrieval/lexical-index.ts';
+import { createLexicalIndex } from '../../src/features/knowledge/retrieval/lexical-cache.ts';
 import { addSource, createAssistant } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { createWorld, type World } from '../support/world.ts';

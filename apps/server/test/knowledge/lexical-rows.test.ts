@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.ts';
+import type { ChunkRow } from '../../src/features/knowledge/retrieval/lexical-cache.ts';
 import { namespaceVersions } from '../../src/features/knowledge/retrieval/vector-index.ts';
 import { addSource, createAssistant } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
@@ -17,16 +18,7 @@ let w: World;
 let assistantId: string;
 let namespace: string;
 
-type Row = {
-  id: string;
-  source_id: string;
-  heading: string;
-  title: string;
-  url: string | null;
-  position: number;
-  content: string;
-  language: string | null;
-};
+type Row = Omit<ChunkRow, 'namespace'>;
 const current = (ns: string) =>
   queryRows<Row>(
     t.ctx.db,

@@ -1,7 +1,13 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { namedStatement } from '../../db/prepared.ts';
-import { CREDIT_TAKEN, type CreditClaim, type Reserved, takeCreditSql } from '../credits/credits.repo.ts';
+import {
+  CLAIM_PLACEHOLDERS,
+  CREDIT_TAKEN,
+  type CreditClaim,
+  type Reserved,
+  takeCreditSql,
+} from '../credits/credits.repo.ts';
 import type { EventRow } from '../events/events.service.ts';
 import type { ConversationRow, MessageRow } from './conversations.repo.ts';
 
@@ -117,7 +123,7 @@ const startWithEvents = namedStatement(
 // k`), the events only with the message (`, m`); the credit's row back, none when none was left.
 const startCharged = namedStatement<Reserved>(
   'parley_conversation_start_charged',
-  sql`with k as (${takeCreditSql((name) => sql.placeholder(`k_${name}`))}),
+  sql`with k as (${takeCreditSql(CLAIM_PLACEHOLDERS)}),
       c as (${insertRow('conversations', CONVERSATION, 'c_', 'k')} returning id),
       m as (${insertRow('messages', MESSAGE, 'm_', 'c')} returning id),
       e as (insert into events (id, workspace_id, type, data, created_at) ${EVENTS}, m)
@@ -151,7 +157,8 @@ export async function insertConversationCharged(
   claim: CreditClaim,
 ): Promise<Reserved | undefined> {
   const values = startValues(conversation, message, rows);
-  for (const [key, value] of Object.entries(claim)) values[`k_${key}`] = value;
+  // The claim's placeholders are its own names, which the rows' prefixed ones never take.
+  Object.assign(values, claim);
   const [row] = await startCharged(db, values);
   return row;
 }

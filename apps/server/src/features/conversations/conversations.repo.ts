@@ -117,7 +117,7 @@ export async function insertMessageCharged(
   event: EventRow,
   claim: CreditClaim,
 ): Promise<Reserved | undefined> {
-  const credit = sql`k as (${takeCreditSql((name) => claim[name])}), `;
+  const credit = sql`k as (${takeCreditSql(claim)}), `;
   const [row] = await queryRows<Reserved>(
     db,
     countedMessage(message, event, null, null, { credit, result: sql`select ${CREDIT_TAKEN} from k` }),

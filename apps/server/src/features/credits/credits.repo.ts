@@ -64,23 +64,32 @@ const ms = (column: string) => sql.raw(`(extract(epoch from ${column}) * 1000)::
  * when the stored one has ended (the reset never waits for the scheduler), and otherwise adds one
  * only while `used < limit`. ON CONFLICT DO UPDATE locks the row and re-checks its WHERE against
  * the latest version, so two processes cannot both take the last credit. No row back: none left.
- * `v` gives each value: a named placeholder, or a parameter.
+ * `v`: each value, a parameter (the claim itself) or a named placeholder (`CLAIM_PLACEHOLDERS`).
  */
-export function takeCreditSql(v: (name: keyof CreditClaim) => unknown): SQL {
-  const now = sql`${v('now')}::timestamptz`;
+export function takeCreditSql(v: Record<keyof CreditClaim, unknown>): SQL {
+  const now = sql`${v.now}::timestamptz`;
   const ended = sql`workspace_credits.period_end <= ${now}`;
   return sql`insert into workspace_credits (workspace_id, period_start, period_end, used, updated_at)
-    values (${v('workspaceId')}::text, ${v('periodStart')}::timestamptz, ${v('periodEnd')}::timestamptz, 1, ${now})
+    values (${v.workspaceId}::text, ${v.periodStart}::timestamptz, ${v.periodEnd}::timestamptz, 1, ${now})
     on conflict (workspace_id) do update
        set period_start = case when ${ended} then excluded.period_start else workspace_credits.period_start end,
            period_end = case when ${ended} then excluded.period_end else workspace_credits.period_end end,
            used = case when ${ended} then 1 else workspace_credits.used + 1 end,
            updated_at = ${now}
-     where ${ended} or workspace_credits.used < ${v('limit')}::int
+     where ${ended} or workspace_credits.used < ${v.limit}::int
     returning ${ms('workspace_credits.period_start')} as "periodStart", ${ms('workspace_credits.period_end')} as "periodEnd",
               workspace_credits.used, ${ms('workspace_credits.alert80_for')} as "alert80For",
               ${ms('workspace_credits.alert100_for')} as "alert100For"`;
 }
+
+/** takeCreditSql's values as placeholders of their own names, for a named statement. */
+export const CLAIM_PLACEHOLDERS: Record<keyof CreditClaim, unknown> = {
+  workspaceId: sql.placeholder('workspaceId'),
+  limit: sql.placeholder('limit'),
+  periodStart: sql.placeholder('periodStart'),
+  periodEnd: sql.placeholder('periodEnd'),
+  now: sql.placeholder('now'),
+};
 
 /** The credit's columns of a statement that took one (`select ${CREDIT_TAKEN} from k`). */
 export const CREDIT_TAKEN = sql.raw(
@@ -88,10 +97,7 @@ export const CREDIT_TAKEN = sql.raw(
 );
 
 // Every AI reply that is not a chat turn's (translations) runs it: named once (db/prepared.ts).
-const reserveStatement = namedStatement<Reserved>(
-  'parley_credit_reserve',
-  takeCreditSql((name) => sql.placeholder(name)),
-);
+const reserveStatement = namedStatement<Reserved>('parley_credit_reserve', takeCreditSql(CLAIM_PLACEHOLDERS));
 
 /** One credit in a statement of its own (takeCreditSql); undefined: none left. */
 export async function reserve(db: Executor, claim: CreditClaim): Promise<Reserved | undefined> {

@@ -4,7 +4,8 @@ import { namedStatement } from '../../../db/prepared.ts';
 import { languageDetector } from '../../../lib/language-detect.ts';
 import { STOP_WORDS } from '../../../providers/embeddings/offline.ts';
 import { fold, fullTextWord, pgConfigOf, rawWords } from './analysis.ts';
-import { type ChunkRow, createLexicalIndex, type LexicalHit } from './lexical-index.ts';
+import { type ChunkRow, createLexicalIndex } from './lexical-cache.ts';
+import type { LexicalHit } from './lexical-index.ts';
 import { namespaceVersions, type Versions, vectorIndexFor } from './vector-index.ts';
 
 export type RetrievedChunk = {

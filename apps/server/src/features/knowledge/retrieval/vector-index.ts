@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../../context.ts';
 import { type Executor, queryRows } from '../../../db/client.ts';
-import type { LexicalIndex } from './lexical-index.ts';
+import type { LexicalIndex } from './lexical-cache.ts';
 import { hasVectorColumn, requestBackfill } from './vector-backfill.ts';
 import { type NamespaceMatrix, type Scored, topK, VectorCache } from './vector-cache.ts';
 
@@ -32,7 +32,7 @@ export type VectorState = {
   hasColumn?: Promise<boolean>;
   /** PGlite only: the HNSW search settings are set on its one session. */
   searchSettingsSet?: boolean;
-  /** The lexical side's in-process index (lexical-index.ts), built on first use. */
+  /** The lexical side's in-process index (lexical-cache.ts), built on first use. */
   lexical?: LexicalIndex;
   /** The embedder for which a re-embedding pass found nothing left (reembed.ts `reembedStep`). */
   reembedDoneFor?: object;
