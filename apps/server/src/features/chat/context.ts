@@ -14,8 +14,8 @@ export type ReplyContext = { chunks: RetrievedChunk[]; realtime: SourceRow[] };
 export const PASSAGES = 5;
 
 /**
- * Reads a reply's context. beginTurn starts it beside the credit reservation and the turn's
- * statement (it needs only the assistant and the question), so a reply's first event waits on
+ * Reads a reply's context. beginTurn starts it beside the turn's statement (its credit and its
+ * message; the context needs only the assistant and the question), so the model is called after
  * the slower of the two instead of both in turn. `known`: what loading the assistant already read
  * of its knowledge (the scope; whether it has realtime sources), not read again. Reads only:
  * nothing is written if the turn is then refused.
