@@ -31,11 +31,11 @@ import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { median } from './api.ts';
 import { seedKnowledge } from './chat-setup.ts';
 import {
   type ApiSample,
-  apiSample,
   buildMessages,
   KB,
   type Outgoing,
@@ -92,6 +92,23 @@ function forward(url: string, raw: Buffer): Promise<number> {
   });
 }
 
+/** The API reads' thread (bench/email-api-reader.ts): one sample at a time. */
+function startReader(
+  base: string,
+  seed: { workspaceId: string; cookie: string; authorization: string | null },
+) {
+  const worker = new Worker(new URL('./email-api-reader.ts', import.meta.url));
+  return {
+    sample: (seconds: number) =>
+      new Promise<ApiSample>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+        worker.postMessage({ base, seed, connections: API_CONNECTIONS, seconds, rate: API_RATE });
+      }),
+    close: () => worker.terminate(),
+  };
+}
+
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const load = () =>
   loadavg()
@@ -106,6 +123,7 @@ async function main() {
   const dns = await startDnsStub();
   const servers: ChildProcess[] = [];
   let failed = false;
+  let reader: ReturnType<typeof startReader> | undefined;
   try {
     const env: NodeJS.ProcessEnv = {
       ...{ PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', PORT: '0' },
@@ -190,12 +208,13 @@ async function main() {
       return smtp.total() >= n;
     };
     if (!(await waitReplies(WARMUP, 300_000))) throw new Error('the warm-up messages were not answered');
-    await apiSample(web.base, seed, API_CONNECTIONS, 2, API_RATE);
+    const api = startReader(web.base, seed);
+    reader = api;
+    await api.sample(2);
 
     // Quiet: nothing to process.
     const quiet: ApiSample[] = [];
-    for (let r = 0; r < QUIET - 1; r++)
-      quiet.push(await apiSample(web.base, seed, API_CONNECTIONS, API_SECONDS, API_RATE));
+    for (let r = 0; r < QUIET - 1; r++) quiet.push(await api.sample(API_SECONDS));
 
     // The intake at a fixed rate; API samples back to back until every message is answered.
     const expected = WARMUP + COUNT;
@@ -208,7 +227,7 @@ async function main() {
     const loaded: ApiSample[] = [];
     const measureLoaded = (async () => {
       while (!drainedAt && performance.now() - start < DRAIN_MS) {
-        const s = await apiSample(web.base, seed, API_CONNECTIONS, API_SECONDS, API_RATE);
+        const s = await api.sample(API_SECONDS);
         // Counted only when the processing ran through the whole sample.
         if (!drainedAt) loaded.push(s);
       }
@@ -232,7 +251,7 @@ async function main() {
     // A forwarding rule retrying: the same bytes again, 202, stored and answered once.
     const repeats = await paced(REPEATS, RATE, post(list), (s) => s === 202);
     await sleep(5000); // room for any duplicate reply to arrive
-    quiet.push(await apiSample(web.base, seed, API_CONNECTIONS, API_SECONDS, API_RATE));
+    quiet.push(await api.sample(API_SECONDS));
 
     for (const child of servers.splice(0)) await stopServer(child);
     const db = await storedCounts(env, kb.assistantId);
@@ -296,6 +315,7 @@ async function main() {
     ];
     process.stdout.write(`${out.join('\n')}\n`);
   } finally {
+    await reader?.close();
     for (const child of servers) await stopServer(child);
     await smtp.close();
     dns.close();

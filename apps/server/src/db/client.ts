@@ -81,6 +81,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       connectionString: opts.url,
       max: opts.poolSize ?? 20,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // A connection stays open 5 minutes unused (pg's default is 10 s): a new one is a new
+      // PostgreSQL backend, whose first statements also fill its caches, and under bursty load
+      // (mail arriving beside the API's reads) the pool opened and closed some every few seconds
+      // (docs/performance.md "Email intake").
+      idleTimeoutMillis: 300_000,
       // A connection whose peer vanished without a word (a network cut) is found by TCP keepalive.
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,

@@ -1,9 +1,10 @@
 import { generateKeyPair, type KeyObject } from 'node:crypto';
 import { createSocket } from 'node:dgram';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { dkimSign } from 'mailauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailMessages } from '../../src/db/schema/index.ts';
+import { aiRepliesQuery } from '../../src/features/email/email.repo.ts';
 import { waitFor } from '../support/wait.ts';
 import { createWorld, type World } from '../support/world.ts';
 import {
@@ -158,6 +159,18 @@ describe('not answered', () => {
     expect((await deliver(ch, await mail(from))).notAnswered).toBe('rate_limited');
     await quiet();
     expect(sentTo(from)).toHaveLength(10);
+  });
+
+  it("counts a sender's replies from its index, not by reading the channel's every email", async () => {
+    // Seq scans off: the plan shows which index the count can use at any size (migration 0035).
+    const plan = await e.t.ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const query = aiRepliesQuery(tx, w.ws, ch.assistantId, 'chatty@example.com', new Date(0));
+      return tx.execute(sql`explain ${query.getSQL()}`);
+    });
+    const rows = plan as unknown as { rows: Record<string, string>[] } | Record<string, string>[];
+    const lines = Array.isArray(rows) ? rows : rows.rows;
+    expect(lines.map((l) => Object.values(l)[0]).join('\n')).toContain('email_messages_ai_reply_idx');
   });
 
   it('aiReplies false stores mail for the inbox only', async () => {

@@ -128,7 +128,10 @@ export const emailMessages = pgTable(
   (t) => [
     index('email_messages_thread_idx').on(t.assistantId, t.messageIdHeader),
     index('email_messages_conversation_idx').on(t.conversationId),
-    index('email_messages_sender_idx').on(t.assistantId, t.fromAddress, t.createdAt),
+    // The AI's replies to one address (the per-sender limit, email.repo.ts `aiRepliesTo`).
+    index('email_messages_ai_reply_idx')
+      .on(t.assistantId, sql`((${t.to}->0)->>'address')`, t.createdAt)
+      .where(sql`by_ai`),
     index('email_messages_due_idx').on(t.nextAttemptAt).where(sql`delivery_state = 'pending'`),
   ],
 );

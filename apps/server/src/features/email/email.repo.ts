@@ -174,15 +174,18 @@ export async function insertAttachments(db: Executor, rows: (typeof emailAttachm
   if (rows.length > 0) await db.insert(emailAttachments).values(rows);
 }
 
-/** The AI's replies to `address` on this channel since `since` (the per-sender limit). */
-export async function aiRepliesTo(
+/**
+ * The count of the AI's replies to `address` on this channel since `since` (the per-sender limit),
+ * as a query: it reads `email_messages_ai_reply_idx` (test/email/no-reply.test.ts checks its plan).
+ */
+export function aiRepliesQuery(
   db: Executor,
   workspaceId: string,
   assistantId: string,
   address: string,
   since: Date,
 ) {
-  const [row] = await db
+  return db
     .select({ n: count() })
     .from(emailMessages)
     .where(
@@ -190,10 +193,20 @@ export async function aiRepliesTo(
         eq(emailMessages.workspaceId, workspaceId),
         eq(emailMessages.assistantId, assistantId),
         eq(emailMessages.byAi, true),
-        sql`${emailMessages.to}->0->>'address' = ${address}`,
+        sql`(${emailMessages.to}->0)->>'address' = ${address}`,
         gt(emailMessages.createdAt, since),
       ),
     );
+}
+
+export async function aiRepliesTo(
+  db: Executor,
+  workspaceId: string,
+  assistantId: string,
+  address: string,
+  since: Date,
+) {
+  const [row] = await aiRepliesQuery(db, workspaceId, assistantId, address, since);
   return row?.n ?? 0;
 }
 
