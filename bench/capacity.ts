@@ -15,6 +15,7 @@
  *
  * CAPACITY_SECONDS (10 a step), CAPACITY_START (20 chats/s), CAPACITY_REFINE (3 steps),
  * CAPACITY_SURFACE (chat | widget | both; chat), CAPACITY_OVERLOAD (0 skips the 2x and 4x steps),
+ * CAPACITY_AT (a capacity found before: no ladder, the floor and the 2x and 4x steps at it),
  * CHAT_BENCH_PROFILE (a directory: the server writes a V8 CPU profile there when it stops),
  * CAPACITY_TOP (1: after each step, its statements by calls a chat, from pg_stat_statements),
  * CAPACITY_ASYNC_COMMIT (1: the scratch database does not wait for the disk's flush at commit, to
@@ -232,7 +233,9 @@ export async function runCapacityBench() {
         return s;
       };
       await run(from, `${surface.name} (warm-up)`);
-      const { capacity } = await ladder((rate) => run(rate), from, refine);
+      // CAPACITY_AT: a capacity known from an earlier run, so that overload steps compare (no ladder).
+      const known = Number(process.env.CAPACITY_AT ?? 0);
+      const { capacity } = known > 0 ? { capacity: known } : await ladder((rate) => run(rate), from, refine);
       lines.push(`\n**${surface.name}: capacity ${capacity} chats/s**\n`);
       if (surface === chat && capacity > 0) {
         const floorSurface = (i: number) => ({
