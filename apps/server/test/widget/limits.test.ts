@@ -192,7 +192,7 @@ describe('daily widget message quota per assistant (Free 200, Pro 5,000, Enterpr
     const s = await initWidget(t, asst);
     await setUsage(asst, 1_000_000);
     expect((await widgetChat(t, asst, s, 'hello')).status).toBe(200);
-    // Counted once the turn is stored: with the claim of the new conversation, then on its own.
+    // Counted as the turn is stored: in the statement that stores the new conversation, then on its own.
     expect(await usage(asst)).toBe(1_000_001);
     expect((await widgetChat(t, asst, s, 'hello again')).status).toBe(200);
     expect(await usage(asst)).toBe(1_000_002);

@@ -56,7 +56,6 @@ export async function runReply(
   const steps = new Map<string, ToolStep>();
   const usage = { promptTokens: 0, completionTokens: 0 };
   let failure: unknown;
-  let started = false;
   // A person taking over mid-reply stops the model (docs/inbox.md "No message lost"); the store
   // below refuses the reply anyway, this only saves the rest of the generation.
   const takenOver = new AbortController();
@@ -85,7 +84,6 @@ export async function runReply(
         plan: turn.plan,
         book,
         realtime,
-        stored: turn.stored,
         onHandoff: () => {
           handedOff = true;
         },
@@ -101,11 +99,6 @@ export async function runReply(
     for await (const part of result.fullStream) {
       const mapped = mapPart(part);
       if (mapped.kind === 'event') {
-        // Nothing of the reply leaves before the turn's own statement has committed (turn.ts).
-        if (!started) {
-          await turn.stored;
-          started = true;
-        }
         const e = mapped.event;
         if (e.type === 'text-delta') text += e.textDelta;
         if (e.type === 'tool-call')
@@ -132,20 +125,9 @@ export async function runReply(
   }
 
   const clientGone = signal.aborted;
-  // A channel's own writes on the turn failed (turn.ts `stored`: the widget's session binding): that
-  // channel gave the credit back, and nothing of the reply is kept.
   const flush = () => {
     for (const e of held.splice(0)) if (!clientGone) emit(e);
   };
-  const lost = await turn.stored.then(
-    () => undefined,
-    (err: unknown) => err ?? new Error('The turn was not stored'),
-  );
-  if (lost !== undefined) {
-    log?.warn({ err: messageOf(lost), conversationId: conversation.id }, 'chat turn not stored');
-    if (!clientGone) emit(failureEvent(lost, modelError()));
-    return { messageId: null, status: 'failed', text: '' };
-  }
   if (takenOver.signal.aborted && !handedOff) failure = undefined;
   else if (failure === undefined && abort.aborted && !clientGone)
     failure = new Error('The model took too long to answer');

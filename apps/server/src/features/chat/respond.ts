@@ -19,11 +19,10 @@ export async function streamTurn(
   headers: Record<string, string>,
   log: FastifyBaseLogger,
 ): Promise<void> {
-  // The chat counts as started (lib/admission.ts) once its own work is done: the turn stored, its
-  // context and history read; the model's time to answer after that never counts.
+  // The chat counts as started (lib/admission.ts) once its own work is done: the turn stored (when
+  // beginTurn returned), its context and history read; the model's time to answer never counts.
   const started = reply.request.chatStarted;
-  if (started && turn.kind === 'reply')
-    void Promise.allSettled([turn.stored, turn.context, turn.history]).then(started);
+  if (started && turn.kind === 'reply') void Promise.allSettled([turn.context, turn.history]).then(started);
   else started?.();
   const stream = openEventStream(reply, headers, ctx.config.ai.keepAliveMs, { headersWithFirstEvent: true });
   const surface = reply.request.url.startsWith('/api/widget/') ? 'widget' : 'chat';

@@ -25,11 +25,6 @@ export type ToolContext = {
   plan: Plan;
   book: PassageBook;
   realtime: SourceRow[];
-  /**
-   * The turn's own statement (turn.ts): it runs beside the model call, so the tools that write to
-   * the conversation (handoff, ticket) wait for the conversation and the user's message to exist.
-   */
-  stored: Promise<void>;
   /** Called once the handoff tool has handed the conversation over (engine.ts stores the reply). */
   onHandoff?: () => void;
 };
@@ -74,7 +69,6 @@ export function buildTools(t: ToolContext): ToolSet {
       description: 'Hand the conversation to a human support agent when the customer asks for a person.',
       inputSchema: handoffSchema,
       execute: async ({ reason }) => {
-        await t.stored;
         // Before the change is announced: this reply's own handoff must not stop it (engine.ts).
         t.onHandoff?.();
         if (t.conversation) await requestHandoff(t.ctx, t.conversation, reason ?? '');
@@ -86,7 +80,6 @@ export function buildTools(t: ToolContext): ToolSet {
       inputSchema: ticketSchema,
       execute: async ({ subject, description }) => {
         try {
-          await t.stored;
           if (!t.conversation) return { ticketId: null, status: 'not opened: this is a test run' };
           const row = await createTicket(
             t.ctx,

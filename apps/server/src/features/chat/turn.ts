@@ -10,6 +10,7 @@ import {
   type NewConversation,
   prepareAppend,
   prepareStart,
+  type StartTail,
 } from '../conversations/conversations.service.ts';
 import { type Reservation, reserveCredit } from '../credits/credits.service.ts';
 import type { KnownKnowledge } from '../knowledge/knowledge.service.ts';
@@ -26,6 +27,8 @@ export type TurnInput = {
   authorId?: string | null;
   /** What loading the assistant read of its knowledge, if it did (context.ts). */
   knowledge?: KnownKnowledge;
+  /** A channel's own write in the statement that stores a new conversation (the widget's session binding). */
+  startTail?: StartTail;
 };
 
 export type Turn =
@@ -41,13 +44,6 @@ export type Turn =
       context: Promise<ReplyContext>;
       /** The history the model is sent, this turn's message included (read beside storing it). */
       history: Promise<HistoryMessage[]>;
-      /**
-       * What the reply's first event waits for and its model call does not: resolved here (the
-       * turn's statement has committed when beginTurn returns); a channel may chain its own writes
-       * on it (the widget binds its session to a new conversation). If it fails, nothing of the
-       * reply is sent or stored.
-       */
-      stored: Promise<void>;
     };
 
 const isRow = (c: ConversationRow | NewConversation): c is ConversationRow => 'id' in c;
@@ -76,7 +72,7 @@ export async function beginTurn(ctx: AppContext, input: TurnInput): Promise<Turn
     : Promise.resolve([pending.message]);
   history.catch(() => undefined);
   const reservation = await reserveCredit(ctx, input.assistant.workspaceId, input, (claim) =>
-    pending.storeCharged(ctx.db, claim),
+    pending.storeCharged(ctx.db, claim, isRow(spec) ? undefined : input.startTail),
   );
   // Stored: the inbox hears of it (docs/inbox.md "Live updates").
   void announceMessage(ctx, pending.conversation, pending.message, !isRow(spec));
@@ -89,7 +85,6 @@ export async function beginTurn(ctx: AppContext, input: TurnInput): Promise<Turn
     plan: input.plan,
     context,
     history,
-    stored: Promise.resolve(),
   };
 }
 

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { namedStatement } from '../../db/prepared.ts';
 import {
@@ -119,16 +119,34 @@ const startWithEvents = namedStatement(
       m as (${insertRow('messages', MESSAGE, 'm_')} returning id)
       insert into events (id, workspace_id, type, data, created_at) ${EVENTS}`,
 );
-// A chat turn's start with its credit (chat/turn.ts): the rows only if the credit was taken (`from
-// k`), the events only with the message (`, m`); the credit's row back, none when none was left.
-const startCharged = namedStatement<Reserved>(
-  'parley_conversation_start_charged',
-  sql`with k as (${takeCreditSql(CLAIM_PLACEHOLDERS)}),
+/** A chat turn's start with its credit: a named statement (`chargedStart`). */
+export type ChargedStart = (db: Executor, values: Record<string, unknown>) => Promise<Reserved[]>;
+
+/**
+ * A channel's own write in the statement that starts a conversation (the widget binds its session
+ * to it): `statement` from `chargedStart` with the channel's CTEs, and their placeholders' values.
+ */
+export type StartTail = { statement: ChargedStart; values: Record<string, unknown> };
+
+/**
+ * A chat turn's start with its credit (chat/turn.ts): the rows only if the credit was taken (`from
+ * k`), the events only with the message (`, m`); the credit's row back, none when none was left.
+ * `tail`: more CTEs of a channel's, after `c` (the new conversation's id: `from c` writes only when
+ * it was stored), their values as placeholders named apart from the rows' (`c_`, `m_`), the claim's
+ * and `events`. Built once, when the module that names it loads.
+ */
+export function chargedStart(name: string, tail?: SQL): ChargedStart {
+  return namedStatement<Reserved>(
+    name,
+    sql`with k as (${takeCreditSql(CLAIM_PLACEHOLDERS)}),
       c as (${insertRow('conversations', CONVERSATION, 'c_', 'k')} returning id),
       m as (${insertRow('messages', MESSAGE, 'm_', 'c')} returning id),
-      e as (insert into events (id, workspace_id, type, data, created_at) ${EVENTS}, m)
+      e as (insert into events (id, workspace_id, type, data, created_at) ${EVENTS}, m)${tail ? sql`, ${tail}` : sql``}
       select ${CREDIT_TAKEN} from k`,
-);
+  );
+}
+
+const startCharged = chargedStart('parley_conversation_start_charged');
 
 /**
  * A new conversation with its first message and their events, in one statement (data-modifying
@@ -147,7 +165,8 @@ export async function insertConversationWithMessage(
 
 /**
  * The same, with one credit taken first in the same statement (credits.repo.ts `takeCreditSql`):
- * nothing is stored when none is left (undefined back), and no credit is taken if the rows fail.
+ * nothing is stored when none is left (undefined back), and no credit is taken if the rows fail;
+ * with a channel's `tail` written in that statement too.
  */
 export async function insertConversationCharged(
   db: Executor,
@@ -155,11 +174,12 @@ export async function insertConversationCharged(
   message: MessageRow,
   rows: EventRow[],
   claim: CreditClaim,
+  tail?: StartTail,
 ): Promise<Reserved | undefined> {
   const values = startValues(conversation, message, rows);
   // The claim's placeholders are its own names, which the rows' prefixed ones never take.
-  Object.assign(values, claim);
-  const [row] = await startCharged(db, values);
+  Object.assign(values, claim, tail?.values);
+  const [row] = await (tail?.statement ?? startCharged)(db, values);
   return row;
 }
 

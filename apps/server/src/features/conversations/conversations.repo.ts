@@ -12,7 +12,13 @@ import { inInboxSql } from './visibility.ts';
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 
-export { insertConversationCharged, insertConversationWithMessage } from './conversation-start.ts';
+export {
+  type ChargedStart,
+  chargedStart,
+  insertConversationCharged,
+  insertConversationWithMessage,
+  type StartTail,
+} from './conversation-start.ts';
 
 // Every turn of an existing conversation reads it: prepared once (db/prepared.ts).
 const conversationIn = preparedFor((db) =>

@@ -16,6 +16,7 @@ import type { CreditClaim, Reserved } from '../credits/credits.repo.ts';
 import { eventRow, recordEvent } from '../events/events.service.ts';
 import { firstLanguage } from './conversation-language.ts';
 import { announceToInbox } from './conversation-states.ts';
+import type { StartTail } from './conversations.repo.ts';
 import * as repo from './conversations.repo.ts';
 import { toConversation, toConversationDetail, toMessage } from './conversations.shapes.ts';
 import { inInbox } from './visibility.ts';
@@ -117,16 +118,19 @@ export async function recordMessageUpdated(
   });
 }
 
+export type { StartTail };
+
 /**
  * Rows made in process, and the one statement that stores them (with their events); `storeCharged`:
  * the same statement taking one credit first (a chat turn's, chat/turn.ts), storing nothing when
- * none is left (undefined back).
+ * none is left (undefined back), and for a new conversation a channel's `tail` with it
+ * (conversation-start.ts `StartTail`).
  */
 export type Pending<C = repo.ConversationRow> = {
   conversation: C;
   message: repo.MessageRow;
   store(db: Executor): Promise<void>;
-  storeCharged(db: Executor, claim: CreditClaim): Promise<Reserved | undefined>;
+  storeCharged(db: Executor, claim: CreditClaim, tail?: StartTail): Promise<Reserved | undefined>;
 };
 
 /**
@@ -183,7 +187,8 @@ export function prepareStart(input: NewConversation, first: NewMessage): Pending
     conversation,
     message,
     store: (db) => repo.insertConversationWithMessage(db, conversation, message, events),
-    storeCharged: (db, claim) => repo.insertConversationCharged(db, conversation, message, events, claim),
+    storeCharged: (db, claim, tail) =>
+      repo.insertConversationCharged(db, conversation, message, events, claim, tail),
   };
 }
 

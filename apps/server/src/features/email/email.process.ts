@@ -190,10 +190,7 @@ export async function processInbound(ctx: AppContext, id: string): Promise<void>
         conversation: spec,
         content,
       });
-      if (begun.kind === 'reply') {
-        await begun.stored;
-        turn = begun;
-      }
+      if (begun.kind === 'reply') turn = begun;
       stored = { conversation: begun.conversation, message: begun.userMessage };
     } catch (err) {
       if (!(err instanceof AppError && err.code === 'credits_limit_exceeded')) throw err;

@@ -238,7 +238,6 @@ async function storeInbound(ctx: AppContext, found: Found, row: repo.SmsInboundR
       conversation: spec,
       content: row.body,
     });
-    if (turn.kind === 'reply') await turn.stored;
   } catch (err) {
     if (!(err instanceof AppError && err.code === 'credits_limit_exceeded')) throw err;
     // No credits: the message is stored for the people in the inbox, with no AI reply.
@@ -315,7 +314,6 @@ async function resumeTurn(
     plan: planStanding(found).plan,
     context: readContext(ctx, assistant, userMessage.content),
     history: historyWithin(ctx, conversation, ctx.config.ai.historyTokens, userMessage),
-    stored: Promise.resolve(),
   };
 }
 

@@ -24,12 +24,6 @@ export async function steeredReply(
 ): Promise<ReplyOutcome> {
   const { conversation } = turn;
   const owner = { workspaceId: conversation.workspaceId, assistantId: conversation.assistantId };
-  try {
-    await turn.stored;
-  } catch {
-    if (!signal.aborted) emit(notStored);
-    return { messageId: null, status: 'failed', text: '' };
-  }
   let text: string;
   let outcome: 'declined' | 'curated' | 'handoff';
   let curatedAnswerId: string | null = null;
@@ -76,9 +70,3 @@ export async function steeredReply(
   }
   return { messageId: message.id, status: 'complete', text };
 }
-
-const notStored: StreamEvent = {
-  type: 'error',
-  error: 'The assistant could not finish its answer. Please try again.',
-  code: 'internal_server_error:api',
-};

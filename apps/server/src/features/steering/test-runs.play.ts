@@ -98,7 +98,6 @@ async function replyTo(s: RunSetting, content: string, history: HistoryMessage[]
       plan: s.plan,
       book,
       realtime,
-      stored: Promise.resolve(),
       onHandoff: () => {
         handedOff = true;
       },

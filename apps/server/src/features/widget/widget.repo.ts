@@ -12,6 +12,7 @@ import {
   widgetUsage,
   workspaces,
 } from '../../db/schema/index.ts';
+import { chargedStart, type StartTail } from '../conversations/conversations.repo.ts';
 import { namespacesJson } from '../knowledge/projects/projects.repo.ts';
 import { hasRealtimeSources } from '../knowledge/sources/sources.repo.ts';
 
@@ -125,28 +126,28 @@ export async function touchSession(db: Executor, s: SessionRef, when: Date) {
   await db.update(widgetSessions).set({ lastActivityAt: when }).where(sessionIs(s));
 }
 
-/**
- * Stores the conversation created by the first message; false when one is already set. `count`:
- * also counts the message on its assistant's day (a plan without a daily quota counts once the turn
- * is stored, widget-limits.ts), in the same statement.
- */
-export async function claimConversation(
-  db: Executor,
-  s: SessionRef,
-  conversationId: string,
-  count?: { assistantId: string; day: string },
-) {
-  const counted = count
-    ? sql`, counted as (insert into widget_usage (assistant_id, day, count) values (${count.assistantId}, ${count.day}, 1)
-          on conflict (assistant_id, day) do update set count = widget_usage.count + 1 returning 1)`
-    : sql``;
-  const rows = await queryRows<{ id: string }>(
-    db,
-    sql`with claimed as (update widget_sessions set conversation_id = ${conversationId}
-          where workspace_id = ${s.workspaceId} and id = ${s.id} and conversation_id is null returning id)${counted}
-        select id from claimed`,
-  );
-  return rows.length > 0;
+// The session bound to the conversation its first message starts, in the statement that stores
+// that message with its credit (conversation-start.ts `chargedStart`): `from c` binds only a stored
+// conversation, and a session already bound keeps its own. With `u`, the message is also counted on
+// its assistant's day (a plan without a daily quota, widget-limits.ts `uncounted`).
+const BIND = sql`b as (update widget_sessions s set conversation_id = c.id from c
+    where s.workspace_id = ${sql.placeholder('b_workspace')} and s.id = ${sql.placeholder('b_session')}
+      and s.conversation_id is null returning s.id)`;
+const COUNT = sql`u as (insert into widget_usage (assistant_id, day, count)
+    select ${sql.placeholder('b_assistant')}, ${sql.placeholder('b_day')}::text, 1 from c
+    on conflict (assistant_id, day) do update set count = widget_usage.count + 1 returning 1)`;
+const startBound = chargedStart('parley_conversation_start_widget', BIND);
+const startBoundCounted = chargedStart('parley_conversation_start_widget_counted', sql`${BIND}, ${COUNT}`);
+
+/** A widget turn's new conversation, bound to its session as it is stored (and counted, with `count`). */
+export function sessionBinding(s: SessionRef, count?: { assistantId: string; day: string }): StartTail {
+  const values = { b_workspace: s.workspaceId, b_session: s.id };
+  return count
+    ? {
+        statement: startBoundCounted,
+        values: { ...values, b_assistant: count.assistantId, b_day: count.day },
+      }
+    : { statement: startBound, values };
 }
 
 export async function linkContact(db: Executor, s: SessionRef, contactId: string) {

@@ -15,18 +15,11 @@ import {
   changeConversation,
 } from '../conversations/conversation-states.ts';
 import { findConversation } from '../conversations/conversations.service.ts';
-import { refundCredit } from '../credits/credits.service.ts';
 import { recordEvent } from '../events/events.service.ts';
 import * as repo from './widget.repo.ts';
 import type { WidgetAccess, WidgetSession } from './widget-access.ts';
 import { languageConfig, type VisitorLanguages } from './widget-language.ts';
-import {
-  countDailyMessage,
-  countUnlimited,
-  type QuotaTicket,
-  refundDailyMessage,
-  uncounted,
-} from './widget-limits.ts';
+import { countDailyMessage, countUnlimited, refundDailyMessage, uncounted } from './widget-limits.ts';
 import { widgetSessionChannel } from './widget-live.ts';
 
 /**
@@ -177,6 +170,7 @@ export async function startWidgetChat(ctx: AppContext, access: WidgetAccess, con
           ?.conversation ?? existing)
       : existing;
   const quota = await countDailyMessage(ctx, access.assistant.id, access.plan);
+  const count = uncounted(access.assistant.id, access.plan);
   let turn: Turn;
   try {
     turn = await beginTurn(ctx, {
@@ -192,6 +186,8 @@ export async function startWidgetChat(ctx: AppContext, access: WidgetAccess, con
       },
       content,
       knowledge: access.knowledge,
+      // A new conversation is bound to the session (and counted) in the statement that stores it.
+      startTail: repo.sessionBinding(session, count),
     });
   } catch (err) {
     await refundDailyMessage(ctx, quota);
@@ -199,58 +195,23 @@ export async function startWidgetChat(ctx: AppContext, access: WidgetAccess, con
   }
   // The session's activity needs no write of its own: its conversation's last message is part of
   // it (repo.lockIdleSessions), and this turn's message is stored there.
-  const count = uncounted(access.assistant.id, access.plan);
   if (turn.kind === 'handoff') {
     if (count) await countUnlimited(ctx, count);
     return turn;
   }
-  // The session is bound to a new conversation once that is stored: part of storing the turn, which
-  // the reply's first event waits for and its model call does not (turn.ts `stored`).
-  const reply = turn;
-  const stored = reply.stored.then(
-    () => afterStored(ctx, { session, turn: reply, isNew: !existing, quota, count }),
-    async (err: unknown) => {
-      await refundDailyMessage(ctx, quota);
-      throw err;
-    },
-  );
-  stored.catch(() => undefined);
-  return { ...reply, stored };
-}
-
-/**
- * A widget turn's writes after its message is stored: a new conversation is bound to the session
- * (with the message's count for a plan without quota); if that fails, the reply is not made, so its
- * credit and quota go back, as when the message itself is not stored. An existing conversation's
- * count for a plan without quota is a figure, not a gate: its failure is logged, the reply goes on.
- */
-async function afterStored(
-  ctx: AppContext,
-  w: {
-    session: WidgetSession;
-    turn: Extract<Turn, { kind: 'reply' }>;
-    isNew: boolean;
-    quota: QuotaTicket | undefined;
-    count: QuotaTicket | undefined;
-  },
-) {
-  if (!w.isNew) {
-    if (w.count)
-      await countUnlimited(ctx, w.count).catch((err: unknown) =>
-        ctx.log.warn({ err, assistantId: w.count?.assistantId }, 'widget message not counted'),
-      );
-    return;
+  // Stored, the new conversation bound with it: an open event stream starts following it
+  // (widget-events.routes.ts). An existing conversation's count for a plan without quota is a
+  // figure, not a gate: its failure is logged, the reply goes on.
+  if (!existing) {
+    await ctx.fanout
+      .publish(widgetSessionChannel(session.id), { type: 'bound', conversationId: turn.conversation.id })
+      .catch(() => undefined);
+  } else if (count) {
+    await countUnlimited(ctx, count).catch((err: unknown) =>
+      ctx.log.warn({ err, assistantId: count.assistantId }, 'widget message not counted'),
+    );
   }
-  try {
-    await repo.claimConversation(ctx.db, w.session, w.turn.conversation.id, w.count);
-  } catch (err) {
-    await Promise.all([refundCredit(ctx, w.turn.reservation), refundDailyMessage(ctx, w.quota)]);
-    throw err;
-  }
-  // An open event stream starts following the new conversation (widget-events.routes.ts).
-  await ctx.fanout
-    .publish(widgetSessionChannel(w.session.id), { type: 'bound', conversationId: w.turn.conversation.id })
-    .catch(() => undefined);
+  return turn;
 }
 
 /** Who ended it: the visitor, the inactivity sweep, or a member closing it from the inbox. */
