@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, webhookDeliveries } from '../../src/db/schema/index.ts';
 import { recordEvent } from '../../src/features/events/events.service.ts';
 import { dispatchEvents } from '../../src/features/webhooks/webhooks.jobs.ts';
+import { EVENTS_CHANNEL, listen } from '../../src/jobs/listen.ts';
 import { onPostgres } from '../support/database.ts';
 import { createTestApp, type TestApp } from '../support/harness.ts';
 import { Receiver } from '../support/receiver.ts';
@@ -21,6 +22,28 @@ afterAll(async () => {
 });
 
 describe('events outbox (docs/webhooks.md, How events are recorded)', () => {
+  it('wakes the relay (NOTIFY parley_events) only for an insert that stored events', async () => {
+    let heard = 0;
+    const stop = await listen(t.db.database, EVENTS_CHANNEL, () => {
+      heard++;
+    });
+    try {
+      // An insert of no rows, as a private chat's statements make from their empty event list.
+      await t.ctx.db.execute(
+        sql`insert into events (id, workspace_id, type, data, created_at)
+            select id, workspace_id, type, data, created_at from events where false`,
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      expect(heard).toBe(0);
+      await t.ctx.db.transaction((tx) =>
+        recordEvent(tx, { workspaceId: w.ws, type: 'member.joined', data: { n: 2 } }),
+      );
+      await waitFor(() => heard > 0, 5000, 'the NOTIFY of a stored event');
+    } finally {
+      await stop();
+    }
+  });
+
   it('an event commits with its change and gets a unique id', async () => {
     const a = await t.ctx.db.transaction((tx) =>
       recordEvent(tx, { workspaceId: w.ws, type: 'member.joined', data: { n: 1 } }),
