@@ -101,8 +101,11 @@ function startReader(
   return {
     sample: (seconds: number) =>
       new Promise<ApiSample>((resolve, reject) => {
-        worker.once('message', resolve);
         worker.once('error', reject);
+        worker.once('message', (s: ApiSample) => {
+          worker.off('error', reject);
+          resolve(s);
+        });
         worker.postMessage({ base, seed, connections: API_CONNECTIONS, seconds, rate: API_RATE });
       }),
     close: () => worker.terminate(),

@@ -13,7 +13,6 @@ export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 
 export {
-  type ChargedStart,
   chargedStart,
   insertConversationCharged,
   insertConversationWithMessage,

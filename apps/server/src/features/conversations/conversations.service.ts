@@ -16,7 +16,6 @@ import type { CreditClaim, Reserved } from '../credits/credits.repo.ts';
 import { eventRow, recordEvent } from '../events/events.service.ts';
 import { firstLanguage } from './conversation-language.ts';
 import { announceToInbox } from './conversation-states.ts';
-import type { StartTail } from './conversations.repo.ts';
 import * as repo from './conversations.repo.ts';
 import { toConversation, toConversationDetail, toMessage } from './conversations.shapes.ts';
 import { inInbox } from './visibility.ts';
@@ -118,7 +117,7 @@ export async function recordMessageUpdated(
   });
 }
 
-export type { StartTail };
+export type { StartTail } from './conversations.repo.ts';
 
 /**
  * Rows made in process, and the one statement that stores them (with their events); `storeCharged`:
@@ -130,7 +129,7 @@ export type Pending<C = repo.ConversationRow> = {
   conversation: C;
   message: repo.MessageRow;
   store(db: Executor): Promise<void>;
-  storeCharged(db: Executor, claim: CreditClaim, tail?: StartTail): Promise<Reserved | undefined>;
+  storeCharged(db: Executor, claim: CreditClaim, tail?: repo.StartTail): Promise<Reserved | undefined>;
 };
 
 /**
