@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
+import { SessionCache } from './features/auth/session-cache.ts';
 import { createStripe } from './features/billing/stripe.ts';
 import { createEmbedder } from './features/knowledge/embedder.ts';
 import { channels, signInGuards } from './features/registries.ts';
@@ -66,6 +67,7 @@ export function createContext(config: Config, database: Database): AppContext {
     cursors: createCursors(hmacSha256(config.encryptionKey, 'cursor')),
     credentialTouches: new Map(),
     steering: new Map(),
+    sessions: new SessionCache(),
     metrics: createMetrics(),
   };
   registerQueueMetrics(ctx);

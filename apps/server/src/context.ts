@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { SignInGuard } from './features/auth/auth.service.ts';
+import type { SessionCache } from './features/auth/session-cache.ts';
 import type { Channels } from './features/conversations/channels.ts';
 import type { SheetCache } from './features/knowledge/realtime/spreadsheet.ts';
 import type { VectorState } from './features/knowledge/retrieval/vector-index.ts';
@@ -68,6 +69,8 @@ export type AppContext = {
   credentialTouches: Map<string, number>;
   /** Assistants' guidance rules and curated answers, by steering version (features/steering/steering.cache.ts). */
   steering: SteeringCache;
+  /** Live sessions looked up in the last few seconds, dropped when revoked (features/auth/session-cache.ts). */
+  sessions: SessionCache;
 };
 
 /**

@@ -10,6 +10,7 @@ import { assistantsFormBRoutes } from './assistants/assistants.form-b.routes.ts'
 import { assistantResource } from './assistants/assistants.resource.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import * as credentialsService from './auth/credentials.service.ts';
+import { watchSessions } from './auth/session-cache.ts';
 import { billingRoutes } from './billing/billing.routes.ts';
 import { stripeWebhookRoutes } from './billing/stripe-webhook.routes.ts';
 import { businessHoursRoutes } from './business-hours/business-hours.routes.ts';
@@ -118,6 +119,7 @@ export const credentials: Credentials = {
   fromBearer: credentialsService.actorFromBearer,
   fromSession: credentialsService.actorFromSessionToken,
   touch: credentialsService.touchCredential,
+  watch: watchSessions,
 };
 
 /** Every kind of resource a route can address, with its loader (http/resources.ts). */

@@ -15,6 +15,8 @@ export type Credentials = {
   fromBearer(ctx: AppContext, token: string, workspaceId?: string): Promise<Actor | null>;
   fromSession(ctx: AppContext, token: string, workspaceId?: string): Promise<Actor | null>;
   touch(ctx: AppContext, actor: Actor): Promise<void>;
+  /** Keeps the credential lookups held in memory current while the app runs; returns how to stop. */
+  watch(ctx: AppContext): Promise<() => Promise<void>>;
 };
 
 /** Which bearer kinds each mode takes (docs/api.md "Surfaces and credentials"); anything else is a 401. */
@@ -76,6 +78,13 @@ const rateKey = (actor: Actor) => (actor.kind === 'apiKey' ? `k:${actor.keyId}` 
  */
 export function registerAuth(app: FastifyInstance, ctx: AppContext, creds: Credentials) {
   app.decorateRequest('actor', null);
+  let unwatch: (() => Promise<void>) | undefined;
+  app.addHook('onReady', async () => {
+    unwatch = await creds.watch(ctx);
+  });
+  app.addHook('onClose', async () => {
+    await unwatch?.();
+  });
   app.addHook('onRequest', async (request) => {
     const mode = request.routeOptions.config?.auth ?? 'none';
     // The widget surface identifies its caller in the tenant resolver (http/tenant.ts).

@@ -1,17 +1,23 @@
-import type pg from 'pg';
+import pg from 'pg';
 import type { Database } from '../db/client.ts';
 
 export const EVENTS_CHANNEL = 'parley_events';
 export const SMS_INBOUND_CHANNEL = 'parley_sms_inbound';
 export const EMAIL_INBOUND_CHANNEL = 'parley_email_inbound';
+export const SESSIONS_CHANNEL = 'parley_sessions';
 
 /**
  * The channels jobs listen on: the trigger of migration 0001 notifies `parley_events` at the
  * commit of events; a process that stored an inbound SMS or email and does not answer them itself
  * notifies `parley_sms_inbound` (features/sms/sms.callbacks.ts) or `parley_email_inbound`
- * (features/email/email.inbound.ts).
+ * (features/email/email.inbound.ts); the trigger of migration 0038 notifies `parley_sessions`, with
+ * the user's id, when a session is deleted or changed (features/auth/session-cache.ts).
  */
-export type Channel = typeof EVENTS_CHANNEL | typeof SMS_INBOUND_CHANNEL | typeof EMAIL_INBOUND_CHANNEL;
+export type Channel =
+  | typeof EVENTS_CHANNEL
+  | typeof SMS_INBOUND_CHANNEL
+  | typeof EMAIL_INBOUND_CHANNEL
+  | typeof SESSIONS_CHANNEL;
 
 export type ListenLog = {
   info(obj: object, msg: string): void;
@@ -21,26 +27,40 @@ export type ListenLog = {
 /** Pause before the next try to listen again: 1 s, 2 s, 4 s, then every 5 s. */
 const retryDelayMs = (failures: number) => Math.min(1000 * 2 ** Math.max(0, failures - 1), 5000);
 
+export type ListenOptions = {
+  log?: ListenLog;
+  /** Hears whether it is listening: true once LISTEN is in place (again), false when it is lost or cannot be opened. */
+  onState?: (listening: boolean) => void;
+  /**
+   * A connection of its own beside the pool instead of one of the pool's: for a listener that
+   * lives as long as the app, so that closing the database (whose pool waits for every
+   * connection it lent) does not wait for the app to stop it.
+   */
+  ownConnection?: boolean;
+};
+
 /**
- * Calls `onNotify` on every NOTIFY on `channel` (for `parley_events`: whenever a transaction
- * that inserted events commits). PostgreSQL: one pooled connection held for LISTEN; PGlite: its
- * own listen. Returns the function that stops listening.
+ * Calls `onNotify` on every NOTIFY on `channel`, with its payload (for `parley_events`: whenever a
+ * transaction that inserted events commits). PostgreSQL: one connection held for LISTEN, the
+ * pool's unless `ownConnection`; PGlite: its own listen. Returns the function that stops listening.
  *
  * It never gives up (docs/configuration.md "When PostgreSQL or Redis goes away"): when the
  * connection is lost (a restart, a failover) or cannot be opened, it logs one warning, tries
  * again after 1, 2, 4, then every 5 seconds, and once listening again logs one info line and calls
- * `onNotify` once, for the NOTIFYs sent while it was away. Jobs poll meanwhile, so nothing waits
+ * `onNotify` once without a payload, for the NOTIFYs sent while it was away. Jobs poll meanwhile, so nothing waits
  * on it. The returned promise resolves after the first try, listening or not.
  */
 export async function listen(
   database: Database,
   channel: Channel,
-  onNotify: () => void,
-  log?: ListenLog,
+  onNotify: (payload?: string) => void,
+  { log, onState, ownConnection = false }: ListenOptions = {},
 ): Promise<() => Promise<void>> {
   if (database.pglite) {
-    const unlisten = await database.pglite.listen(channel, onNotify);
-    return () => unlisten();
+    const unlisten = await database.pglite.listen(channel, (payload) => onNotify(payload));
+    onState?.(true);
+    // Nothing to stop on a database already closed (an app closed after its database).
+    return () => unlisten().catch(() => undefined);
   }
   const pool = database.pool;
   if (!pool) return async () => undefined;
@@ -48,12 +68,35 @@ export async function listen(
   let stopped = false;
   let failures = 0;
   let retry: NodeJS.Timeout | undefined;
-  let current: { client: pg.PoolClient; drop: (err?: Error) => void } | undefined;
+  let current: { client: pg.ClientBase; drop: (err?: Error) => void } | undefined;
+  /** A connection, and how to give it back (a failed one is destroyed, a healthy one returns to the pool). */
+  const connect = async (): Promise<{ client: pg.ClientBase; giveBack: (err?: Error) => void }> => {
+    if (!ownConnection) {
+      const client = await pool.connect();
+      return { client, giveBack: (err) => client.release(err) };
+    }
+    const client = new pg.Client(pool.options);
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw err;
+    }
+    return { client, giveBack: () => void client.end().catch(() => undefined) };
+  };
 
+  const heard = (msg: pg.Notification) => {
+    if (msg.channel === channel) onNotify(msg.payload);
+  };
   const failed = (err: unknown) => {
     failures++;
+    onState?.(false);
     if (failures === 1) {
-      log?.warn({ err, channel }, 'LISTEN connection lost; jobs poll until it is back');
+      log?.warn(
+        { err, channel },
+        'LISTEN connection lost; jobs poll and sessions are looked up on every request until it is back',
+      );
     }
     if (stopped || retry) return;
     retry = setTimeout(() => {
@@ -64,9 +107,10 @@ export async function listen(
   };
 
   const attach = async (): Promise<void> => {
-    let client: pg.PoolClient;
+    let client: pg.ClientBase;
+    let giveBack: (err?: Error) => void;
     try {
-      client = await pool.connect();
+      ({ client, giveBack } = await connect());
     } catch (err) {
       failed(err);
       return;
@@ -77,15 +121,14 @@ export async function listen(
     const drop = (err?: Error) => {
       if (dropped) return;
       dropped = true;
-      client.off('notification', onNotify);
+      client.off('notification', heard);
       client.off('error', onError);
       client.off('end', onEnd);
       if (current?.client === client) current = undefined;
-      // A connection that failed is destroyed, a healthy one goes back to the pool.
-      client.release(err);
+      giveBack(err);
       if (err && !stopped) failed(err);
     };
-    client.on('notification', onNotify);
+    client.on('notification', heard);
     client.on('error', onError);
     client.on('end', onEnd);
     try {
@@ -101,6 +144,7 @@ export async function listen(
       return;
     }
     current = { client, drop };
+    onState?.(true);
     if (failures > 0) {
       failures = 0;
       log?.info({ channel }, 'LISTEN is back');
@@ -115,7 +159,7 @@ export async function listen(
     retry = undefined;
     const held = current;
     if (!held) return;
-    held.client.off('notification', onNotify);
+    held.client.off('notification', heard);
     await held.client.query(`UNLISTEN ${channel}`).catch(() => undefined);
     held.drop();
   };

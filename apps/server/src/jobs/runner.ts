@@ -47,7 +47,7 @@ export class Jobs {
     const job = def.create(ctx);
     const loop = new Loop(name, (signal) => job.step(signal), everyMs, ctx.log);
     const unlisten = def.listen
-      ? listen(ctx.database, def.listen, () => loop.wake(), ctx.log).catch((err) => {
+      ? listen(ctx.database, def.listen, () => loop.wake(), { log: ctx.log }).catch((err) => {
           ctx.log.error({ err, job: name }, 'LISTEN failed; the job falls back to polling');
           return noop;
         })

@@ -48,6 +48,7 @@ export async function changePassword(
     await repo.setPasswordHash(tx, userId, passwordHash, now());
     await repo.deleteOtherSessions(tx, userId, sessionId);
   });
+  ctx.sessions.forgetUser(userId);
 }
 
 /**
@@ -69,5 +70,6 @@ export async function deleteAccount(ctx: AppContext, userId: string) {
     await repo.deleteOwnedWorkspaces(tx, userId);
     await repo.deleteUser(tx, userId);
   });
+  ctx.sessions.forgetUser(userId);
   await removeExports(ctx, userId);
 }

@@ -70,7 +70,8 @@ export const authRoutes: Feature = (app, ctx) => {
     { config: { auth: 'session' }, schema: { tags: ['auth'], response: { 204: z.undefined() } } },
     async (request, reply) => {
       const actor = actorOf(request);
-      if (actor.kind === 'user' && actor.via === 'session') await auth.logout(ctx, actor.sessionId);
+      if (actor.kind === 'user' && actor.via === 'session')
+        await auth.logout(ctx, actor.userId, actor.sessionId);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return reply.status(204).send();
     },

@@ -73,8 +73,10 @@ export async function login(ctx: AppContext, input: { email: string; password: s
   return { user, session: await createSession(ctx, user.id) };
 }
 
-export async function logout(ctx: AppContext, sessionId: string) {
+export async function logout(ctx: AppContext, userId: string, sessionId: string) {
   await repo.deleteSession(ctx.db, sessionId);
+  // Every process hears it at commit (session-cache.ts); this one forgets it before answering.
+  ctx.sessions.forgetUser(userId);
 }
 
 export async function currentSession(ctx: AppContext, userId: string, sessionId: string) {

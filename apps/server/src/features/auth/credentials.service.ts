@@ -61,7 +61,15 @@ export async function actorFromSessionToken(
       prefetched: prefetched(workspaceId, row),
     };
   }
-  const row = await findLiveSession(ctx.db, sha256Hex(token), now());
+  // Held for a few seconds and dropped when revoked anywhere (session-cache.ts).
+  const hash = sha256Hex(token);
+  const at = now();
+  let row = ctx.sessions.get(hash, at);
+  if (!row) {
+    const epoch = ctx.sessions.epoch;
+    row = await findLiveSession(ctx.db, hash, at);
+    if (row) ctx.sessions.keep(epoch, hash, row, at);
+  }
   return row ? { kind: 'user', userId: row.userId, via: 'session', sessionId: row.id } : null;
 }
 
