@@ -43,8 +43,31 @@ export function openEventStream(
     ...headers,
   });
   if (!opts.headersWithFirstEvent) res.flushHeaders();
+  // Events go out in socket writes of their own making: the first at once (time to first event is
+  // what a visitor feels), later ones written in the same turn of the event loop (a model's burst
+  // of deltas) joined and sent once that turn is over. Each write corks the socket around it, so
+  // that the chunk's size line, its data and its end (and the headers, with the first) leave in
+  // one system call: Node's own response cork sent each buffered piece in a write of its own
+  // (docs/performance.md "Chat capacity").
+  let pending: string[] = [];
+  let flushing = false;
+  const take = () => {
+    const out = pending.join('');
+    pending = [];
+    return out;
+  };
+  const flush = () => {
+    flushing = false;
+    // Gone (the client left) or ended: what was held goes nowhere.
+    if (!open || res.writableEnded) pending = [];
+    if (pending.length === 0) return;
+    const socket = res.socket;
+    socket?.cork();
+    res.write(take());
+    socket?.uncork();
+  };
   const keepAlive = setInterval(() => {
-    if (open && !cut) res.write(': keep-alive\n\n');
+    if (open && !cut) emit(': keep-alive\n\n');
   }, keepAliveMs);
   keepAlive.unref();
   const finish = () => {
@@ -60,14 +83,14 @@ export function openEventStream(
       if (entry.reply) {
         // The reply is cut short: the final event, then the model call is aborted; the handler
         // stores what was generated (as when the client leaves) and ends the response.
-        res.write(`data: ${JSON.stringify(RESTARTING_REPLY)}\n\n`);
+        emit(`data: ${JSON.stringify(RESTARTING_REPLY)}\n\n`);
+        flush();
         cut = true;
         abort.abort(new Error('server shutting down'));
       } else {
-        res.write(`data: ${JSON.stringify(RESTARTING)}\n\n`);
+        emit(`data: ${JSON.stringify(RESTARTING)}\n\n`);
         finish();
-        uncork();
-        res.end();
+        res.end(take());
       }
     },
   };
@@ -76,39 +99,20 @@ export function openEventStream(
     if (open && !cut) abort.abort(new Error('client disconnected'));
     finish();
   });
-  // The first event leaves at once (time to first event is what a visitor feels): Node's HTTP
-  // response corks the socket on every write until process.nextTick, which waits for the whole
-  // promise chain that follows (on PGlite that can include storing the reply), so it is uncorked
-  // here. Later events written in the same turn of the event loop (a model's burst of deltas)
-  // leave in one socket write: corked on the first of them, uncorked once the turn is over.
   let sent = 0;
-  let corked = false;
-  // Also run before the response ends: on Node 22 and later, an end while the response is corked
-  // sends the closing chunk first and the corked events after it, where clients drop them.
-  const uncork = () => {
-    if (!corked) return;
-    corked = false;
-    res.uncork();
+  const emit = (text: string) => {
+    pending.push(text);
+    if (flushing) return;
+    flushing = true;
+    setImmediate(flush);
   };
   const write = (json: string) => {
     if (!open || cut) return;
-    if (sent++ === 0) {
-      res.write(`data: ${json}\n\n`);
-      // The socket, not the response: on Node 22 and later a response keeps its own cork count,
-      // and an uncork with none taken drives it below zero, after which writes outside a
-      // cork/uncork pair (keep-alives, the final event on shutdown) are held until the end and
-      // sent after the closing chunk, where clients drop them.
-      res.socket?.uncork();
-      // A chat turn's foreground work ends with its first event (lib/lanes.ts).
-      reply.request.endForeground?.();
-      return;
-    }
-    if (!corked) {
-      corked = true;
-      res.cork();
-      setImmediate(uncork);
-    }
-    res.write(`data: ${json}\n\n`);
+    if (sent++ > 0) return emit(`data: ${json}\n\n`);
+    pending.push(`data: ${json}\n\n`);
+    flush();
+    // A chat turn's foreground work ends with its first event (lib/lanes.ts).
+    reply.request.endForeground?.();
   };
   return {
     send(event) {
@@ -126,8 +130,8 @@ export function openEventStream(
     end() {
       if (!open) return;
       finish();
-      uncork();
-      res.end();
+      // The events still held leave with the closing chunk, in one socket write.
+      res.end(take());
     },
   };
 }
