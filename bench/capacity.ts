@@ -20,7 +20,7 @@
  * CAPACITY_TOP (1: after each step, its statements by calls a chat, from pg_stat_statements),
  * CAPACITY_ASYNC_COMMIT (1: the scratch database does not wait for the disk's flush at commit, to
  * tell the machine's CPU from a disk whose flushes stall; not how Parley runs), and the server's
- * overload settings (CHAT_SHED_*, CHAT_MAX_STARTING, CHAT_START_TARGET_MS, HTTP_ACCEPTORS) passed on.
+ * overload settings (CHAT_SHED_*, CHAT_MAX_STARTING, CHAT_START_TARGET_MS, HTTP_ACCEPTORS) and NODE_OPTIONS passed on.
  * The column "server TTFE p99" is the server's own arrival-to-first-event p99 (its /metrics, a
  * bucket's upper bound): far below the client's, the chats waited before the server read them.
  * Transactions and statements a chat come from pg_stat_database and pg_stat_statements (the
@@ -192,9 +192,11 @@ export async function runCapacityBench() {
       ...{ AI_PROVIDER: 'openai', AI_BASE_URL: `${llm.base}/v1`, AI_MODEL: 'stand-in' },
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-      // The overload settings (docs/configuration.md "Overload"), to try others than the defaults.
+      // The overload settings (docs/configuration.md "Overload") and Node's options, to try others than the defaults.
       ...Object.fromEntries(
-        Object.entries(process.env).filter(([k]) => /^(CHAT_(SHED|MAX|START)_|HTTP_ACCEPTORS$)/.test(k)),
+        Object.entries(process.env).filter(([k]) =>
+          /^(CHAT_(SHED|MAX|START)_|HTTP_ACCEPTORS$|NODE_OPTIONS$)/.test(k),
+        ),
       ),
     };
     mkdirSync(env.DATA_DIR!, { recursive: true });
