@@ -22,7 +22,7 @@ const MAX_HELD = 10_000;
  * LISTEN connection is lost, everything held is dropped and every request looks its session up
  * again until it is back. A lookup that was under way when a revocation arrived is not kept (the
  * revocation's `epoch`), so it cannot put back a session just dropped. Expiry is checked on every
- * use against the session's own `expiresAt`.
+ * use against the session's own `expiresAt` (docs/decisions/0048-sessions-held-in-memory.md).
  */
 export class SessionCache {
   private readonly held = new Map<string, Entry>();
