@@ -9,7 +9,8 @@
  * - the oldest chat still starting arrived more than `maxStartingMs` ago (the process is behind), or
  * - `maxStarting` chats are starting already, or
  * - the event loop's recent delay is above `maxLoopDelayMs` (the process is out of CPU: chats wait
- *   before it even reads them).
+ *   before it even reads them), or it was late for more than half of the last second (long
+ *   stalls, as PGlite's work on a loaded process makes, between which the loop is briefly on time).
  * Any limit at 0 is off.
  */
 export type ShedReason = 'behind' | 'full' | 'cpu';
@@ -25,6 +26,9 @@ export type AdmissionOptions = {
 /** Sampling period of the event-loop delay probe, and how many samples make "recent". */
 const PROBE_MS = 20;
 const RECENT = 5;
+/** The window over which the loop's lateness is summed, and the share of it that sheds. */
+const LAG_WINDOW_MS = 1000;
+const LAG_SHARE = 0.5;
 /** The adaptive limit's floor and ceiling, where it starts, and the weight of a new starting time in its average. */
 const MIN_LIMIT = 2;
 const MAX_LIMIT = 1000;
@@ -35,6 +39,9 @@ export class Admission {
   private readonly starting = new Map<number, number>();
   private seq = 0;
   private readonly delays: number[] = [];
+  /** The delay samples of the last LAG_WINDOW_MS: when each was taken, and how late. */
+  private readonly lateness: Array<{ at: number; ms: number }> = [];
+  private lateSum = 0;
   private probe: NodeJS.Timeout | null = null;
   private limit = FIRST_LIMIT;
   /** Average starting time of the recent chats (exponentially weighted), ms; null before the first. */
@@ -67,6 +74,17 @@ export class Admission {
   recordDelay(ms: number): void {
     this.delays.push(ms);
     if (this.delays.length > RECENT) this.delays.shift();
+    if (ms <= 0) return;
+    this.lateness.push({ at: this.now(), ms });
+    this.lateSum += ms;
+  }
+
+  /** How much of the last LAG_WINDOW_MS the event loop was late (0 to 1). */
+  private lateShare(): number {
+    const since = this.now() - LAG_WINDOW_MS;
+    while (this.lateness.length > 0 && this.lateness[0]!.at <= since)
+      this.lateSum -= this.lateness.shift()!.ms;
+    return this.lateSum / LAG_WINDOW_MS;
   }
 
   /** Why a chat arriving now would be shed, or null when it is admitted. */
@@ -83,6 +101,7 @@ export class Admission {
     }
     if (maxLoopDelayMs > 0 && this.delays.length === RECENT && Math.min(...this.delays) > maxLoopDelayMs)
       return 'cpu';
+    if (maxLoopDelayMs > 0 && this.lateShare() > LAG_SHARE) return 'cpu';
     return null;
   }
 

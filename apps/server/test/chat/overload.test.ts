@@ -41,13 +41,42 @@ describe('admission rules (lib/admission.ts)', () => {
     expect(a.admit()).toEqual({ shed: 'full' });
   });
 
+  /**
+   * An admission with the loop-delay rules on, and its probe's samples as they come: each taken
+   * its period (20 ms) plus its delay after the last.
+   */
+  const probed = () => {
+    const clock = { now: 0 };
+    const a = new Admission({ maxStartingMs: 0, maxStarting: 0, maxLoopDelayMs: 50 }, () => clock.now);
+    const probe = (ms: number) => {
+      clock.now += 20 + ms;
+      a.recordDelay(ms);
+    };
+    return { a, probe, clock };
+  };
+
   it('sheds on a sustained loop delay only, not on one long pause', () => {
-    const a = new Admission({ maxStartingMs: 0, maxStarting: 0, maxLoopDelayMs: 50 }, () => 0);
-    a.recordDelay(400);
+    const { a, probe, clock } = probed();
+    probe(400);
     expect('started' in a.admit()).toBe(true);
-    for (let i = 0; i < 5; i++) a.recordDelay(80);
+    clock.now += 1000;
+    for (let i = 0; i < 5; i++) probe(80);
     expect(a.admit()).toEqual({ shed: 'cpu' });
-    a.recordDelay(3);
+    probe(3);
+    expect('started' in a.admit()).toBe(true);
+  });
+
+  it('sheds while the loop was late for more than half of the last second, in long stalls', () => {
+    const { a, probe } = probed();
+    // Stalls of 300 ms between samples on time: five late in a row never happens.
+    probe(300);
+    probe(2);
+    expect('started' in a.admit()).toBe(true);
+    probe(300);
+    probe(2);
+    expect(a.admit()).toEqual({ shed: 'cpu' });
+    // A second on time later, the stalls are out of the window.
+    for (let i = 0; i < 50; i++) probe(1);
     expect('started' in a.admit()).toBe(true);
   });
 
