@@ -47,8 +47,9 @@ export type ListenOptions = {
  * It never gives up (docs/configuration.md "When PostgreSQL or Redis goes away"): when the
  * connection is lost (a restart, a failover) or cannot be opened, it logs one warning, tries
  * again after 1, 2, 4, then every 5 seconds, and once listening again logs one info line and calls
- * `onNotify` once without a payload, for the NOTIFYs sent while it was away. Jobs poll meanwhile, so nothing waits
- * on it. The returned promise resolves after the first try, listening or not.
+ * `onNotify` once without a payload, for the NOTIFYs sent while it was away. Meanwhile jobs poll
+ * and the session cache holds nothing, so nothing waits on it. The returned promise resolves after
+ * the first try, listening or not.
  */
 export async function listen(
   database: Database,
@@ -93,10 +94,7 @@ export async function listen(
     failures++;
     onState?.(false);
     if (failures === 1) {
-      log?.warn(
-        { err, channel },
-        'LISTEN connection lost; jobs poll and sessions are looked up on every request until it is back',
-      );
+      log?.warn({ err, channel }, 'LISTEN connection lost; listening again once it is back');
     }
     if (stopped || retry) return;
     retry = setTimeout(() => {

@@ -35,11 +35,7 @@ const session = (app: FastifyInstance, user: TestUser) =>
   app.inject({ method: 'GET', url: '/api/auth/session', headers: { ...user.headers, origin: ORIGIN } });
 
 /** Whether `ctx` holds a session of `user` (the cache's own view; nothing else tells it). */
-const holds = (ctx: AppContext, userId: string) => ctx.sessions.size > 0 && heldUsers(ctx).includes(userId);
-const heldUsers = (ctx: AppContext) =>
-  [...(ctx.sessions as unknown as { held: Map<string, { userId: string }> }).held.values()].map(
-    (e) => e.userId,
-  );
+const holds = (ctx: AppContext, userId: string) => ctx.sessions.heldFor(userId) > 0;
 
 describe('live sessions held in memory', () => {
   it('holds a session once looked up, and answers from it', async () => {
@@ -124,7 +120,7 @@ describe('live sessions held in memory', () => {
       await t.ctx.db.execute(
         sql`select pg_terminate_backend(pid) from pg_stat_activity where query = 'LISTEN parley_sessions' and datname = current_database()`,
       );
-      await waitFor(() => t.ctx.sessions.size === 0, 5000, 'the cache emptied');
+      await waitFor(() => t.ctx.sessions.heldFor() === 0, 5000, 'the cache emptied');
       // Looked up, answered, not held (unless LISTEN is already back, 1 s after the loss).
       const before = Date.now();
       expect((await session(t.app, u)).statusCode).toBe(200);
@@ -155,7 +151,7 @@ describe('SessionCache', () => {
   it('holds nothing unless revocations can be heard, and a session only for its hold', () => {
     const cache = new SessionCache();
     cache.keep(cache.epoch, 'h', row, new Date());
-    expect(cache.size).toBe(0);
+    expect(cache.heldFor()).toBe(0);
     cache.setListening(true);
     const at = new Date();
     cache.keep(cache.epoch, 'h', row, at);
@@ -163,6 +159,6 @@ describe('SessionCache', () => {
     expect(cache.get('h', new Date(at.getTime() + 5_000))).toBeUndefined();
     cache.keep(cache.epoch, 'h', row, at);
     cache.setListening(false);
-    expect(cache.size).toBe(0);
+    expect(cache.heldFor()).toBe(0);
   });
 });

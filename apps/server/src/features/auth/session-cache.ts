@@ -69,8 +69,12 @@ export class SessionCache {
     if (!on) this.forgetUser();
   }
 
-  get size(): number {
-    return this.held.size;
+  /** Sessions held now, in all or of one user (tests, diagnostics). */
+  heldFor(userId?: string): number {
+    if (userId === undefined) return this.held.size;
+    let n = 0;
+    for (const e of this.held.values()) if (e.userId === userId) n++;
+    return n;
   }
 }
 
