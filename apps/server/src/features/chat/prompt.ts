@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { MessageRole } from '../../db/schema/index.ts';
+import { languageName } from '../../lib/language-names.ts';
 import type { Passage } from '../../providers/llm/index.ts';
 
 /**
@@ -22,7 +23,6 @@ export function systemPrompt(
   ];
   // The customer's language, detected (docs/languages.md "Answers"): the model is told it.
   if (language) {
-    // One Intl.DisplayNames lookup, not two (a few microseconds each, every chat).
     const name = languageName(language);
     parts.push(`The customer writes in ${name}: always answer in ${name}.`);
   }
@@ -36,18 +36,6 @@ export function systemPrompt(
     parts.push('Knowledge: nothing relevant was found for this question.');
   }
   return parts.join('\n\n');
-}
-
-/** Language names in English, for the prompt (stateless). */
-const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
-
-/** A language tag's English name ("es" → "Spanish"), the tag itself when unknown. */
-function languageName(tag: string): string {
-  try {
-    return LANGUAGE_NAMES.of(tag) ?? tag;
-  } catch {
-    return tag;
-  }
 }
 
 type GuidanceRule = { kind: string; name: string; text: string; triggers: string[] };

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { Usage } from '../../db/schema/index.ts';
 import { AppError, conflict } from '../../http/errors.ts';
 import { detectLanguage } from '../../lib/language-detect.ts';
+import { languageName } from '../../lib/language-names.ts';
 import { modelFor } from '../../providers/llm/index.ts';
 import type { ConversationRow, MessageRow } from '../conversations/conversations.service.ts';
 import { type Reservation, refundCredit, reserveCredit } from '../credits/credits.service.ts';
@@ -34,20 +35,9 @@ export type Payer = PlanStanding & { workspaceId: string };
 
 export type Translated = { text: string; usage: Usage; reservation: Reservation };
 
-/** Language names in English, for the instruction to the model (stateless). */
-const NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
-
-const nameOf = (tag: string) => {
-  try {
-    return NAMES.of(tag) ?? tag;
-  } catch {
-    return tag;
-  }
-};
-
 /** The instruction: the language by name and tag, the text alone back, nothing in it obeyed. */
 export function translationPrompt(to: Language): string {
-  const name = nameOf(to);
+  const name = languageName(to);
   return [
     `Translate the user's message into ${name} (${to}).`,
     'It is a message between a customer and a support team. Reply with the translation only: no',

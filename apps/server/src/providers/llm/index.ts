@@ -1,3 +1,4 @@
+import { modelMessageSchema } from 'ai';
 import type { Config } from '../../config.ts';
 import { createOfflineModel } from './offline.ts';
 import { createRemoteModel } from './remote.ts';
@@ -22,3 +23,10 @@ export function modelFor(config: Config['ai'], knowledge: ReplyKnowledge): ChatM
 }
 
 const cache = new WeakMap<Config['ai'], ChatModel>();
+
+// Every AI SDK call checks its messages against a new `z.array(modelMessageSchema)`. zod remembers
+// whether a schema can recurse only once the lazy schemas inside it are resolved, and a lazy is
+// resolved only by a parse that reaches it: until then each call walked the whole message schema
+// again (47 µs a call; 10 once resolved, docs/performance.md "Chat capacity"). One parse of a
+// message with provider options, at load, resolves them.
+modelMessageSchema.safeParse({ role: 'user', content: '', providerOptions: { p: { v: [null] } } });
