@@ -90,7 +90,7 @@ export const envSchema = z.object({
   CHAT_SHED_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(50),
   // Listening sockets on the port (http/acceptors.ts): each turn of a busy loop takes one new connection from each.
   HTTP_ACCEPTORS: z.coerce.number().int().min(1).max(64).default(8),
-  CHAT_START_TARGET_MS: z.coerce.number().int().min(0).max(600_000).default(20),
+  CHAT_START_TARGET_MS: z.coerce.number().int().min(0).max(600_000).default(5),
   CHAT_MAX_STARTING: z.coerce.number().int().min(0).max(1_000_000).default(0),
   TEST_RUN_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(30),
   TEST_RUN_LEASE_SECONDS: z.coerce.number().min(1).max(3_600).default(60),

@@ -19,7 +19,11 @@ export type AdmissionOptions = {
   maxStartingMs: number;
   maxStarting: number;
   maxLoopDelayMs: number;
-  /** The starting time (ms, smoothed) above which the adaptive limit comes down; 0: no adaptive limit. */
+  /**
+   * The least starting time (ms, smoothed) above which the adaptive limit comes down; 0: no
+   * adaptive limit. The limit comes down above the larger of this and QUIET_FACTOR times the chats'
+   * own quiet starting time (see `target`).
+   */
   targetStartMs?: number;
 };
 
@@ -34,6 +38,23 @@ const MIN_LIMIT = 2;
 const MAX_LIMIT = 1000;
 const FIRST_LIMIT = 8;
 const SMOOTHING = 0.1;
+/**
+ * The quiet starting time: the tenth percentile of the starting times of the last RECENT_STARTS
+ * chats that started alone (no other chat starting when it came or coming while it started), read
+ * again at most every QUIET_REFRESH_MS: what a chat's own work takes here (its knowledge's search,
+ * this machine's speed). The target is QUIET_FACTOR times that when larger than `targetStartMs`.
+ */
+const RECENT_STARTS = 256;
+const QUIET_PERCENTILE = 0.1;
+const QUIET_FACTOR = 3;
+const QUIET_REFRESH_MS = 250;
+/** Fewer chats started alone than this tell nothing: the target is `targetStartMs`. */
+const QUIET_SAMPLES = 20;
+/**
+ * Chats that start within this long after one was shed are not counted: under overload even a
+ * chat alone waits for the CPU the others' streams take, and the quiet time is what it was before.
+ */
+const QUIET_AFTER_SHED_MS = 1000;
 
 export class Admission {
   private readonly starting = new Map<number, number>();
@@ -47,6 +68,12 @@ export class Admission {
   /** Average starting time of the recent chats (exponentially weighted), ms; null before the first. */
   private average: number | null = null;
   private lastCut = Number.NEGATIVE_INFINITY;
+  /** The last RECENT_STARTS starting times (a ring), and the quiet time read from them, when. */
+  private readonly starts: number[] = [];
+  private nextStart = 0;
+  private quiet = 0;
+  private quietAt = Number.NEGATIVE_INFINITY;
+  private lastShed = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly opts: AdmissionOptions,
@@ -112,13 +139,18 @@ export class Admission {
    */
   admit(): { started: () => void } | { shed: ShedReason } {
     const shed = this.verdict();
-    if (shed !== null) return { shed };
+    if (shed !== null) {
+      this.lastShed = this.now();
+      return { shed };
+    }
+    const alone = this.starting.size === 0;
     const id = this.seq++;
     const arrived = this.now();
     this.starting.set(id, arrived);
     return {
       started: () => {
-        if (this.starting.delete(id)) this.adapt(this.now() - arrived);
+        // Alone: nothing else was starting when it came nor came while it started.
+        if (this.starting.delete(id)) this.adapt(this.now() - arrived, alone && this.seq === id + 1);
       },
     };
   }
@@ -131,10 +163,14 @@ export class Admission {
    * limit's worth of chats). Under overload the limit settles where chats start within the target,
    * whatever this machine's speed; a quiet process never comes near it. Never below MIN_LIMIT.
    */
-  private adapt(ms: number): void {
-    const target = this.opts.targetStartMs ?? 0;
-    if (target <= 0) return;
+  private adapt(ms: number, alone: boolean): void {
+    if ((this.opts.targetStartMs ?? 0) <= 0) return;
     const at = this.now();
+    if (alone && at - this.lastShed >= QUIET_AFTER_SHED_MS) {
+      this.starts[this.nextStart] = ms;
+      this.nextStart = (this.nextStart + 1) % RECENT_STARTS;
+    }
+    const target = this.target(at);
     this.average = this.average === null ? ms : this.average + SMOOTHING * (ms - this.average);
     if (this.average > target) {
       if (at - this.lastCut < ms) return;
@@ -144,6 +180,21 @@ export class Admission {
       const ceiling = this.opts.maxStarting > 0 ? this.opts.maxStarting : MAX_LIMIT;
       this.limit = Math.min(ceiling, this.limit + 1 / this.limit);
     }
+  }
+
+  /**
+   * The starting time the limit holds chats to: `targetStartMs`, or QUIET_FACTOR times the quiet
+   * starting time where the chats' own work is longer (a large knowledge base searched in process,
+   * a slower machine or database), so that a process whose chats simply take longer to start is not
+   * held to a time none of them could meet; what it bounds is the time they wait on each other.
+   */
+  private target(at: number): number {
+    if (at - this.quietAt >= QUIET_REFRESH_MS) {
+      const sorted = [...this.starts].sort((a, b) => a - b);
+      this.quiet = sorted.length < QUIET_SAMPLES ? 0 : sorted[Math.floor(sorted.length * QUIET_PERCENTILE)]!;
+      this.quietAt = at;
+    }
+    return Math.max(this.opts.targetStartMs ?? 0, QUIET_FACTOR * this.quiet);
   }
 
   /** Chats starting now (tests, diagnostics). */
