@@ -19,8 +19,21 @@ import { initWidget, SITE, widgetAssistant } from '../widget/helpers.ts';
  * where a chat whose body has not all arrived yet is deterministically still starting.
  */
 /** Only the adaptive limit (and `maxStarting`, its ceiling), on a clock the test moves. */
-const adaptive = (clock: { now: number }, maxStarting: number) =>
-  new Admission({ maxStartingMs: 0, maxStarting, maxLoopDelayMs: 0, targetStartMs: 20 }, () => clock.now);
+const adaptive = (clock: { now: number }, maxStarting: number, targetStartMs = 20) =>
+  new Admission({ maxStartingMs: 0, maxStarting, maxLoopDelayMs: 0, targetStartMs }, () => clock.now);
+
+/** An adaptive limit alone, and `n` chats admitted at once that start `ms` later (then `ms` pass). */
+const startingChats = (targetStartMs: number) => {
+  const clock = { now: 0 };
+  const a = adaptive(clock, 0, targetStartMs);
+  const start = (n: number, ms: number) => {
+    const chats = Array.from({ length: n }, () => a.admit());
+    clock.now += ms;
+    for (const c of chats) if ('started' in c) c.started();
+    clock.now += ms;
+  };
+  return { a, clock, start };
+};
 
 describe('admission rules (lib/admission.ts)', () => {
   it('sheds when the oldest starting chat is too old, when too many are starting, or when the loop lags', () => {
@@ -81,23 +94,13 @@ describe('admission rules (lib/admission.ts)', () => {
   });
 
   it('adapts the limit on chats starting at once to their starting time (targetStartMs)', () => {
-    let now = 0;
-    const a = new Admission(
-      { maxStartingMs: 0, maxStarting: 0, maxLoopDelayMs: 0, targetStartMs: 20 },
-      () => now,
-    );
-    const startMany = (n: number, ms: number) => {
-      const chats = Array.from({ length: n }, () => a.admit());
-      now += ms;
-      for (const c of chats) if ('started' in c) c.started();
-      now += ms;
-    };
+    const { a, clock, start: startMany } = startingChats(20);
     expect(a.startingLimit).toBe(8);
     // Eight may start together; the ninth is refused while they are starting.
     const eight = Array.from({ length: 8 }, () => a.admit());
     expect(eight.every((c) => 'started' in c)).toBe(true);
     expect(a.admit()).toEqual({ shed: 'full' });
-    now += 5;
+    clock.now += 5;
     for (const c of eight) if ('started' in c) c.started();
     // Fast starts raise it by 1/limit each: about one a limit's worth of chats.
     for (let i = 0; i < 40; i++) startMany(1, 5);
@@ -121,16 +124,7 @@ describe('admission rules (lib/admission.ts)', () => {
   });
 
   it('holds chats to three times their own quiet starting time where that is longer than the target', () => {
-    let now = 0;
-    const a = new Admission(
-      { maxStartingMs: 0, maxStarting: 0, maxLoopDelayMs: 0, targetStartMs: 5 },
-      () => now,
-    );
-    const start = (n: number, ms: number) => {
-      const chats = Array.from({ length: n }, () => a.admit());
-      now += ms;
-      for (const c of chats) if ('started' in c) c.started();
-    };
+    const { a, start } = startingChats(5);
     // A knowledge base whose search takes 12 ms: each chat, alone, starts in 12 ms. Held to the
     // 5 ms target, the limit would fall to 2 and a quiet process would refuse a chat arriving while
     // two others start; held to three times 12 ms, it rises.
