@@ -10,7 +10,8 @@
  * - `maxStarting` chats are starting already, or
  * - the event loop's recent delay is above `maxLoopDelayMs` (the process is out of CPU: chats wait
  *   before it even reads them), or it was late for more than half of the last second (long
- *   stalls, as PGlite's work on a loaded process makes, between which the loop is briefly on time).
+ *   stalls, as PGlite's work on a loaded process makes, between which the loop is briefly on time);
+ *   these two only while another chat is starting.
  * Any limit at 0 is off.
  */
 export type ShedReason = 'behind' | 'full' | 'cpu';
@@ -126,6 +127,9 @@ export class Admission {
         break;
       }
     }
+    // A late loop with no chat starting is not chats queueing: a lone chat after one stall (a cold
+    // process loading what its first requests need) is let in; under overload others are starting.
+    if (this.starting.size === 0) return null;
     if (maxLoopDelayMs > 0 && this.delays.length === RECENT && Math.min(...this.delays) > maxLoopDelayMs)
       return 'cpu';
     if (maxLoopDelayMs > 0 && this.lateShare() > LAG_SHARE) return 'cpu';

@@ -222,13 +222,19 @@ describe.skipIf(!hasChromium)('the dashboard’s widget page: languages', { time
     await page.getByText(/Unknown placeholder \{name\}/).waitFor();
     await page.getByLabel('retry', { exact: true }).fill('');
     await page.getByRole('button', { name: 'Save texts' }).click();
-    await page.getByText('Saved', { exact: true }).last().waitFor();
-    const saved = await t.request({
-      method: 'GET',
-      url: `/api/assistants/${asst}/widget`,
-      headers: w.owner.headers,
-    });
-    expect(saved.json().data.strings).toEqual({ es: { placeholder: 'Pregúntanos lo que quieras' } });
+    // The default language's "Saved" is still on the page: the texts' save is awaited through the API.
+    await expect
+      .poll(
+        async () =>
+          (
+            await t.request({
+              method: 'GET',
+              url: `/api/assistants/${asst}/widget`,
+              headers: w.owner.headers,
+            })
+          ).json().data.strings,
+      )
+      .toEqual({ es: { placeholder: 'Pregúntanos lo que quieras' } });
     expect(await checkPage(page, 'widget-languages')).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();

@@ -93,6 +93,17 @@ describe('admission rules (lib/admission.ts)', () => {
     expect('started' in a.admit()).toBe(true);
   });
 
+  it('lets a lone chat in after a stall: the loop rules shed only while another chat is starting', () => {
+    const { a, probe } = probed();
+    // A cold process loading what its first requests need: 700 ms of the last second late.
+    probe(700);
+    const lone = a.admit();
+    if (!('started' in lone)) throw new Error('a lone chat was shed after one stall');
+    expect(a.admit()).toEqual({ shed: 'cpu' });
+    lone.started();
+    expect('started' in a.admit()).toBe(true);
+  });
+
   it('adapts the limit on chats starting at once to their starting time (targetStartMs)', () => {
     const { a, clock, start: startMany } = startingChats(20);
     expect(a.startingLimit).toBe(8);
