@@ -5,6 +5,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { cachingClient } from './pglite-statements.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -119,7 +120,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     serializers: { [BYTEA_OID]: byteaToHex },
     parsers: { [BYTEA_OID]: byteaFromHex },
   });
-  const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+  // biome-ignore lint/suspicious/noExplicitAny: drizzle uses only the client's query and transaction
+  const db = drizzlePglite(cachingClient(pglite) as any, { schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',

@@ -26,7 +26,8 @@ const dialect = new PgDialect();
  * given as `sql.placeholder(name)`: rendered to text once, and on PostgreSQL parsed once per
  * connection under `name`, and planned once PostgreSQL settles on a generic plan. For the hot
  * statements of a chat turn and the outbox relay, whose parsing and planning cost PostgreSQL more
- * than running them (docs/performance.md). PGlite runs it as an unnamed statement, as before.
+ * than running them (docs/performance.md). On PGlite every data statement is kept by its text
+(pglite-statements.ts), named here or not.
  */
 export function namedStatement<Row>(name: string, query: SQL) {
   const built = dialect.sqlToQuery(query);
