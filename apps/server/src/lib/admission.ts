@@ -11,7 +11,7 @@
  * - the event loop's recent delay is above `maxLoopDelayMs` (the process is out of CPU: chats wait
  *   before it even reads them), or it was late for more than half of the last second (long
  *   stalls, as PGlite's work on a loaded process makes, between which the loop is briefly on time);
- *   these two only while another chat is starting.
+ *   these two count only once a chat has come (a process starting is late, not overloaded).
  * Any limit at 0 is off.
  */
 export type ShedReason = 'behind' | 'full' | 'cpu';
@@ -100,6 +100,9 @@ export class Admission {
 
   /** One event-loop delay sample in ms (the probe's; tests feed their own). */
   recordDelay(ms: number): void {
+    // Before the first chat, a late loop is the process starting (loading what its first requests
+    // need), not chats queueing: it sheds nothing.
+    if (this.seq === 0) return;
     this.delays.push(ms);
     if (this.delays.length > RECENT) this.delays.shift();
     if (ms <= 0) return;
@@ -127,9 +130,6 @@ export class Admission {
         break;
       }
     }
-    // A late loop with no chat starting is not chats queueing: a lone chat after one stall (a cold
-    // process loading what its first requests need) is let in; under overload others are starting.
-    if (this.starting.size === 0) return null;
     if (maxLoopDelayMs > 0 && this.delays.length === RECENT && Math.min(...this.delays) > maxLoopDelayMs)
       return 'cpu';
     if (maxLoopDelayMs > 0 && this.lateShare() > LAG_SHARE) return 'cpu';

@@ -81,6 +81,7 @@ describe('admission rules (lib/admission.ts)', () => {
 
   it('sheds while the loop was late for more than half of the last second, in long stalls', () => {
     const { a, probe } = probed();
+    expect('started' in a.admit()).toBe(true); // chats are coming
     // Stalls of 300 ms between samples on time: five late in a row never happens.
     probe(300);
     probe(2);
@@ -93,15 +94,18 @@ describe('admission rules (lib/admission.ts)', () => {
     expect('started' in a.admit()).toBe(true);
   });
 
-  it('lets a lone chat in after a stall: the loop rules shed only while another chat is starting', () => {
+  it('lets chats in after a stall before the first chat (a process starting), not after one later', () => {
     const { a, probe } = probed();
     // A cold process loading what its first requests need: 700 ms of the last second late.
     probe(700);
-    const lone = a.admit();
-    if (!('started' in lone)) throw new Error('a lone chat was shed after one stall');
-    expect(a.admit()).toEqual({ shed: 'cpu' });
-    lone.started();
+    const first = a.admit();
+    if (!('started' in first)) throw new Error('the first chat was shed after the start-up stall');
     expect('started' in a.admit()).toBe(true);
+    first.started();
+    // Once chats come, a stall is the process behind: under overload chats may start quickly
+    // while their streams wait for the loop (PGlite), so it counts whether or not one is starting.
+    probe(700);
+    expect(a.admit()).toEqual({ shed: 'cpu' });
   });
 
   it('adapts the limit on chats starting at once to their starting time (targetStartMs)', () => {
