@@ -27,7 +27,7 @@ const dialect = new PgDialect();
  * connection under `name`, and planned once PostgreSQL settles on a generic plan. For the hot
  * statements of a chat turn and the outbox relay, whose parsing and planning cost PostgreSQL more
  * than running them (docs/performance.md). On PGlite every data statement is kept by its text
-(pglite-statements.ts), named here or not.
+ * (pglite-statements.ts), named here or not.
  */
 export function namedStatement<Row>(name: string, query: SQL) {
   const built = dialect.sqlToQuery(query);
