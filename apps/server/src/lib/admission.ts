@@ -10,8 +10,11 @@
  * - `maxStarting` chats are starting already, or
  * - the event loop's recent delay is above `maxLoopDelayMs` (the process is out of CPU: chats wait
  *   before it even reads them), or it was late for more than half of the last second (long
- *   stalls, as PGlite's work on a loaded process makes, between which the loop is briefly on time);
- *   these two count only once a chat has come (a process starting is late, not overloaded).
+ *   stalls, as PGlite's work on a loaded process makes, between which the loop is briefly on time),
+ *   or it is more than `maxLoopDelayMs` late right now (its probe overdue: the chat was read at the
+ *   end of a stall, with the others that queued behind it) after being late for more than a quarter
+ *   of the last second; these count only once a chat has come (a process starting is late, not
+ *   overloaded).
  * Any limit at 0 is off.
  */
 export type ShedReason = 'behind' | 'full' | 'cpu';
@@ -34,6 +37,11 @@ const RECENT = 5;
 /** The window over which the loop's lateness is summed, and the share of it that sheds. */
 const LAG_WINDOW_MS = 1000;
 const LAG_SHARE = 0.5;
+/**
+ * The share of the last LAG_WINDOW_MS the loop must have been late for a probe overdue to shed: one
+ * long pause on an otherwise prompt loop (a collection, a large response) sheds nothing.
+ */
+const OVERDUE_LAG_SHARE = 0.25;
 /** The adaptive limit's floor and ceiling, where it starts, and the weight of a new starting time in its average. */
 const MIN_LIMIT = 2;
 const MAX_LIMIT = 1000;
@@ -65,6 +73,8 @@ export class Admission {
   private readonly lateness: Array<{ at: number; ms: number }> = [];
   private lateSum = 0;
   private probe: NodeJS.Timeout | null = null;
+  /** When the probe's next sample is due: a loop stalled past it is late now, before the probe can say. */
+  private probeDue = 0;
   private limit = FIRST_LIMIT;
   /** Average starting time of the recent chats (exponentially weighted), ms; null before the first. */
   private average: number | null = null;
@@ -84,11 +94,11 @@ export class Admission {
   /** Starts the event-loop delay probe (unref'd: it never keeps the process up). */
   start(): void {
     if (this.opts.maxLoopDelayMs <= 0 || this.probe) return;
-    let expected = this.now() + PROBE_MS;
+    this.probeDue = this.now() + PROBE_MS;
     this.probe = setInterval(() => {
       const at = this.now();
-      this.recordDelay(Math.max(0, at - expected));
-      expected = at + PROBE_MS;
+      this.recordDelay(Math.max(0, at - this.probeDue));
+      this.probeDue = at + PROBE_MS;
     }, PROBE_MS);
     this.probe.unref();
   }
@@ -133,7 +143,20 @@ export class Admission {
     if (maxLoopDelayMs > 0 && this.delays.length === RECENT && Math.min(...this.delays) > maxLoopDelayMs)
       return 'cpu';
     if (maxLoopDelayMs > 0 && this.lateShare() > LAG_SHARE) return 'cpu';
+    if (maxLoopDelayMs > 0 && this.overdue() > maxLoopDelayMs && this.lateShare() > OVERDUE_LAG_SHARE)
+      return 'cpu';
     return null;
+  }
+
+  /**
+   * How late the loop is right now (ms): the requests that queued during a stall are read at its
+   * end, before the probe's timer runs again and records it, so without this they were all let in
+   * on the lateness of before the stall (docs/performance.md "Chat capacity"). 0 before a chat has
+   * come, and while the probe is not running.
+   */
+  private overdue(): number {
+    if (!this.probe || this.seq === 0) return 0;
+    return Math.max(0, this.now() - this.probeDue);
   }
 
   /**

@@ -94,6 +94,30 @@ describe('admission rules (lib/admission.ts)', () => {
     expect('started' in a.admit()).toBe(true);
   });
 
+  it('sheds the chats read at the end of a stall once the loop was late before, not after one pause', () => {
+    // The probe runs (its timer never fires here: the test never yields), so it is overdue by
+    // whatever the clock moves past its first due time, as the loop is during a stall.
+    const late = probed();
+    const prompt = probed();
+    late.a.start();
+    prompt.a.start();
+    try {
+      expect('started' in late.a.admit()).toBe(true); // chats are coming
+      late.a.recordDelay(300); // a quarter of the last second late: not five in a row, not half
+      late.clock.now += 60; // 40 ms overdue: late, not beyond the 50 ms bound
+      expect('started' in late.a.admit()).toBe(true);
+      late.clock.now += 40; // 80 ms overdue: the requests that queued behind this stall are shed
+      expect(late.a.admit()).toEqual({ shed: 'cpu' });
+      // One long pause on a loop that was on time before sheds nothing.
+      expect('started' in prompt.a.admit()).toBe(true);
+      prompt.clock.now += 400;
+      expect('started' in prompt.a.admit()).toBe(true);
+    } finally {
+      late.a.stop();
+      prompt.a.stop();
+    }
+  });
+
   it('lets chats in after a stall before the first chat (a process starting), not after one later', () => {
     const { a, probe } = probed();
     // A cold process loading what its first requests need: 700 ms of the last second late.
