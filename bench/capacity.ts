@@ -228,7 +228,10 @@ export async function runCapacityBench() {
         const request = await surface.request(rate, seconds);
         const before = top ? await c.snapshot() : undefined;
         const s = await openLoopStep(rate, seconds, request, c);
-        console.log(`  ${row(label, s)}${s.firstError ? ` first failure: ${s.firstError}` : ''}`);
+        const by = Object.entries(s.shedBy).map(([reason, n]) => `${reason} ${n}`);
+        console.log(
+          `  ${row(label, s)}${by.length ? ` shed by: ${by.join(', ')}` : ''}${s.firstError ? ` first failure: ${s.firstError}` : ''}`,
+        );
         if (before)
           for (const l of topBetween(before, await c.snapshot(), s.finished)) console.log(`    ${l}`);
         lines.push(row(label, s));

@@ -40,6 +40,8 @@ export type Step = {
   loopDelayP99: number | null;
   /** The server's own arrival-to-first-event p99 (a bucket's upper bound), ms. */
   serverTtfe99: number | null;
+  /** The server's own count of the chats it shed, by reason. */
+  shedBy: Record<string, number>;
   /** p99 TTFE < 100 ms, p99 finish < 1 s, nothing failed or shed. */
   pass: boolean;
   firstError?: string;
@@ -115,7 +117,7 @@ export async function openLoopStep(
     db: counters.databaseCpu(),
     work: await counters.databaseWork(),
   };
-  const { loopDelayP99, firstEventP99 } = await counters.server();
+  const { loopDelayP99, firstEventP99, shedBy } = await counters.server();
   agent.destroy();
   const done = ttfe.length;
   if (!drained) fail(`${times.length - done - shed - failed} chats still open after the drain`);
@@ -136,6 +138,7 @@ export async function openLoopStep(
       after.work && before.work ? (after.work.statements - before.work.statements) / served : null,
     loopDelayP99,
     serverTtfe99: firstEventP99,
+    shedBy: shedBy ?? {},
     pass: false,
     ...(firstError ? { firstError } : {}),
   };
@@ -158,7 +161,12 @@ export function cpuOfAll(name: string): number {
   return total;
 }
 
-export type ServerReadings = { loopDelayP99: number | null; firstEventP99: number | null };
+export type ServerReadings = {
+  loopDelayP99: number | null;
+  firstEventP99: number | null;
+  /** Chats the server shed since the last call, by its reason (lib/admission.ts). */
+  shedBy?: Record<string, number>;
+};
 
 /**
  * Reads the server's /metrics since the last call: its event-loop delay p99 (prom-client resets
@@ -169,6 +177,7 @@ export type ServerReadings = { loopDelayP99: number | null; firstEventP99: numbe
  */
 export function serverReadings(base: string, token: string): () => Promise<ServerReadings> {
   let last = new Map<number, number>();
+  let lastShed = new Map<string, number>();
   return async () => {
     const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } }).catch(
       () => null,
@@ -186,11 +195,19 @@ export function serverReadings(base: string, token: string): () => Promise<Serve
     const bounds = [...now.keys()].sort((a, b) => a - b);
     const diff = bounds.map((le) => (now.get(le) ?? 0) - (last.get(le) ?? 0));
     last = now;
+    const shed = new Map<string, number>();
+    for (const r of text.matchAll(/^parley_chats_shed_total\{reason="([^"]+)"\} (\S+)$/gm))
+      shed.set(r[1]!, Number(r[2]));
+    const shedBy = Object.fromEntries(
+      [...shed].map(([reason, n]) => [reason, n - (lastShed.get(reason) ?? 0)]).filter(([, n]) => n !== 0),
+    );
+    lastShed = shed;
     const total = diff.at(-1) ?? 0;
     const at = diff.findIndex((n) => n >= 0.99 * total);
     return {
       loopDelayP99: m ? Number(m[1]) * 1000 : null,
       firstEventP99: total > 0 && at >= 0 ? bounds[at]! * 1000 : null,
+      shedBy,
     };
   };
 }

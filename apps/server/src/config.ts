@@ -90,7 +90,8 @@ export const envSchema = z.object({
   CHAT_SHED_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(50),
   // Listening sockets on the port (http/acceptors.ts): each turn of a busy loop takes one new connection from each.
   HTTP_ACCEPTORS: z.coerce.number().int().min(1).max(64).default(8),
-  CHAT_START_TARGET_MS: z.coerce.number().int().min(0).max(600_000).default(5),
+  // Unset: 5 on PostgreSQL, 15 on PGlite, whose statements take turns in one lane (docs/configuration.md "Overload").
+  CHAT_START_TARGET_MS: z.coerce.number().int().min(0).max(600_000).optional(),
   CHAT_MAX_STARTING: z.coerce.number().int().min(0).max(1_000_000).default(0),
   TEST_RUN_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(30),
   TEST_RUN_LEASE_SECONDS: z.coerce.number().min(1).max(3_600).default(60),
@@ -265,7 +266,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxStartingMs: e.CHAT_SHED_AFTER_MS,
       maxLoopDelayMs: e.CHAT_SHED_LOOP_DELAY_MS,
       maxStarting: e.CHAT_MAX_STARTING,
-      targetStartMs: e.CHAT_START_TARGET_MS,
+      targetStartMs: e.CHAT_START_TARGET_MS ?? (e.DATABASE_URL ? 5 : 15),
     },
     enterpriseMonthlyCredits: e.ENTERPRISE_MONTHLY_CREDITS,
     testRuns: { delayMs: e.TEST_RUN_DELAY_SECONDS * 1000, leaseMs: e.TEST_RUN_LEASE_SECONDS * 1000 },

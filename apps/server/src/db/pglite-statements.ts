@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   type PGlite,
   parse,
@@ -25,18 +26,52 @@ type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
  */
 export function cachingClient(pglite: PGlite, capacity = 256) {
   const cache = new StatementCache(pglite, capacity);
+  const turns = new LoopTurns();
   return {
     query: async <T>(text: string, params?: unknown[], options?: QueryOptions) => {
       if (!cache.cacheable(text, options)) return pglite.query<T>(text, params, options);
       // As PGlite's `query` and `transaction` do: so statements and transactions take their
       // turns in the order they were asked for.
       await pglite._checkReady();
-      return pglite._runExclusiveTransaction(() => cache.run<T>(text, params ?? [], options, false));
+      return pglite._runExclusiveTransaction(async () => {
+        await turns.take();
+        return cache.run<T>(text, params ?? [], options, false);
+      });
     },
     transaction: <T>(fn: (tx: Transaction) => Promise<T>) =>
       pglite.transaction((tx) => fn(inTransaction(cache, tx))),
     cache,
   };
+}
+
+/** How long queued statements may run back to back before the event loop gets a turn (ms). */
+const SLICE_MS = 1;
+
+/**
+ * PGlite runs a statement synchronously and hands its lock to the next in a microtask, so a queue
+ * of statements ran as one long turn of the event loop: requests, timers (the admission's probe)
+ * and streams' writes waited for all of it (a transaction already lets the loop turn: PGlite's own
+ * `transaction` awaits more than its statements). The lane now lets the loop turn once it has run for
+ * SLICE_MS without one, inside the lock so the order is kept; a turn before every statement cost
+ * the API benchmark about a sixth of its requests, one every 4 ms kept more of the tail under
+ * overload (docs/performance.md "PGlite: a turn of the loop between statements").
+ */
+class LoopTurns {
+  /** When the lane's current run of statements began, and whether the loop has turned since. */
+  #runStart = 0;
+  #turnPending = false;
+
+  async take(): Promise<void> {
+    if (this.#turnPending) {
+      if (performance.now() - this.#runStart < SLICE_MS) return;
+      await nextTurn();
+    }
+    this.#runStart = performance.now();
+    this.#turnPending = true;
+    setImmediate(() => {
+      this.#turnPending = false;
+    });
+  }
 }
 
 /** A transaction whose data statements use the cache. */

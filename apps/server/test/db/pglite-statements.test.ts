@@ -126,6 +126,25 @@ describe('PGlite statements prepared once', () => {
     expect(await outside).toEqual([{ n: 0 }]);
   });
 
+  it('lets the event loop in between long statements, keeping their order', async () => {
+    // A request read, a timer (the admission's probe) or a stream's write waits for the lane's
+    // current slice (a few ms), not for every statement queued before it (docs/performance.md
+    // "PGlite: a turn of the loop between statements"). Each of these takes longer than a slice.
+    const done: string[] = [];
+    const statements = Array.from({ length: 8 }, (_, i) =>
+      client()
+        .query('select $1::int as turn, count(*) from generate_series(1, 300000)', [i])
+        .then((r) => {
+          done.push(`s${(r.rows[0] as { turn: number }).turn}`);
+          if (i === 0) setImmediate(() => done.push('loop'));
+        }),
+    );
+    await Promise.all(statements);
+    expect(done.filter((d) => d !== 'loop')).toEqual(statements.map((_, i) => `s${i}`));
+    expect(done.indexOf('loop')).toBeGreaterThan(0);
+    expect(done.indexOf('loop')).toBeLessThan(4);
+  });
+
   it('prepares a statement again after a schema change', async () => {
     await database.pglite!.exec('create table shifting (a int); insert into shifting values (1)');
     const read = () => client().query('select * from shifting');
