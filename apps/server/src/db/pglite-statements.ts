@@ -53,8 +53,8 @@ const SLICE_MS = 1;
  * and streams' writes waited for all of it (a transaction already lets the loop turn: PGlite's own
  * `transaction` awaits more than its statements). The lane now lets the loop turn once it has run for
  * SLICE_MS without one, inside the lock so the order is kept; a turn before every statement cost
- * the API benchmark about a sixth of its requests, one every 4 ms kept more of the tail under
- * overload (docs/performance.md "PGlite: a turn of the loop between statements").
+ * the API benchmark about a sixth of its requests, one only every 4 ms let the overload tail back
+ * in (docs/performance.md "PGlite: a turn of the loop between statements").
  */
 class LoopTurns {
   /** When the lane's current run of statements began, and whether the loop has turned since. */

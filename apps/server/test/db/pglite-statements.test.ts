@@ -128,7 +128,7 @@ describe('PGlite statements prepared once', () => {
 
   it('lets the event loop in between long statements, keeping their order', async () => {
     // A request read, a timer (the admission's probe) or a stream's write waits for the lane's
-    // current slice (a few ms), not for every statement queued before it (docs/performance.md
+    // current slice (about a millisecond), not for every statement queued before it (docs/performance.md
     // "PGlite: a turn of the loop between statements"). Each of these takes longer than a slice.
     const done: string[] = [];
     const statements = Array.from({ length: 8 }, (_, i) =>
